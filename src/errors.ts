@@ -1,0 +1,50 @@
+// The one error class the library throws. Its `message` is the reply text Claude reads (the SDK runner
+// prefixes `Error: `), its `code` is what programs and tests branch on. No wording lives here: see replies.ts.
+
+/** Machine-readable reason of a {@link MemoryToolError}. */
+export type MemoryToolErrorCode =
+  | 'not_found'
+  | 'invalid_path'
+  | 'invalid_input'
+  | 'no_match'
+  | 'multiple_matches'
+  | 'already_exists'
+  | 'not_a_file'
+  | 'is_a_directory'
+  | 'too_large'
+  | 'forbidden'
+  | 'conflict'
+  | 'invalid_bundle'
+  | 'storage';
+
+/**
+ * Thrown by every command that cannot be carried out. Nothing was changed when it is thrown.
+ *
+ * @example
+ * try { await tool.view({ command: 'view', path: '/memories/x' }) }
+ * catch (e) { if (isMemoryToolError(e) && e.code === 'not_found') … }
+ */
+export class MemoryToolError extends Error {
+  override readonly name = 'MemoryToolError' as const;
+  readonly code: MemoryToolErrorCode;
+
+  constructor(code: MemoryToolErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+  }
+}
+
+/**
+ * True for a {@link MemoryToolError}, also one made in another realm (an iframe, a worker's copy of the
+ * library), where `instanceof` fails: it checks the literal `name` and a string `code`.
+ */
+export function isMemoryToolError(error: unknown): error is MemoryToolError {
+  if (error instanceof MemoryToolError) return true;
+  if (typeof error !== 'object' || error === null) return false;
+  const candidate = error as { name?: unknown; code?: unknown; message?: unknown };
+  return (
+    candidate.name === 'MemoryToolError' &&
+    typeof candidate.code === 'string' &&
+    typeof candidate.message === 'string'
+  );
+}

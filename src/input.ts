@@ -1,0 +1,101 @@
+// Validation of the raw `tool_use.input` Claude sends, before any command runs: the command name (own
+// names only, so `constructor` or `__proto__` never reach a handler) and each field's presence and type.
+// Pure: returns the typed command or throws an `invalid_input` MemoryToolError naming the field.
+
+import type { BetaMemoryTool20250818Command } from '@anthropic-ai/sdk/resources/beta';
+import { MemoryToolError } from './errors.js';
+import { reply } from './replies.js';
+
+export type MemoryCommand = BetaMemoryTool20250818Command;
+export type MemoryCommandName = MemoryCommand['command'];
+
+type FieldKind = 'string' | 'optional string' | 'integer' | 'optional range';
+
+/** The fields of each command (../shared/contract.md, "Commands and inputs"). */
+const FIELDS: Readonly<Record<MemoryCommandName, Readonly<Record<string, FieldKind>>>> = {
+  view: { path: 'string', view_range: 'optional range' },
+  create: { path: 'string', file_text: 'string' },
+  str_replace: { path: 'string', old_str: 'string', new_str: 'optional string' },
+  insert: { path: 'string', insert_line: 'integer', insert_text: 'string' },
+  delete: { path: 'string' },
+  rename: { old_path: 'string', new_path: 'string' },
+};
+
+export const COMMAND_NAMES = Object.keys(FIELDS) as MemoryCommandName[];
+
+/**
+ * The command in `input`, checked field by field. Extra fields are ignored (Claude may add some);
+ * an omitted `new_str` becomes `''` (omitted means "delete old_str", not the word `undefined`).
+ */
+export function parseMemoryCommand(input: unknown): MemoryCommand {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    throw invalid(`the input must be an object with a "command" field, got ${describe(input)}`);
+  }
+  const record = input as Record<string, unknown>;
+  const command = Object.hasOwn(record, 'command') ? record.command : undefined;
+  if (typeof command !== 'string' || !Object.hasOwn(FIELDS, command)) {
+    throw invalid(
+      `"command" must be one of ${COMMAND_NAMES.join(', ')}, got ${describe(command)}`,
+    );
+  }
+  const name = command as MemoryCommandName;
+  const out: Record<string, unknown> = { command: name };
+  for (const [field, kind] of Object.entries(FIELDS[name])) {
+    const value = Object.hasOwn(record, field) ? record[field] : undefined;
+    const optional = kind.startsWith('optional');
+    if (value === undefined || (value === null && optional)) {
+      if (!optional) throw invalid(`${name} needs "${field}" (${article(kind)}), and it is missing`);
+      if (field === 'new_str') out[field] = '';
+      continue;
+    }
+    checkField(name, field, kind, value);
+    out[field] = value;
+  }
+  if (name === 'str_replace' && out.old_str === '') {
+    throw new MemoryToolError('invalid_input', reply.emptyOldStr());
+  }
+  return out as unknown as MemoryCommand;
+}
+
+function checkField(name: string, field: string, kind: FieldKind, value: unknown): void {
+  switch (kind) {
+    case 'string':
+    case 'optional string':
+      if (typeof value !== 'string') throw invalid(`"${field}" of ${name} must be a string, got ${describe(value)}`);
+      return;
+    case 'integer':
+      if (!Number.isSafeInteger(value)) {
+        throw invalid(`"${field}" of ${name} must be an integer, got ${describe(value)}`);
+      }
+      return;
+    case 'optional range':
+      if (!Array.isArray(value) || value.length !== 2 || !value.every((n) => Number.isSafeInteger(n))) {
+        throw invalid(
+          `"${field}" of ${name} must be two integers [start, end] (end -1 = to the end), got ${describe(value)}`,
+        );
+      }
+      return;
+  }
+}
+
+function article(kind: FieldKind): string {
+  return kind.endsWith('integer') ? 'an integer' : kind.endsWith('range') ? 'two integers' : 'a string';
+}
+
+function invalid(what: string): MemoryToolError {
+  return new MemoryToolError('invalid_input', reply.invalidInput(what));
+}
+
+/** A short, safe description of a value for an error: its JSON (cut) or its type. */
+function describe(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  if (typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint') return `a ${typeof value}`;
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch {
+    json = undefined;
+  }
+  if (json === undefined) return `a ${typeof value}`;
+  return json.length > 80 ? `${json.slice(0, 77)}...` : json;
+}

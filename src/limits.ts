@@ -1,0 +1,68 @@
+// Size and count limits: their defaults, their validation, and the checks every write makes before it
+// writes anything. Pure; the running totals they are checked against live in the `usage` record.
+
+import { MemoryToolError } from './errors.js';
+import { reply } from './replies.js';
+
+/** Caps checked before anything is written. Every field is optional; omitted ones take the defaults. */
+export interface MemoryLimits {
+  /** Largest file, in UTF-8 bytes. Default 1 MiB. */
+  maxFileBytes?: number;
+  /** All files together, in UTF-8 bytes. Default 256 MiB. */
+  maxTotalBytes?: number;
+  /** Number of files (folders are not counted). Default 50,000. */
+  maxFiles?: number;
+}
+
+export type ResolvedLimits = Required<MemoryLimits>;
+
+export const DEFAULT_LIMITS: Readonly<ResolvedLimits> = {
+  maxFileBytes: 1024 * 1024,
+  maxTotalBytes: 256 * 1024 * 1024,
+  maxFiles: 50_000,
+};
+
+/** The defaults overlaid with `limits`; a limit that is not a positive integer is a programming error. */
+export function resolveLimits(limits: MemoryLimits = {}): ResolvedLimits {
+  const resolved = { ...DEFAULT_LIMITS };
+  for (const name of Object.keys(DEFAULT_LIMITS) as (keyof ResolvedLimits)[]) {
+    const value = limits[name];
+    if (value === undefined) continue;
+    if (!Number.isSafeInteger(value) || value <= 0) {
+      throw new TypeError(`limits.${name} must be a positive integer, got ${String(value)}`);
+    }
+    resolved[name] = value;
+  }
+  return resolved;
+}
+
+/** Running totals of the store, as kept in the `usage` record. */
+export interface Usage {
+  bytes: number;
+  files: number;
+}
+
+/**
+ * Refuses a write that would break a limit. `oldBytes` is what the file held before (0 for a new file),
+ * `isNew` whether it adds a file. `path` is the path as Claude sent it.
+ */
+export function checkWrite(
+  limits: ResolvedLimits,
+  usage: Usage,
+  path: string,
+  newBytes: number,
+  oldBytes: number,
+  isNew: boolean,
+): Usage {
+  if (newBytes > limits.maxFileBytes) {
+    throw new MemoryToolError('too_large', reply.fileTooLarge(path, newBytes, limits.maxFileBytes));
+  }
+  const after = { bytes: usage.bytes - oldBytes + newBytes, files: usage.files + (isNew ? 1 : 0) };
+  if (isNew && after.files > limits.maxFiles) {
+    throw new MemoryToolError('too_large', reply.tooManyFiles(limits.maxFiles));
+  }
+  if (after.bytes > limits.maxTotalBytes && newBytes > oldBytes) {
+    throw new MemoryToolError('too_large', reply.memoryFull(after.bytes, limits.maxTotalBytes));
+  }
+  return after;
+}

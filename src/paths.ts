@@ -1,0 +1,126 @@
+// The path validator: turns the path Claude sent into the one key it names, or refuses it.
+// Pure string work (no storage, no DOM); the rules are those of ../shared/contract.md, "Paths".
+// The same function guards every command and every bundle import.
+
+import { MemoryToolError } from './errors.js';
+import { reply } from './replies.js';
+import { utf8Length } from './utf8.js';
+
+/** The root every memory path lives under. */
+export const MEMORY_ROOT = '/memories';
+
+/** Longest path, name and nesting accepted (contract: a segment over 255 bytes, 32 levels, 1024 bytes). */
+export const PATH_LIMITS = { maxPathBytes: 1024, maxSegmentBytes: 255, maxDepth: 32 } as const;
+
+// C0, DEL, C1 and the line/paragraph separators: they break the one line a path is shown on.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
+// Characters that hide or reorder text: zero-width, word joiner and invisible operators, bidi marks,
+// embeddings and isolates, BOM, soft hyphen, Mongolian vowel separator, Arabic letter mark.
+const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/u;
+// Characters that read as `.`, `/` or `\` but that NFKC leaves alone (the contract's list).
+const LOOKALIKE = /[\u2024\u2044\u2215\u2216\u29f8\u29f9]/u;
+// `%` with two hex digits (`%2e`, `%c0%ae`, `%252e` starts with `%25`) or IIS-style `%u` with four.
+const PERCENT_ESCAPE = /%(?:[0-9a-f]{2}|u[0-9a-f]{4})/iu;
+// With the `u` flag a surrogate class only matches an unpaired one: it cannot be stored as UTF-8.
+const LONE_SURROGATE = /[\ud800-\udfff]/u;
+
+/** Parent key of a normalized key (`/memories` for a top-level entry). */
+export function parentOf(key: string): string {
+  return key.slice(0, key.lastIndexOf('/'));
+}
+
+/** Last segment of a normalized key. */
+export function nameOf(key: string): string {
+  return key.slice(key.lastIndexOf('/') + 1);
+}
+
+/** True when `key` is `folder` itself or lies below it. Both are normalized keys. */
+export function isWithin(key: string, folder: string): boolean {
+  return key === folder || key.startsWith(folder + '/');
+}
+
+/** Every folder key from `/memories` (excluded) down to the parent of `key`, outermost first. */
+export function ancestorsOf(key: string): string[] {
+  const out: string[] = [];
+  for (let at = key.indexOf('/', MEMORY_ROOT.length + 1); at !== -1; at = key.indexOf('/', at + 1)) {
+    out.push(key.slice(0, at));
+  }
+  return out;
+}
+
+/**
+ * The normalized key of a memory path: `//`, `/./` and a trailing `/` are folded away and each name is
+ * NFC-normalized, so every harmless spelling of a path names one entry. `/memories` is the root.
+ * Throws a {@link MemoryToolError} with code `invalid_path` for traversal (`..`), percent-escapes,
+ * backslashes, control and invisible characters, Unicode lookalikes of `.`, `/` and `\`, anything
+ * outside `/memories`, and over-long paths.
+ *
+ * @example
+ * normalizeMemoryPath('/memories//notes/./a.md/') // '/memories/notes/a.md'
+ * normalizeMemoryPath('/memories/../etc/passwd')   // throws: would escape /memories
+ */
+export function normalizeMemoryPath(path: string): string {
+  if (typeof path !== 'string') {
+    throw new MemoryToolError('invalid_input', reply.invalidInput('a path must be a string'));
+  }
+  const refuse = (why: string): never => {
+    throw new MemoryToolError('invalid_path', reply.badPath(shownPath(path), why));
+  };
+  if (path === '') refuse('it is empty');
+  if (LONE_SURROGATE.test(path)) refuse('it holds a broken Unicode character');
+  if (CONTROL.test(path)) refuse('it holds a control character');
+  if (INVISIBLE.test(path)) refuse('it holds an invisible character');
+  if (path.includes('\\')) refuse('it holds a backslash; use / between folders');
+  if (PERCENT_ESCAPE.test(path)) refuse('it holds a percent-escape; write the characters themselves');
+  if (LOOKALIKE.test(path)) refuse('it holds a character that looks like ".", "/" or "\\"');
+  if (!path.startsWith('/')) {
+    throw new MemoryToolError('invalid_path', reply.outsideMemories(path));
+  }
+
+  const segments: string[] = [];
+  for (const raw of path.split('/')) {
+    if (raw === '' || raw === '.') continue;
+    if (raw === '..') throw new MemoryToolError('invalid_path', reply.escapes(path));
+    const segment = raw.normalize('NFC');
+    // NFKC folds full-width and small forms (`．`, `／`, `＼`, `﹒`) to the ASCII they imitate.
+    const folded = segment.normalize('NFKC');
+    if (/[/\\]/u.test(folded) || dotCount(folded) !== dotCount(segment)) {
+      refuse('it holds a character that looks like ".", "/" or "\\"');
+    }
+    segments.push(segment);
+  }
+
+  if (segments[0] !== 'memories') {
+    throw new MemoryToolError('invalid_path', reply.outsideMemories(path));
+  }
+  if (segments.length - 1 > PATH_LIMITS.maxDepth) {
+    refuse(`it is nested more than ${PATH_LIMITS.maxDepth} levels deep`);
+  }
+  for (const segment of segments) {
+    if (utf8Length(segment) > PATH_LIMITS.maxSegmentBytes) {
+      refuse(`a name in it is longer than ${PATH_LIMITS.maxSegmentBytes} bytes`);
+    }
+  }
+  const key = '/' + segments.join('/');
+  if (utf8Length(key) > PATH_LIMITS.maxPathBytes) {
+    refuse(`it is longer than ${PATH_LIMITS.maxPathBytes} bytes`);
+  }
+  return key;
+}
+
+function dotCount(text: string): number {
+  let count = 0;
+  for (let i = text.indexOf('.'); i !== -1; i = text.indexOf('.', i + 1)) count++;
+  return count;
+}
+
+/**
+ * A refused path as it is echoed in the error: control and invisible characters are written as
+ * `\uXXXX`, so the message itself cannot hide text or break the line it is on.
+ */
+function shownPath(path: string): string {
+  return path.replace(
+    /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\ud800-\udfff]/gu,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+}

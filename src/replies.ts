@@ -1,0 +1,98 @@
+// Every sentence Claude reads, in one table, and the formatting of listings and numbered lines.
+// The reply texts are byte-identical to the official Node tool (../shared/contract.md); the rest are ours.
+// Pure: no storage, no validation.
+
+/** Width of the right-aligned line number, as in the SDK (String(999999).length). */
+const LINE_NUMBER_WIDTH = 6;
+/** The SDK refuses to view files with more lines than this. */
+export const MAX_VIEW_LINES = 999_999;
+/** A file view longer than this is cut, with a note to use `view_range` (contract: extensions). */
+export const MAX_VIEW_CHARS = 16_000;
+
+/** Size as the SDK prints it: `0B`, `512B`, `1K`, `1.5K`, `1.0K` (1025), `1M`. */
+export function formatSize(bytes: number): string {
+  if (bytes <= 0) return '0B';
+  const units = ['B', 'K', 'M', 'G'] as const;
+  let size = bytes;
+  let unit = 0;
+  while (size >= 1024 && unit < units.length - 1) {
+    size /= 1024;
+    unit++;
+  }
+  return (Number.isInteger(size) ? String(size) : size.toFixed(1)) + units[unit];
+}
+
+/** Every folder is listed as 4K, like a directory on the file systems the SDK tool runs on. */
+export const FOLDER_SIZE = '4K';
+
+/** One numbered line: the 1-based number right-aligned to six places, a tab, the text. */
+export function numberedLine(lineNumber: number, text: string): string {
+  return `${String(lineNumber).padStart(LINE_NUMBER_WIDTH, ' ')}\t${text}`;
+}
+
+export const reply = {
+  // view
+  listingHeader: (path: string) =>
+    `Here're the files and directories up to 2 levels deep in ${path}, excluding hidden items and node_modules:`,
+  fileHeader: (path: string) => `Here's the content of ${path} with line numbers:`,
+  viewMissing: (path: string) => `The path ${path} does not exist. Please provide a valid path.`,
+  tooManyLines: (path: string, lines: number) =>
+    `File ${path} has too many lines (${lines}). Maximum is ${MAX_VIEW_LINES.toLocaleString('en-US')} lines.`,
+  viewTruncated: (shownFrom: number, shownTo: number, total: number) =>
+    `[Output cut at ${MAX_VIEW_CHARS} characters: showing lines ${shownFrom}-${shownTo} of ${total}. ` +
+    `Use view_range to see the rest.]`,
+
+  // create
+  created: (path: string) => `File created successfully at: ${path}`,
+  alreadyExists: (path: string) => `File ${path} already exists`,
+  isDirectory: (path: string) => `The path ${path} is a directory, not a file.`,
+  belowFile: (path: string, file: string) =>
+    `Cannot create ${path}: ${file} is a file, so nothing can be stored below it.`,
+
+  // str_replace
+  edited: (snippet: string) =>
+    `The memory file has been edited. Here is the snippet showing the change (with line numbers):\n${snippet}`,
+  noMatch: (oldStr: string, path: string) =>
+    `No replacement was performed, old_str \`${oldStr}\` did not appear verbatim in ${path}.`,
+  multipleMatches: (oldStr: string, lines: readonly number[]) =>
+    `No replacement was performed. Multiple occurrences of old_str \`${oldStr}\` in lines: ${lines.join(', ')}. Please ensure it is unique`,
+  notAFile: (path: string) => `The path ${path} is not a file.`,
+  emptyOldStr: () => `Invalid input for str_replace: "old_str" must not be empty.`,
+
+  // insert
+  inserted: (path: string) => `The file ${path} has been edited.`,
+  badInsertLine: (line: number, lines: number) =>
+    `Invalid \`insert_line\` parameter: ${line}. It should be within the range of lines of the file: [0, ${lines}]`,
+
+  // delete
+  deleted: (path: string) => `Successfully deleted ${path}`,
+  deleteMissing: (path: string) => `The path ${path} does not exist`,
+  deleteRoot: () => 'Cannot delete the /memories directory itself',
+
+  // rename
+  renamed: (from: string, to: string) => `Successfully renamed ${from} to ${to}`,
+  renameMissing: (path: string) => `The path ${path} does not exist`,
+  renameRoot: () => 'Cannot rename the /memories directory itself',
+  destinationExists: (path: string) => `The destination ${path} already exists`,
+  renameIntoItself: (from: string, to: string) =>
+    `Cannot rename ${from} to ${to}: a folder cannot be moved inside itself.`,
+
+  // paths (the first two are the SDK's own wording)
+  outsideMemories: (path: string) => `Path must start with /memories, got: ${path}`,
+  escapes: (path: string) => `Path ${path} would escape /memories directory`,
+  badPath: (path: string, why: string) => `The path ${path} is not allowed: ${why}.`,
+
+  // input
+  invalidInput: (what: string) => `Invalid input for the memory tool: ${what}.`,
+
+  // limits and storage
+  fileTooLarge: (path: string, bytes: number, limit: number) =>
+    `File ${path} would be ${bytes} bytes, over the limit of ${limit} bytes per file. Nothing was written.`,
+  memoryFull: (bytes: number, limit: number) =>
+    `The memory would hold ${bytes} bytes, over its limit of ${limit} bytes. Delete or shorten files first. Nothing was written.`,
+  tooManyFiles: (limit: number) =>
+    `The memory already holds its limit of ${limit} files. Delete files first. Nothing was written.`,
+  quota: () =>
+    'The browser refused to store this change because its storage quota for this site is full. Nothing was written.',
+  storage: (detail: string) => `The memory storage failed (${detail}). Nothing was written.`,
+} as const;

@@ -1,0 +1,139 @@
+// The connection to one memory database and the one way to use it: a single transaction per call.
+// Owns reconnecting (the browser may close a connection; another tab may upgrade the schema) and turning
+// IndexedDB failures into MemoryToolErrors. Knows nothing of commands or replies.
+
+import { openDB } from 'idb';
+import type { IDBPTransaction } from 'idb';
+import { MemoryToolError, isMemoryToolError } from './errors.js';
+import { reply } from './replies.js';
+import { DB_VERSION, upgradeMemoryDb } from './schema.js';
+import type { MemoryDb, MemorySchema, StoreName } from './schema.js';
+
+export type MemoryTx<Mode extends IDBTransactionMode> = IDBPTransaction<MemorySchema, StoreName[], Mode>;
+
+/** Every store a command may touch. Taking them all keeps each command one transaction whatever it needs. */
+export const ALL_STORES: StoreName[] = ['entries', 'bodies', 'meta'];
+
+export class MemoryStore {
+  readonly dbName: string;
+  #db: Promise<MemoryDb> | undefined;
+  #closed = false;
+
+  private constructor(dbName: string) {
+    this.dbName = dbName;
+  }
+
+  /** Opens (creating or upgrading) the database `dbName`. */
+  static async open(dbName: string): Promise<MemoryStore> {
+    const store = new MemoryStore(dbName);
+    await store.#connection();
+    return store;
+  }
+
+  /**
+   * Runs `body` in one transaction over `stores` and resolves once the transaction has committed.
+   * `body` must await nothing but requests of `tx` (the idb transaction-lifetime rule): then a
+   * read-modify-write is atomic, and parallel calls are serialized by IndexedDB itself. If `body` throws,
+   * the transaction is aborted, so a refused command leaves everything as it was.
+   */
+  async run<T, Mode extends IDBTransactionMode>(
+    mode: Mode,
+    body: (tx: MemoryTx<Mode>) => Promise<T>,
+    stores: StoreName[] = ALL_STORES,
+  ): Promise<T> {
+    const tx = await this.#begin(mode, stores);
+    let result: T;
+    try {
+      result = await body(tx);
+    } catch (error) {
+      abortQuietly(tx);
+      await tx.done.catch(() => undefined);
+      throw toMemoryError(error);
+    }
+    try {
+      await tx.done;
+    } catch (error) {
+      throw toMemoryError(error);
+    }
+    return result;
+  }
+
+  /** Closes the connection; later calls fail with a `storage` error. */
+  close(): void {
+    this.#closed = true;
+    const db = this.#db;
+    this.#db = undefined;
+    void db?.then((d) => d.close()).catch(() => undefined);
+  }
+
+  async #begin<Mode extends IDBTransactionMode>(mode: Mode, stores: StoreName[]): Promise<MemoryTx<Mode>> {
+    // A connection can be closed under us (Safari does when idle, another tab's upgrade does on purpose):
+    // one fresh connection is tried before giving up.
+    for (let attempt = 0; ; attempt++) {
+      const db = await this.#connection();
+      try {
+        return db.transaction(stores, mode) as MemoryTx<Mode>;
+      } catch (error) {
+        if (attempt > 0 || !isClosedConnection(error)) throw toMemoryError(error);
+        this.#db = undefined;
+      }
+    }
+  }
+
+  #connection(): Promise<MemoryDb> {
+    if (this.#closed) {
+      return Promise.reject(new MemoryToolError('storage', reply.storage('the memory was closed')));
+    }
+    if (!this.#db) {
+      const opening = openDB<MemorySchema>(this.dbName, DB_VERSION, {
+        upgrade: upgradeMemoryDb,
+        // Another tab wants a newer schema: step aside so it can upgrade; the next call reopens.
+        blocking: () => this.#drop(opening),
+        // The browser closed the connection (storage cleared, disk error): reopen on the next call.
+        terminated: () => this.#drop(opening),
+      });
+      this.#db = opening;
+      opening.catch(() => this.#drop(opening));
+    }
+    return this.#db.catch((error: unknown) => {
+      throw toMemoryError(error);
+    });
+  }
+
+  #drop(which: Promise<MemoryDb>): void {
+    if (this.#db === which) this.#db = undefined;
+    void which.then((db) => db.close()).catch(() => undefined);
+  }
+}
+
+function abortQuietly(tx: { abort(): void }): void {
+  try {
+    tx.abort();
+  } catch {
+    // Already finished or aborted by the browser: nothing left to undo.
+  }
+}
+
+function isClosedConnection(error: unknown): boolean {
+  return error instanceof Error && error.name === 'InvalidStateError';
+}
+
+/** A MemoryToolError as is; anything IndexedDB threw as a `storage` error naming what happened. */
+export function toMemoryError(error: unknown): MemoryToolError {
+  if (isMemoryToolError(error)) return error;
+  const name = error instanceof Error || isDomException(error) ? error.name : '';
+  if (name === 'QuotaExceededError') {
+    return new MemoryToolError('storage', reply.quota(), { cause: error });
+  }
+  const detail = error instanceof Error || isDomException(error) ? `${error.name}: ${error.message}` : String(error);
+  return new MemoryToolError('storage', reply.storage(detail), { cause: error });
+}
+
+function isDomException(error: unknown): error is { name: string; message: string } {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as { name?: unknown }).name === 'string' &&
+    typeof (error as { message?: unknown }).message === 'string'
+  );
+}
