@@ -13,3 +13,4 @@ export { DEFAULT_LIMITS } from './limits.js';
 export type { MemoryLimits } from './limits.js';
 export { DB_VERSION } from './schema.js';
 export type { MemoryChange } from './commands.js';
+export type { MemoryChangeEvent, MemoryChangeListener } from './events.js';

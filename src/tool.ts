@@ -11,8 +11,12 @@ import type {
   BetaMemoryTool20250818StrReplaceCommand,
   BetaMemoryTool20250818ViewCommand,
 } from '@anthropic-ai/sdk/resources/beta';
+import * as bundles from './bundle.js';
+import type { ExportBundleOptions, ImportBundleOptions, ImportReport } from './bundle.js';
 import * as commands from './commands.js';
 import type { WriteContext, WriteResult } from './commands.js';
+import { ChangeHub } from './events.js';
+import type { MemoryChangeListener } from './events.js';
 import type { MemoryCommand } from './input.js';
 import { parseMemoryCommand } from './input.js';
 import type { MemoryLimits, ResolvedLimits } from './limits.js';
@@ -49,12 +53,14 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   readonly limits: Readonly<ResolvedLimits>;
   readonly #store: MemoryStore;
   readonly #overwrite: boolean;
+  readonly #hub: ChangeHub;
 
   private constructor(store: MemoryStore, options: IndexedDBMemoryToolOptions) {
     this.#store = store;
     this.dbName = store.dbName;
     this.#overwrite = options.overwrite ?? true;
     this.limits = Object.freeze(resolveLimits(options.limits));
+    this.#hub = new ChangeHub(store.dbName);
   }
 
   /** Opens (creating or upgrading) the database and returns a ready tool. */
@@ -66,7 +72,16 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
 
   /** Closes the database connection. Commands after this fail with a `storage` error. */
   close(): void {
+    this.#hub.close();
     this.#store.close();
+  }
+
+  /**
+   * Calls `listener` after each committed change, made by this tool (`source: 'local'`) or by another tab,
+   * worker or tool on the same database (`'remote'`, via BroadcastChannel). Returns the unsubscribe function.
+   */
+  subscribe(listener: MemoryChangeListener): () => void {
+    return this.#hub.subscribe(listener);
   }
 
   /** Shows a folder two levels deep or a file with line numbers. */
@@ -135,9 +150,20 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     }
   }
 
+  /** The memory (or the subtree `options.path`) as a `claude-memory-bundle` JSON file. */
+  exportBundle(options: ExportBundleOptions = {}): Promise<Blob> {
+    return bundles.exportBundle(this.#store, options);
+  }
+
+  /** Checks a bundle whole, then applies it in one transaction (or only reports, with `dryRun`). */
+  importBundle(input: Blob | string, options: ImportBundleOptions = {}): Promise<ImportReport> {
+    return bundles.importBundle(this.#store, this.limits, input, options);
+  }
+
   async #write(body: (tx: MemoryTx<'readwrite'>, ctx: WriteContext) => Promise<WriteResult>): Promise<string> {
     const ctx: WriteContext = { limits: this.limits, overwrite: this.#overwrite, now: Date.now() };
     const result = await this.#store.run('readwrite', (tx) => body(tx, ctx));
+    this.#hub.publish(result.changes);
     return result.reply;
   }
 }

@@ -1,0 +1,89 @@
+// Change notification: listeners of this tool hear each committed change at once, and every other tab or
+// worker of the origin that opened the same database hears it through a BroadcastChannel.
+// Only sent after the transaction commits, so a listener never sees a change that was rolled back.
+
+import type { MemoryChange } from './commands.js';
+
+/** One committed command (or import): what changed, and whether it happened in this tool or elsewhere. */
+export interface MemoryChangeEvent {
+  dbName: string;
+  changes: MemoryChange[];
+  /** `local`: this tool instance; `remote`: another tab, worker or tool instance on the same database. */
+  source: 'local' | 'remote';
+}
+
+export type MemoryChangeListener = (event: MemoryChangeEvent) => void;
+
+interface WireMessage {
+  dbName: string;
+  changes: MemoryChange[];
+}
+
+export class ChangeHub {
+  readonly #dbName: string;
+  readonly #listeners = new Set<MemoryChangeListener>();
+  #channel: BroadcastChannel | undefined;
+
+  constructor(dbName: string) {
+    this.#dbName = dbName;
+  }
+
+  /** Calls `listener` on every change; returns the function that stops it. */
+  subscribe(listener: MemoryChangeListener): () => void {
+    this.#listeners.add(listener);
+    this.#open();
+    return () => {
+      this.#listeners.delete(listener);
+      if (this.#listeners.size === 0) this.#shut();
+    };
+  }
+
+  /** Announces committed changes here and to the other tabs. */
+  publish(changes: MemoryChange[]): void {
+    if (changes.length === 0) return;
+    this.#deliver({ dbName: this.#dbName, changes, source: 'local' });
+    // A tool with no listeners still tells the others: another tab's tree must update.
+    const channel = this.#channel ?? openChannel(this.#dbName);
+    try {
+      channel?.postMessage({ dbName: this.#dbName, changes } satisfies WireMessage);
+    } finally {
+      if (channel && channel !== this.#channel) channel.close();
+    }
+  }
+
+  close(): void {
+    this.#listeners.clear();
+    this.#shut();
+  }
+
+  #deliver(event: MemoryChangeEvent): void {
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(event);
+      } catch {
+        // A listener's bug must not undo or hide a change that has already committed.
+      }
+    }
+  }
+
+  #open(): void {
+    if (this.#channel) return;
+    const channel = openChannel(this.#dbName);
+    if (!channel) return;
+    channel.onmessage = (message: MessageEvent<unknown>) => {
+      const data = message.data as Partial<WireMessage> | null;
+      if (!data || data.dbName !== this.#dbName || !Array.isArray(data.changes)) return;
+      this.#deliver({ dbName: this.#dbName, changes: data.changes, source: 'remote' });
+    };
+    this.#channel = channel;
+  }
+
+  #shut(): void {
+    this.#channel?.close();
+    this.#channel = undefined;
+  }
+}
+
+function openChannel(dbName: string): BroadcastChannel | undefined {
+  return typeof BroadcastChannel === 'function' ? new BroadcastChannel(`idb-memory-tool:${dbName}`) : undefined;
+}

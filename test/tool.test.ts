@@ -1,0 +1,607 @@
+// The contract (../shared/contract.md), case by case, against IndexedDBMemoryTool: exact reply strings,
+// error codes, and that a refused command changes nothing. Runs on fake-indexeddb and in Chromium.
+
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { IndexedDBMemoryTool, isMemoryToolError } from '../src/index.js';
+import type { MemoryToolErrorCode } from '../src/index.js';
+
+let tool: IndexedDBMemoryTool;
+
+beforeEach(async () => {
+  tool = await IndexedDBMemoryTool.init({ dbName: `tool-${crypto.randomUUID()}` });
+});
+afterEach(() => tool.close());
+
+const run = (input: unknown) => tool.run(input);
+const ok = async (input: unknown): Promise<string> => {
+  const result = await run(input);
+  expect(result.is_error, result.content).toBe(false);
+  return result.content;
+};
+const fails = async (input: unknown): Promise<string> => {
+  const result = await run(input);
+  expect(result.is_error, result.content).toBe(true);
+  return result.content;
+};
+const create = (path: string, file_text: string) => ok({ command: 'create', path, file_text });
+const read = async (path: string): Promise<string> => {
+  const content = await ok({ command: 'view', path });
+  return content.split('\n').slice(1).map((line) => line.slice(7)).join('\n');
+};
+/** Everything visible in the store, to prove a refused command changed nothing. */
+const snapshot = async (): Promise<string> => {
+  const listing = await ok({ command: 'view', path: '/memories' });
+  const files = listing
+    .split('\n')
+    .slice(1)
+    .map((line) => line.split('\t')[1] ?? '')
+    .filter((path) => !path.endsWith('/') && path !== '/memories');
+  const bodies = await Promise.all(files.map((path) => ok({ command: 'view', path })));
+  return [listing, ...bodies].join('\n---\n');
+};
+async function expectCode(promise: Promise<unknown>, code: MemoryToolErrorCode, message?: string): Promise<void> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(isMemoryToolError(error), String(error)).toBe(true);
+  if (isMemoryToolError(error)) {
+    expect(error.code).toBe(code);
+    if (message !== undefined) expect(error.message).toBe(message);
+  }
+}
+
+describe('view of a folder', () => {
+  it('lists an empty memory as the header and the root line only', async () => {
+    expect(await ok({ command: 'view', path: '/memories' })).toBe(
+      "Here're the files and directories up to 2 levels deep in /memories, excluding hidden items and node_modules:\n4K\t/memories",
+    );
+  });
+
+  it('lists two levels, sorted by code units, folders with a slash and their children right after them', async () => {
+    await create('/memories/b.md', 'x'.repeat(1536));
+    await create('/memories/A.md', '');
+    await create('/memories/a/z.md', 'z');
+    await create('/memories/a/deep/deeper/x.md', 'x');
+    await create('/memories/a/b.md', 'é');
+    await create('/memories/_/x', '1'.repeat(1025));
+    expect(await ok({ command: 'view', path: '/memories' })).toBe(
+      [
+        "Here're the files and directories up to 2 levels deep in /memories, excluding hidden items and node_modules:",
+        '4K\t/memories',
+        '0B\t/memories/A.md',
+        '4K\t/memories/_/',
+        '1.0K\t/memories/_/x',
+        '4K\t/memories/a/',
+        '2B\t/memories/a/b.md',
+        '4K\t/memories/a/deep/',
+        '1B\t/memories/a/z.md',
+        '1.5K\t/memories/b.md',
+      ].join('\n'),
+    );
+  });
+
+  it('skips hidden names and node_modules with everything below them', async () => {
+    await create('/memories/.secret/a.md', 'a');
+    await create('/memories/.hidden.md', 'a');
+    await create('/memories/node_modules/x.md', 'a');
+    await create('/memories/notes/.draft.md', 'a');
+    await create('/memories/notes/kept.md', 'abc');
+    expect(await ok({ command: 'view', path: '/memories' })).toBe(
+      [
+        "Here're the files and directories up to 2 levels deep in /memories, excluding hidden items and node_modules:",
+        '4K\t/memories',
+        '4K\t/memories/notes/',
+        '3B\t/memories/notes/kept.md',
+      ].join('\n'),
+    );
+  });
+
+  it('lists a subfolder under the path exactly as Claude sent it', async () => {
+    await create('/memories/notes/a.md', 'a');
+    const content = await ok({ command: 'view', path: '/memories//notes/' });
+    expect(content).toBe(
+      [
+        "Here're the files and directories up to 2 levels deep in /memories//notes/, excluding hidden items and node_modules:",
+        '4K\t/memories//notes/',
+        '1B\t/memories//notes//a.md',
+      ].join('\n'),
+    );
+  });
+
+  it('formats sizes in K and M', async () => {
+    await create('/memories/k', 'a'.repeat(1024));
+    await create('/memories/m', 'a'.repeat(1024 * 1024));
+    const lines = (await ok({ command: 'view', path: '/memories' })).split('\n');
+    expect(lines).toContain('1K\t/memories/k');
+    expect(lines).toContain('1M\t/memories/m');
+  });
+});
+
+describe('view of a file', () => {
+  it('numbers every line of content.split("\\n"), a trailing newline showing as an empty last line', async () => {
+    await create('/memories/a.md', 'one\ntwo\n');
+    expect(await ok({ command: 'view', path: '/memories/a.md' })).toBe(
+      "Here's the content of /memories/a.md with line numbers:\n     1\tone\n     2\ttwo\n     3\t",
+    );
+  });
+
+  it('slices view_range like the SDK: start clamped to 1, -1 to the end', async () => {
+    await create('/memories/a.md', 'l1\nl2\nl3\nl4');
+    const head = "Here's the content of /memories/a.md with line numbers:";
+    expect(await ok({ command: 'view', path: '/memories/a.md', view_range: [2, 3] })).toBe(`${head}\n     2\tl2\n     3\tl3`);
+    expect(await ok({ command: 'view', path: '/memories/a.md', view_range: [3, -1] })).toBe(`${head}\n     3\tl3\n     4\tl4`);
+    expect(await ok({ command: 'view', path: '/memories/a.md', view_range: [-5, 1] })).toBe(`${head}\n     1\tl1`);
+    expect(await ok({ command: 'view', path: '/memories/a.md', view_range: [9, 12] })).toBe(`${head}\n`);
+  });
+
+  it('refuses a view_range that is not two integers', async () => {
+    await create('/memories/a.md', 'x');
+    for (const view_range of [[1], [1, 2, 3], [1.5, 2], ['1', '2'], 'all', [1, null]]) {
+      expect(await fails({ command: 'view', path: '/memories/a.md', view_range })).toMatch(/"view_range" of view must be two integers/);
+    }
+  });
+
+  it('cuts a view over 16,000 characters at a whole line and says to use view_range', async () => {
+    const lines = Array.from({ length: 2000 }, (_, i) => `line ${i + 1} ${'x'.repeat(20)}`);
+    await create('/memories/big.md', lines.join('\n'));
+    const content = await ok({ command: 'view', path: '/memories/big.md' });
+    const shown = content.split('\n');
+    const note = shown.at(-1) ?? '';
+    expect(note).toMatch(/^\[Output cut at 16000 characters: showing lines 1-\d+ of 2000\. Use view_range to see the rest\.\]$/);
+    expect(content.length - note.length - 1).toBeLessThanOrEqual(16000);
+    const last = Number(/lines 1-(\d+)/.exec(note)?.[1]);
+    expect(shown.at(-2)).toBe(`${String(last).padStart(6)}\tline ${last} ${'x'.repeat(20)}`);
+    const rest = await ok({ command: 'view', path: '/memories/big.md', view_range: [last + 1, last + 1] });
+    expect(rest.split('\n')[1]).toBe(`${String(last + 1).padStart(6)}\tline ${last + 1} ${'x'.repeat(20)}`);
+  });
+
+  it('cuts a single over-long line too', async () => {
+    await create('/memories/one.md', 'y'.repeat(50_000));
+    const content = await ok({ command: 'view', path: '/memories/one.md' });
+    expect(content.length).toBeLessThan(16_200);
+    expect(content).toMatch(/showing lines 1-1 of 1\. Use view_range/);
+  });
+
+  it('answers a missing path in the SDK wording', async () => {
+    expect(await fails({ command: 'view', path: '/memories/nope.md' })).toBe(
+      'Error: The path /memories/nope.md does not exist. Please provide a valid path.',
+    );
+    await expectCode(tool.view({ command: 'view', path: '/memories/nope.md' }), 'not_found');
+  });
+});
+
+describe('create', () => {
+  it('creates a file and its parent folders', async () => {
+    expect(await create('/memories/a/b/c.md', 'hi')).toBe('File created successfully at: /memories/a/b/c.md');
+    expect(await ok({ command: 'view', path: '/memories/a' })).toContain('4K\t/memories/a/b/\n2B\t/memories/a/b/c.md');
+  });
+
+  it('overwrites an existing file by default', async () => {
+    await create('/memories/a.md', 'old');
+    expect(await create('/memories/a.md', 'new')).toBe('File created successfully at: /memories/a.md');
+    expect(await read('/memories/a.md')).toBe('new');
+  });
+
+  it('refuses an existing file with overwrite: false, changing nothing', async () => {
+    const strict = await IndexedDBMemoryTool.init({ dbName: tool.dbName, overwrite: false });
+    try {
+      await create('/memories/a.md', 'old');
+      expect((await strict.run({ command: 'create', path: '/memories/a.md', file_text: 'new' })).content).toBe(
+        'Error: File /memories/a.md already exists',
+      );
+      await expectCode(strict.create({ command: 'create', path: '/memories/a.md', file_text: 'x' }), 'already_exists');
+      expect(await read('/memories/a.md')).toBe('old');
+    } finally {
+      strict.close();
+    }
+  });
+
+  it('refuses to create below a file with a plain sentence, making no folder', async () => {
+    await create('/memories/a.md', 'x');
+    const before = await snapshot();
+    expect(await fails({ command: 'create', path: '/memories/a.md/b/c.md', file_text: 'y' })).toBe(
+      'Error: Cannot create /memories/a.md/b/c.md: /memories/a.md is a file, so nothing can be stored below it.',
+    );
+    expect(await snapshot()).toBe(before);
+  });
+
+  it('refuses to replace a folder or the root with a file', async () => {
+    await create('/memories/dir/x.md', 'x');
+    expect(await fails({ command: 'create', path: '/memories/dir', file_text: 'y' })).toBe(
+      'Error: The path /memories/dir is a directory, not a file.',
+    );
+    expect(await fails({ command: 'create', path: '/memories/', file_text: 'y' })).toBe(
+      'Error: The path /memories/ is a directory, not a file.',
+    );
+  });
+
+  it('treats harmless spellings as one file and NFC-normalizes names', async () => {
+    await create('/memories//notes/./café.md/', 'one');
+    await create('/memories/notes/cafe\u0301.md', 'two');
+    const listing = await ok({ command: 'view', path: '/memories/notes' });
+    expect(listing.split('\n').filter((line) => line.includes('caf'))).toEqual(['3B\t/memories/notes/café.md']);
+    expect(await read('/memories/notes/café.md')).toBe('two');
+  });
+});
+
+describe('str_replace', () => {
+  const edited = 'The memory file has been edited. Here is the snippet showing the change (with line numbers):';
+
+  it('replaces the one match and shows lines L-2..L+2 of the new text', async () => {
+    await create('/memories/a.md', 'l1\nl2\nl3\ntarget\nl5\nl6\nl7');
+    expect(await ok({ command: 'str_replace', path: '/memories/a.md', old_str: 'target', new_str: 'done' })).toBe(
+      `${edited}\n     2\tl2\n     3\tl3\n     4\tdone\n     5\tl5\n     6\tl6`,
+    );
+    expect(await read('/memories/a.md')).toBe('l1\nl2\nl3\ndone\nl5\nl6\nl7');
+  });
+
+  it('matches an old_str that spans lines', async () => {
+    await create('/memories/a.md', 'a\nb\nc');
+    expect(await ok({ command: 'str_replace', path: '/memories/a.md', old_str: 'a\nb', new_str: 'ab' })).toBe(
+      `${edited}\n     1\tab\n     2\tc`,
+    );
+  });
+
+  it('treats an omitted new_str as empty, not as the word undefined', async () => {
+    await create('/memories/a.md', 'keep drop keep');
+    await ok({ command: 'str_replace', path: '/memories/a.md', old_str: ' drop' });
+    expect(await read('/memories/a.md')).toBe('keep keep');
+  });
+
+  it('inserts $-patterns in new_str literally', async () => {
+    await create('/memories/a.md', 'price');
+    await ok({ command: 'str_replace', path: '/memories/a.md', old_str: 'price', new_str: "$& $1 $$ $'" });
+    expect(await read('/memories/a.md')).toBe("$& $1 $$ $'");
+  });
+
+  it('refuses no match in the SDK wording', async () => {
+    await create('/memories/a.md', 'abc');
+    expect(await fails({ command: 'str_replace', path: '/memories/a.md', old_str: 'zzz', new_str: '' })).toBe(
+      'Error: No replacement was performed, old_str `zzz` did not appear verbatim in /memories/a.md.',
+    );
+    await expectCode(tool.str_replace({ command: 'str_replace', path: '/memories/a.md', old_str: 'q', new_str: '' }), 'no_match');
+  });
+
+  it('refuses several matches naming each line once, two on one line and overlapping ones included', async () => {
+    await create('/memories/a.md', 'x x\ny\nx\naaa');
+    expect(await fails({ command: 'str_replace', path: '/memories/a.md', old_str: 'x', new_str: '' })).toBe(
+      'Error: No replacement was performed. Multiple occurrences of old_str `x` in lines: 1, 3. Please ensure it is unique',
+    );
+    expect(await fails({ command: 'str_replace', path: '/memories/a.md', old_str: 'aa', new_str: '' })).toBe(
+      'Error: No replacement was performed. Multiple occurrences of old_str `aa` in lines: 4. Please ensure it is unique',
+    );
+    expect(await read('/memories/a.md')).toBe('x x\ny\nx\naaa');
+  });
+
+  it('refuses a missing file, a folder and an empty old_str', async () => {
+    expect(await fails({ command: 'str_replace', path: '/memories/no.md', old_str: 'a', new_str: 'b' })).toBe(
+      'Error: The path /memories/no.md does not exist. Please provide a valid path.',
+    );
+    await create('/memories/d/x.md', 'a');
+    expect(await fails({ command: 'str_replace', path: '/memories/d', old_str: 'a', new_str: 'b' })).toBe(
+      'Error: The path /memories/d is not a file.',
+    );
+    expect(await fails({ command: 'str_replace', path: '/memories/d/x.md', old_str: '', new_str: 'b' })).toBe(
+      'Error: Invalid input for str_replace: "old_str" must not be empty.',
+    );
+  });
+});
+
+describe('insert', () => {
+  it('inserts after insert_line, dropping one trailing newline of the text', async () => {
+    await create('/memories/a.md', 'one\ntwo');
+    expect(await ok({ command: 'insert', path: '/memories/a.md', insert_line: 1, insert_text: 'mid\n' })).toBe(
+      'The file /memories/a.md has been edited.',
+    );
+    expect(await read('/memories/a.md')).toBe('one\nmid\ntwo');
+    await ok({ command: 'insert', path: '/memories/a.md', insert_line: 0, insert_text: 'first' });
+    await ok({ command: 'insert', path: '/memories/a.md', insert_line: 4, insert_text: 'last' });
+    expect(await read('/memories/a.md')).toBe('first\none\nmid\ntwo\nlast');
+  });
+
+  it('keeps the trailing-newline state of the file', async () => {
+    await create('/memories/a.md', 'one\n');
+    await ok({ command: 'insert', path: '/memories/a.md', insert_line: 1, insert_text: 'two\n' });
+    expect(await read('/memories/a.md')).toBe('one\ntwo\n');
+  });
+
+  it('refuses a line outside [0, n] in the SDK wording', async () => {
+    await create('/memories/a.md', 'one\ntwo');
+    expect(await fails({ command: 'insert', path: '/memories/a.md', insert_line: 3, insert_text: 'x' })).toBe(
+      'Error: Invalid `insert_line` parameter: 3. It should be within the range of lines of the file: [0, 2]',
+    );
+    expect(await fails({ command: 'insert', path: '/memories/a.md', insert_line: -1, insert_text: 'x' })).toBe(
+      'Error: Invalid `insert_line` parameter: -1. It should be within the range of lines of the file: [0, 2]',
+    );
+  });
+
+  it('refuses an insert_line that is not an integer', async () => {
+    await create('/memories/a.md', 'one');
+    for (const insert_line of [1.5, '1', null, Number.NaN]) {
+      expect(await fails({ command: 'insert', path: '/memories/a.md', insert_line, insert_text: 'x' })).toMatch(
+        /^Error: Invalid input for the memory tool: "insert_line" of insert must be an integer, got /,
+      );
+    }
+    expect(await read('/memories/a.md')).toBe('one');
+  });
+
+  it('refuses a missing file', async () => {
+    expect(await fails({ command: 'insert', path: '/memories/no.md', insert_line: 0, insert_text: 'x' })).toBe(
+      'Error: The path /memories/no.md does not exist. Please provide a valid path.',
+    );
+  });
+});
+
+describe('delete', () => {
+  it('deletes a file', async () => {
+    await create('/memories/a.md', 'x');
+    expect(await ok({ command: 'delete', path: '/memories/a.md' })).toBe('Successfully deleted /memories/a.md');
+    expect(await fails({ command: 'view', path: '/memories/a.md' })).toMatch(/does not exist/);
+  });
+
+  it('deletes a folder with everything in it, and nothing beside it', async () => {
+    await create('/memories/a/b/c.md', 'x');
+    await create('/memories/a/d.md', 'x');
+    await create('/memories/ab.md', 'keep');
+    await create('/memories/a0/x.md', 'keep');
+    expect(await ok({ command: 'delete', path: '/memories/a' })).toBe('Successfully deleted /memories/a');
+    expect(await ok({ command: 'view', path: '/memories' })).toBe(
+      [
+        "Here're the files and directories up to 2 levels deep in /memories, excluding hidden items and node_modules:",
+        '4K\t/memories',
+        '4K\t/memories/a0/',
+        '4B\t/memories/a0/x.md',
+        '4B\t/memories/ab.md',
+      ].join('\n'),
+    );
+    await create('/memories/a/c.md', 'fresh');
+    expect(await ok({ command: 'view', path: '/memories/a' })).not.toContain('/b/');
+  });
+
+  it('answers a missing path', async () => {
+    expect(await fails({ command: 'delete', path: '/memories/no' })).toBe('Error: The path /memories/no does not exist');
+  });
+
+  it('protects the root whatever its spelling', async () => {
+    await create('/memories/a.md', 'x');
+    const before = await snapshot();
+    for (const path of ['/memories', '/memories/', '/memories/.', '//memories//', '/memories/./']) {
+      expect(await fails({ command: 'delete', path })).toBe('Error: Cannot delete the /memories directory itself');
+    }
+    expect(await snapshot()).toBe(before);
+  });
+});
+
+describe('rename', () => {
+  it('renames a file, making the new parent folders', async () => {
+    await create('/memories/a.md', 'text');
+    expect(await ok({ command: 'rename', old_path: '/memories/a.md', new_path: '/memories/x/y/b.md' })).toBe(
+      'Successfully renamed /memories/a.md to /memories/x/y/b.md',
+    );
+    expect(await read('/memories/x/y/b.md')).toBe('text');
+    expect(await fails({ command: 'view', path: '/memories/a.md' })).toMatch(/does not exist/);
+  });
+
+  it('renames a folder with its whole subtree', async () => {
+    await create('/memories/p/q/r.md', 'deep');
+    await create('/memories/p/s.md', 'top');
+    await create('/memories/p0.md', 'beside');
+    await ok({ command: 'rename', old_path: '/memories/p', new_path: '/memories/z' });
+    expect(await read('/memories/z/q/r.md')).toBe('deep');
+    expect(await read('/memories/z/s.md')).toBe('top');
+    expect(await read('/memories/p0.md')).toBe('beside');
+    expect(await ok({ command: 'view', path: '/memories' })).not.toMatch(/\/memories\/p\//);
+  });
+
+  it('answers a missing source and an existing destination in the SDK wording', async () => {
+    await create('/memories/a.md', 'a');
+    await create('/memories/b.md', 'b');
+    expect(await fails({ command: 'rename', old_path: '/memories/no', new_path: '/memories/c' })).toBe(
+      'Error: The path /memories/no does not exist',
+    );
+    expect(await fails({ command: 'rename', old_path: '/memories/a.md', new_path: '/memories/b.md' })).toBe(
+      'Error: The destination /memories/b.md already exists',
+    );
+    expect(await read('/memories/b.md')).toBe('b');
+  });
+
+  it('protects the root as source and as destination', async () => {
+    await create('/memories/a.md', 'a');
+    const before = await snapshot();
+    for (const old_path of ['/memories', '/memories/', '/memories/.']) {
+      expect(await fails({ command: 'rename', old_path, new_path: '/memories/x' })).toBe(
+        'Error: Cannot rename the /memories directory itself',
+      );
+    }
+    expect(await fails({ command: 'rename', old_path: '/memories/a.md', new_path: '/memories/' })).toBe(
+      'Error: The destination /memories/ already exists',
+    );
+    expect(await snapshot()).toBe(before);
+  });
+
+  it('refuses to move a folder into itself, leaving nothing behind', async () => {
+    await create('/memories/a/x.md', 'x');
+    const before = await snapshot();
+    expect(await fails({ command: 'rename', old_path: '/memories/a', new_path: '/memories/a/b/c' })).toBe(
+      'Error: Cannot rename /memories/a to /memories/a/b/c: a folder cannot be moved inside itself.',
+    );
+    expect(await snapshot()).toBe(before);
+  });
+
+  it('refuses to move below a file', async () => {
+    await create('/memories/a.md', 'a');
+    await create('/memories/b.md', 'b');
+    const before = await snapshot();
+    expect(await fails({ command: 'rename', old_path: '/memories/b.md', new_path: '/memories/a.md/b.md' })).toBe(
+      'Error: Cannot create /memories/a.md/b.md: /memories/a.md is a file, so nothing can be stored below it.',
+    );
+    expect(await snapshot()).toBe(before);
+  });
+});
+
+describe('paths', () => {
+  it('refuses /memoriesX and paths outside /memories for every command', async () => {
+    for (const path of ['/memoriesX/a.md', '/etc/passwd', 'memories/a.md', '/Memories/a.md']) {
+      for (const input of [
+        { command: 'view', path },
+        { command: 'create', path, file_text: 'x' },
+        { command: 'str_replace', path, old_str: 'a', new_str: 'b' },
+        { command: 'insert', path, insert_line: 0, insert_text: 'x' },
+        { command: 'delete', path },
+        { command: 'rename', old_path: path, new_path: '/memories/ok' },
+        { command: 'rename', old_path: '/memories/ok', new_path: path },
+      ]) {
+        expect(await fails(input)).toBe(`Error: Path must start with /memories, got: ${path}`);
+      }
+    }
+    expect(await ok({ command: 'view', path: '/memories' })).toBe(
+      "Here're the files and directories up to 2 levels deep in /memories, excluding hidden items and node_modules:\n4K\t/memories",
+    );
+  });
+
+  it('refuses traversal with the SDK wording', async () => {
+    expect(await fails({ command: 'view', path: '/memories/../etc' })).toBe(
+      'Error: Path /memories/../etc would escape /memories directory',
+    );
+  });
+});
+
+describe('malformed input', () => {
+  it.each([
+    [null, /the input must be an object with a "command" field, got null/],
+    ['view', /the input must be an object with a "command" field, got "view"/],
+    [[], /the input must be an object/],
+    [{}, /"command" must be one of view, create, str_replace, insert, delete, rename, got nothing/],
+    [{ command: 'constructor', path: '/memories' }, /"command" must be one of .*, got "constructor"/],
+    [{ command: '__proto__', path: '/memories' }, /got "__proto__"/],
+    [{ command: 'toString' }, /got "toString"/],
+    [{ command: 'hasOwnProperty' }, /got "hasOwnProperty"/],
+    [{ command: 'VIEW', path: '/memories' }, /got "VIEW"/],
+    [{ command: 'view' }, /view needs "path" \(a string\), and it is missing/],
+    [{ command: 'view', path: 42 }, /"path" of view must be a string, got 42/],
+    [{ command: 'create', path: '/memories/a' }, /create needs "file_text" \(a string\), and it is missing/],
+    [{ command: 'create', path: '/memories/a', file_text: { a: 1 } }, /"file_text" of create must be a string, got \{"a":1\}/],
+    [{ command: 'str_replace', path: '/memories/a', new_str: 'x' }, /str_replace needs "old_str"/],
+    [{ command: 'str_replace', path: '/memories/a', old_str: 'a', new_str: 5 }, /"new_str" of str_replace must be a string/],
+    [{ command: 'insert', path: '/memories/a', insert_text: 'x' }, /insert needs "insert_line" \(an integer\)/],
+    [{ command: 'rename', old_path: '/memories/a' }, /rename needs "new_path"/],
+  ])('answers %j with a clear error', async (input, pattern) => {
+    const content = await fails(input);
+    expect(content).toMatch(/^Error: Invalid input for the memory tool: /);
+    expect(content).toMatch(pattern);
+    expect(content).not.toMatch(/undefined|TypeError|at .*\(|\n/);
+  });
+
+  it('ignores a prototype-polluted Object when checking fields', async () => {
+    const polluted = Object.create({ file_text: 'from prototype' }) as Record<string, unknown>;
+    polluted.command = 'create';
+    polluted.path = '/memories/a.md';
+    expect(await fails(polluted)).toMatch(/create needs "file_text"/);
+  });
+
+  it('checks input given straight to a handler too', async () => {
+    await expectCode(tool.create({ command: 'create', path: '/memories/a.md' } as never), 'invalid_input');
+    await expectCode(tool.view({} as never), 'invalid_input');
+  });
+});
+
+describe('limits', () => {
+  it('refuses a file over maxFileBytes before writing', async () => {
+    const small = await IndexedDBMemoryTool.init({ dbName: tool.dbName, limits: { maxFileBytes: 10 } });
+    try {
+      expect((await small.run({ command: 'create', path: '/memories/a', file_text: 'é'.repeat(6) })).content).toBe(
+        'Error: File /memories/a would be 12 bytes, over the limit of 10 bytes per file. Nothing was written.',
+      );
+      await small.run({ command: 'create', path: '/memories/b', file_text: '0123456789' });
+      const grow = await small.run({ command: 'insert', path: '/memories/b', insert_line: 1, insert_text: 'x' });
+      expect(grow.content).toMatch(/would be 12 bytes, over the limit of 10/);
+      expect(await read('/memories/b')).toBe('0123456789');
+      await expectCode(small.create({ command: 'create', path: '/memories/c', file_text: 'x'.repeat(11) }), 'too_large');
+    } finally {
+      small.close();
+    }
+  });
+
+  it('refuses to pass maxTotalBytes and maxFiles, counting overwrites and deletes', async () => {
+    const small = await IndexedDBMemoryTool.init({ dbName: tool.dbName, limits: { maxTotalBytes: 10, maxFiles: 2 } });
+    try {
+      await small.run({ command: 'create', path: '/memories/a', file_text: '123456' });
+      expect((await small.run({ command: 'create', path: '/memories/b', file_text: '12345' })).content).toBe(
+        'Error: The memory would hold 11 bytes, over its limit of 10 bytes. Delete or shorten files first. Nothing was written.',
+      );
+      expect((await small.run({ command: 'create', path: '/memories/a', file_text: '1234567890' })).is_error).toBe(false);
+      await small.run({ command: 'create', path: '/memories/a', file_text: '1' });
+      await small.run({ command: 'create', path: '/memories/b', file_text: '1' });
+      expect((await small.run({ command: 'create', path: '/memories/c', file_text: '1' })).content).toBe(
+        'Error: The memory already holds its limit of 2 files. Delete files first. Nothing was written.',
+      );
+      await small.run({ command: 'delete', path: '/memories/b' });
+      expect((await small.run({ command: 'create', path: '/memories/d/c', file_text: '123456789' })).is_error).toBe(false);
+      await small.run({ command: 'delete', path: '/memories/d' });
+      expect((await small.run({ command: 'create', path: '/memories/e', file_text: '123456789' })).is_error).toBe(false);
+    } finally {
+      small.close();
+    }
+  });
+
+  it('rejects limits that are not positive integers', async () => {
+    await expect(IndexedDBMemoryTool.init({ limits: { maxFiles: 0 } })).rejects.toThrow(/limits.maxFiles must be a positive integer/);
+  });
+});
+
+describe('parallel calls', () => {
+  it('keeps all of 25 parallel inserts on one file', async () => {
+    await create('/memories/log.md', '');
+    const results = await Promise.all(
+      Array.from({ length: 25 }, (_, i) => run({ command: 'insert', path: '/memories/log.md', insert_line: 0, insert_text: `entry ${i}` })),
+    );
+    expect(results.every((r) => !r.is_error)).toBe(true);
+    const lines = (await read('/memories/log.md')).split('\n');
+    expect(lines).toHaveLength(26);
+    for (let i = 0; i < 25; i++) expect(lines).toContain(`entry ${i}`);
+  });
+
+  it('keeps all of 25 parallel str_replaces that each need the previous one', async () => {
+    await create('/memories/count.md', Array.from({ length: 25 }, (_, i) => `slot ${i}: todo`).join('\n'));
+    const results = await Promise.all(
+      Array.from({ length: 25 }, (_, i) => run({ command: 'str_replace', path: '/memories/count.md', old_str: `slot ${i}: todo`, new_str: `slot ${i}: done` })),
+    );
+    expect(results.filter((r) => r.is_error)).toEqual([]);
+    expect(await read('/memories/count.md')).not.toContain('todo');
+  });
+
+  it('keeps all of 30 parallel creates in many folders', async () => {
+    await Promise.all(Array.from({ length: 30 }, (_, i) => create(`/memories/f${i % 5}/n${i}.md`, `n${i}`)));
+    const listing = await ok({ command: 'view', path: '/memories' });
+    for (let i = 0; i < 30; i++) expect(listing).toContain(`/memories/f${i % 5}/n${i}.md`);
+  });
+});
+
+describe('lifecycle', () => {
+  it('keeps the memory across init calls on the same database', async () => {
+    await create('/memories/kept.md', 'still here');
+    const again = await IndexedDBMemoryTool.init({ dbName: tool.dbName });
+    try {
+      expect((await again.run({ command: 'view', path: '/memories/kept.md' })).content).toContain('still here');
+    } finally {
+      again.close();
+    }
+  });
+
+  it('fails with a storage error after close()', async () => {
+    tool.close();
+    const result = await run({ command: 'view', path: '/memories' });
+    expect(result).toEqual({ is_error: true, content: 'Error: The memory storage failed (the memory was closed). Nothing was written.' });
+  });
+
+  it('keeps separate databases apart', async () => {
+    const other = await IndexedDBMemoryTool.init({ dbName: `${tool.dbName}-other` });
+    try {
+      await create('/memories/mine.md', 'x');
+      expect((await other.run({ command: 'view', path: '/memories/mine.md' })).is_error).toBe(true);
+    } finally {
+      other.close();
+    }
+  });
+});
