@@ -96,6 +96,6 @@ function describe(value: unknown): string {
   } catch {
     json = undefined;
   }
-  if (json === undefined) return `a ${typeof value}`;
+  if (json === undefined) return typeof value === 'object' ? 'an object that cannot be shown' : `a ${typeof value}`;
   return json.length > 80 ? `${json.slice(0, 77)}...` : json;
 }

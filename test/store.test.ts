@@ -1,0 +1,88 @@
+// MemoryStore: one transaction per call, rollback on a throw, storage errors in words, and reconnecting when
+// the connection goes away (another tab deleting or upgrading the database).
+
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDB } from 'idb';
+import { IndexedDBMemoryTool, isMemoryToolError } from '../src/index.js';
+import { MemoryStore, toMemoryError } from '../src/store.js';
+
+const opened: Array<{ close(): void }> = [];
+afterEach(() => {
+  for (const item of opened.splice(0)) item.close();
+});
+const freshName = () => `store-${crypto.randomUUID()}`;
+
+describe('MemoryStore', () => {
+  it('commits what the body wrote and returns its value', async () => {
+    const store = await MemoryStore.open(freshName());
+    opened.push(store);
+    const value = await store.run('readwrite', async (tx) => {
+      await tx.objectStore('meta').put({ bytes: 1, files: 1 }, 'usage');
+      return 'done';
+    });
+    expect(value).toBe('done');
+    expect(await store.run('readonly', (tx) => tx.objectStore('meta').get('usage'))).toEqual({ bytes: 1, files: 1 });
+  });
+
+  it('rolls back every write of a body that throws', async () => {
+    const store = await MemoryStore.open(freshName());
+    opened.push(store);
+    const failing = store.run('readwrite', async (tx) => {
+      await tx.objectStore('meta').put({ bytes: 5, files: 5 }, 'usage');
+      await tx.objectStore('bodies').add('half-written');
+      throw new Error('refused after writing');
+    });
+    await expect(failing).rejects.toMatchObject({ code: 'storage' });
+    expect(await store.run('readonly', (tx) => tx.objectStore('meta').get('usage'))).toBeUndefined();
+    expect(await store.run('readonly', (tx) => tx.objectStore('bodies').count())).toBe(0);
+  });
+
+  it('reopens the connection after another tab deletes the database', async () => {
+    const name = freshName();
+    const tool = await IndexedDBMemoryTool.init({ dbName: name });
+    opened.push(tool);
+    await tool.run({ command: 'create', path: '/memories/a.md', file_text: 'x' });
+    await new Promise<void>((resolve, reject) => {
+      const request = indexedDB.deleteDatabase(name);
+      request.onsuccess = () => resolve();
+      request.onerror = () => reject(request.error);
+      request.onblocked = () => reject(new Error('blocked: the tool did not step aside'));
+    });
+    expect(await tool.run({ command: 'view', path: '/memories/a.md' })).toMatchObject({ is_error: true });
+    expect(await tool.run({ command: 'create', path: '/memories/b.md', file_text: 'y' })).toEqual({
+      content: 'File created successfully at: /memories/b.md',
+      is_error: false,
+    });
+  });
+
+  it('steps aside for a newer schema opened elsewhere instead of blocking it', async () => {
+    const name = freshName();
+    const tool = await IndexedDBMemoryTool.init({ dbName: name });
+    opened.push(tool);
+    let blocked = false;
+    const newer = await openDB(name, 99, { blocked: () => (blocked = true) });
+    opened.push(newer);
+    expect(blocked).toBe(false);
+    expect(newer.version).toBe(99);
+    const result = await tool.run({ command: 'view', path: '/memories' });
+    expect(result.is_error).toBe(true);
+    expect(result.content).toMatch(/^Error: The memory storage failed \(VersionError: .*\)\. Nothing was written\.$/);
+  });
+});
+
+describe('toMemoryError', () => {
+  it('words a quota failure for Claude and keeps the cause', () => {
+    const cause = new DOMException('full', 'QuotaExceededError');
+    const error = toMemoryError(cause);
+    expect(isMemoryToolError(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'storage', cause });
+    expect(error.message).toBe(
+      'The browser refused to store this change because its storage quota for this site is full. Nothing was written.',
+    );
+  });
+
+  it('passes a MemoryToolError through unchanged', () => {
+    const original = toMemoryError(new Error('x'));
+    expect(toMemoryError(original)).toBe(original);
+  });
+});
