@@ -14,9 +14,10 @@ export const PATH_LIMITS = { maxPathBytes: 1024, maxSegmentBytes: 255, maxDepth:
 
 // C0, DEL, C1 and the line/paragraph separators: they break the one line a path is shown on.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
-// Characters that hide or reorder text: zero-width, word joiner and invisible operators, bidi marks,
-// embeddings and isolates, BOM, soft hyphen, Mongolian vowel separator, Arabic letter mark.
-const INVISIBLE = /[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/u;
+// Characters that hide or reorder text: every default-ignorable code point (zero-width, word joiner, bidi
+// marks, embeddings and isolates, BOM, soft hyphen, variation selectors, tag characters, Hangul fillers,
+// combining grapheme joiner) plus the interlinear annotation controls.
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\ufff9-\ufffb]/u;
 // Characters that read as `.`, `/` or `\` but that NFKC leaves alone (the contract's list).
 const LOOKALIKE = /[\u2024\u2044\u2215\u2216\u29f8\u29f9]/u;
 // `%` with two hex digits (`%2e`, `%c0%ae`, `%252e` starts with `%25`) or IIS-style `%u` with four.
@@ -67,6 +68,8 @@ export function normalizeMemoryPath(path: string): string {
     throw new MemoryToolError('invalid_path', reply.badPath(shownPath(path), why));
   };
   if (path === '') refuse('it is empty');
+  // The raw input is bounded too, so `/./` padding cannot smuggle a huge string past the key's limit.
+  if (utf8Length(path) > PATH_LIMITS.maxPathBytes) refuse(`it is longer than ${PATH_LIMITS.maxPathBytes} bytes`);
   if (LONE_SURROGATE.test(path)) refuse('it holds a broken Unicode character');
   if (CONTROL.test(path)) refuse('it holds a control character');
   if (INVISIBLE.test(path)) refuse('it holds an invisible character');
@@ -116,11 +119,14 @@ function dotCount(text: string): number {
 
 /**
  * A refused path as it is echoed in the error: control and invisible characters are written as
- * `\uXXXX`, so the message itself cannot hide text or break the line it is on.
+ * `\uXXXX` (or `\u{XXXXX}`), so the message itself cannot hide text or break the line it is on.
  */
 function shownPath(path: string): string {
   return path.replace(
-    /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\ud800-\udfff]/gu,
-    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Default_Ignorable_Code_Point}\ufff9-\ufffb]|[\ud800-\udfff]/gu,
+    (ch) => {
+      const code = ch.codePointAt(0) ?? 0;
+      return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
+    },
   );
 }
