@@ -7,7 +7,9 @@ import type { ResolvedLimits, Usage } from './limits.js';
 import { checkWrite } from './limits.js';
 import { MEMORY_ROOT, ancestorsOf, isWithin, nameOf, normalizeMemoryPath, parentOf } from './paths.js';
 import { FOLDER_SIZE, MAX_VIEW_CHARS, MAX_VIEW_LINES, formatSize, numberedLine, reply } from './replies.js';
-import type { EntryRecord } from './schema.js';
+import type { RetiredBody } from './journal.js';
+import { fileState } from './journal.js';
+import type { EntryRecord, JournalOp } from './schema.js';
 import type { MemoryTx } from './store.js';
 import { utf8Length } from './utf8.js';
 import type {
@@ -28,12 +30,20 @@ export type MemoryChange =
 export interface WriteResult {
   reply: string;
   changes: MemoryChange[];
+  /** How to check and reverse the change (for the journal). */
+  ops: JournalOp[];
+  /** Bodies no file uses any more: kept by the journal, or released. */
+  retired: RetiredBody[];
 }
+
+/** Checks or rewrites content before it is stored; throws to refuse. Synchronous: it runs inside the transaction. */
+export type ContentFilter = (write: { path: string; key: string; content: string; command: string }) => string;
 
 export interface WriteContext {
   limits: ResolvedLimits;
   overwrite: boolean;
   now: number;
+  filter: ContentFilter;
 }
 
 type ReadTx = MemoryTx<'readonly'> | MemoryTx<'readwrite'>;
@@ -60,12 +70,15 @@ async function readBody(tx: ReadTx, entry: EntryRecord): Promise<string> {
 
 // ---------------------------------------------------------------- view
 
-export async function view(tx: ReadTx, command: ViewCommand): Promise<string> {
+/** `onFileRead` hears which file was shown, so the caller can note the access (for expiry) after the read. */
+export async function view(tx: ReadTx, command: ViewCommand, onFileRead?: (entry: EntryRecord) => void): Promise<string> {
   const key = normalizeMemoryPath(command.path);
   const entry = await getEntry(tx, key);
   if (!entry) throw new MemoryToolError('not_found', reply.viewMissing(command.path));
   if (entry.kind === 'folder') return listFolder(tx, key, command.path);
-  return viewFile(await readBody(tx, entry), command);
+  const text = viewFile(await readBody(tx, entry), command);
+  onFileRead?.(entry);
+  return text;
 }
 
 const isVisible = (entry: EntryRecord): boolean => {
@@ -138,30 +151,34 @@ export async function create(tx: WriteTx, command: CreateCommand, ctx: WriteCont
   ]);
   if (existing?.kind === 'folder') throw new MemoryToolError('is_a_directory', reply.isDirectory(command.path));
   if (existing && !ctx.overwrite) throw new MemoryToolError('already_exists', reply.alreadyExists(command.path));
-  const size = utf8Length(command.file_text);
+  const content = ctx.filter({ path: command.path, key, content: command.file_text, command: 'create' });
+  const size = utf8Length(content);
   const after = checkWrite(ctx.limits, usage, command.path, size, existing?.size ?? 0, !existing);
 
   const folders = makeFolders(tx, missingFolders, ctx.now);
-  const bodies = tx.objectStore('bodies');
-  const bodyId =
-    existing?.bodyId !== undefined
-      ? await bodies.put(command.file_text, existing.bodyId)
-      : await bodies.add(command.file_text);
-  await Promise.all([
-    ...folders,
-    entries.put({
-      path: key,
-      parent: parentOf(key),
-      kind: 'file',
-      size,
-      bodyId,
-      createdAt: existing?.createdAt ?? ctx.now,
-      updatedAt: ctx.now,
-    }),
-    tx.objectStore('meta').put(after, 'usage'),
-  ]);
-  return { reply: reply.created(command.path), changes: [{ type: 'write', path: key }] };
+  // Always a new body: the old one stays intact for the journal (copy-on-write, no content is copied).
+  const bodyId = await tx.objectStore('bodies').add(content);
+  const entry: EntryRecord = {
+    path: key,
+    parent: parentOf(key),
+    kind: 'file',
+    size,
+    bodyId,
+    createdAt: existing?.createdAt ?? ctx.now,
+    updatedAt: ctx.now,
+  };
+  await Promise.all([...folders, entries.put(entry), tx.objectStore('meta').put(after, 'usage')]);
+  const before = existing ? fileState(existing) : null;
+  return {
+    reply: reply.created(command.path),
+    changes: [{ type: 'write', path: key }],
+    ops: [...folderOps(missingFolders), { type: 'file', path: key, before, after: fileState(entry) }],
+    retired: before ? [{ id: before.bodyId, size: before.size }] : [],
+  };
 }
+
+const folderOps = (made: readonly string[]): JournalOp[] =>
+  made.map((path) => ({ type: 'folder', path, before: false, after: true }));
 
 /**
  * The ancestor folders of `key` that do not exist yet. Refuses (with `belowFile(ancestor)`) when an
@@ -197,20 +214,27 @@ async function fileForEdit(tx: WriteTx, path: string): Promise<{ key: string; en
   return { key, entry, content: await readBody(tx, entry) };
 }
 
+/** Stores the edited content of a file as a new body and answers the journal's half of the result. */
 async function writeEdit(
   tx: WriteTx,
-  path: string,
+  command: { command: string; path: string },
   found: { key: string; entry: EntryRecord },
-  content: string,
+  edited: string,
   ctx: WriteContext,
-): Promise<void> {
+): Promise<Omit<WriteResult, 'reply'> & { content: string }> {
+  const content = ctx.filter({ path: command.path, key: found.key, content: edited, command: command.command });
   const size = utf8Length(content);
-  const after = checkWrite(ctx.limits, await getUsage(tx), path, size, found.entry.size, false);
-  await Promise.all([
-    tx.objectStore('bodies').put(content, found.entry.bodyId),
-    tx.objectStore('entries').put({ ...found.entry, size, updatedAt: ctx.now }),
-    tx.objectStore('meta').put(after, 'usage'),
-  ]);
+  const usage = checkWrite(ctx.limits, await getUsage(tx), command.path, size, found.entry.size, false);
+  const bodyId = await tx.objectStore('bodies').add(content);
+  const entry: EntryRecord = { ...found.entry, size, bodyId, updatedAt: ctx.now };
+  await Promise.all([tx.objectStore('entries').put(entry), tx.objectStore('meta').put(usage, 'usage')]);
+  const before = fileState(found.entry);
+  return {
+    content,
+    changes: [{ type: 'write', path: found.key }],
+    ops: [{ type: 'file', path: found.key, before, after: fileState(entry) }],
+    retired: before ? [{ id: before.bodyId, size: before.size }] : [],
+  };
 }
 
 export async function strReplace(tx: WriteTx, command: StrReplaceCommand, ctx: WriteContext): Promise<WriteResult> {
@@ -225,15 +249,16 @@ export async function strReplace(tx: WriteTx, command: StrReplaceCommand, ctx: W
   if (starts.length > 1) throw new MemoryToolError('multiple_matches', reply.multipleMatches(oldStr, lines));
 
   const at = starts[0] as number;
-  const updated = content.slice(0, at) + (command.new_str ?? '') + content.slice(at + oldStr.length);
-  await writeEdit(tx, command.path, found, updated, ctx);
+  const edited = content.slice(0, at) + (command.new_str ?? '') + content.slice(at + oldStr.length);
+  // The snippet shows what was stored, which a content filter may have rewritten.
+  const { content: updated, ...written } = await writeEdit(tx, command, found, edited, ctx);
 
   const changed = (lines[0] as number) - 1;
   const newLines = updated.split('\n');
   const from = Math.max(0, changed - 2);
   const to = Math.min(newLines.length, changed + 3);
   const snippet = newLines.slice(from, to).map((text, i) => numberedLine(from + i + 1, text));
-  return { reply: reply.edited(snippet.join('\n')), changes: [{ type: 'write', path: found.key }] };
+  return { reply: reply.edited(snippet.join('\n')), ...written };
 }
 
 /** The distinct 1-based line numbers on which the (ascending) offsets `starts` fall. */
@@ -258,8 +283,8 @@ export async function insert(tx: WriteTx, command: InsertCommand, ctx: WriteCont
     throw new MemoryToolError('invalid_input', reply.badInsertLine(command.insert_line, lines.length));
   }
   lines.splice(command.insert_line, 0, command.insert_text.replace(/\n$/u, ''));
-  await writeEdit(tx, command.path, found, lines.join('\n'), ctx);
-  return { reply: reply.inserted(command.path), changes: [{ type: 'write', path: found.key }] };
+  const { content: _stored, ...written } = await writeEdit(tx, command, found, lines.join('\n'), ctx);
+  return { reply: reply.inserted(command.path), ...written };
 }
 
 // ---------------------------------------------------------------- delete
@@ -270,27 +295,42 @@ export async function remove(tx: WriteTx, command: DeleteCommand): Promise<Write
   if (key === MEMORY_ROOT) throw new MemoryToolError('forbidden', reply.deleteRoot());
   const entry = await getEntry(tx, key);
   if (!entry) throw new MemoryToolError('not_found', reply.deleteMissing(command.path));
+  const gone = entry.kind === 'folder' ? [entry, ...(await tx.objectStore('entries').getAll(subtreeRange(key)))] : [entry];
+  const removed = await deleteEntries(tx, gone, entry.kind === 'folder' ? key : undefined);
+  return { reply: reply.deleted(command.path), changes: [{ type: 'delete', path: key }], ...removed };
+}
 
+/**
+ * Deletes `gone` (the whole subtree of `folder` when given, as one key range) and updates usage. Bodies are
+ * not touched here: they are returned as retired, for the journal to keep or release.
+ */
+export async function deleteEntries(
+  tx: WriteTx,
+  gone: readonly EntryRecord[],
+  folder?: string,
+): Promise<Pick<WriteResult, 'ops' | 'retired'>> {
   const entries = tx.objectStore('entries');
-  const bodies = tx.objectStore('bodies');
-  const removed = entry.kind === 'folder' ? [entry, ...(await entries.getAll(subtreeRange(key)))] : [entry];
+  const ops: JournalOp[] = [];
+  const retired: RetiredBody[] = [];
   let bytes = 0;
-  let files = 0;
   const pending: Promise<unknown>[] = [];
-  for (const gone of removed) {
-    if (gone.kind !== 'file') continue;
-    bytes += gone.size;
-    files++;
-    if (gone.bodyId !== undefined) pending.push(bodies.delete(gone.bodyId));
+  for (const entry of gone) {
+    if (entry.kind === 'folder') {
+      ops.push({ type: 'folder', path: entry.path, before: true, after: false });
+    } else {
+      bytes += entry.size;
+      const before = fileState(entry);
+      ops.push({ type: 'file', path: entry.path, before, after: null });
+      if (before) retired.push({ id: before.bodyId, size: before.size });
+    }
+    if (folder === undefined) pending.push(entries.delete(entry.path));
   }
+  if (folder !== undefined) pending.push(entries.delete(folder), entries.delete(subtreeRange(folder)));
   const usage = await getUsage(tx);
-  pending.push(
-    entries.delete(key),
-    tx.objectStore('meta').put({ bytes: usage.bytes - bytes, files: usage.files - files }, 'usage'),
-  );
-  if (entry.kind === 'folder') pending.push(entries.delete(subtreeRange(key)));
+  const files = gone.filter((entry) => entry.kind === 'file').length;
+  pending.push(tx.objectStore('meta').put({ bytes: usage.bytes - bytes, files: usage.files - files }, 'usage'));
   await Promise.all(pending);
-  return { reply: reply.deleted(command.path), changes: [{ type: 'delete', path: key }] };
+  return { ops, retired };
 }
 
 // ---------------------------------------------------------------- rename
@@ -308,15 +348,25 @@ export async function rename(tx: WriteTx, command: RenameCommand, ctx: WriteCont
   }
   const missingFolders = await foldersToMake(tx, to, (file) => reply.belowFile(command.new_path, file));
 
+  await Promise.all([...makeFolders(tx, missingFolders, ctx.now), moveTree(tx, source, to)]);
+  return {
+    reply: reply.renamed(command.old_path, command.new_path),
+    changes: [{ type: 'rename', path: to, from }],
+    ops: [...folderOps(missingFolders), { type: 'move', from, to }],
+    retired: [],
+  };
+}
+
+/** Moves `source` (with its subtree, for a folder) to `to`: metadata only, bodies keep their ids. */
+export async function moveTree(tx: WriteTx, source: EntryRecord, to: string): Promise<void> {
   const entries = tx.objectStore('entries');
-  const folders = makeFolders(tx, missingFolders, ctx.now);
+  const from = source.path;
   const moved = source.kind === 'folder' ? [source, ...(await entries.getAll(subtreeRange(from)))] : [source];
-  const pending: Promise<unknown>[] = [...folders, entries.delete(from)];
+  const pending: Promise<unknown>[] = [entries.delete(from)];
   if (source.kind === 'folder') pending.push(entries.delete(subtreeRange(from)));
   for (const entry of moved) {
     const path = to + entry.path.slice(from.length);
     pending.push(entries.put({ ...entry, path, parent: parentOf(path) }));
   }
   await Promise.all(pending);
-  return { reply: reply.renamed(command.old_path, command.new_path), changes: [{ type: 'rename', path: to, from }] };
 }

@@ -12,7 +12,7 @@ import type { MemoryDb, MemorySchema, StoreName } from './schema.js';
 export type MemoryTx<Mode extends IDBTransactionMode> = IDBPTransaction<MemorySchema, StoreName[], Mode>;
 
 /** Every store a command may touch. Taking them all keeps each command one transaction whatever it needs. */
-export const ALL_STORES: StoreName[] = ['entries', 'bodies', 'meta'];
+export const ALL_STORES: StoreName[] = ['entries', 'bodies', 'meta', 'journal'];
 
 export class MemoryStore {
   readonly dbName: string;

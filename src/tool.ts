@@ -19,10 +19,20 @@ import { ChangeHub } from './events.js';
 import type { MemoryChangeListener } from './events.js';
 import type { MemoryCommand } from './input.js';
 import { parseMemoryCommand } from './input.js';
+import { MemoryToolError } from './errors.js';
+import { expireFiles, touchFiles } from './expire.js';
+import type { ChangeDetail, HistoryEntry, HistoryOptions } from './history.js';
+import { readChange, readHistory } from './history.js';
+import type { HistoryLimits, ResolvedHistoryLimits } from './journal.js';
+import { DEFAULT_HISTORY_LIMITS, markUndone, record } from './journal.js';
 import type { MemoryLimits, ResolvedLimits } from './limits.js';
 import { resolveLimits } from './limits.js';
+import { reply } from './replies.js';
+import { ACCESS_GRANULARITY_MS } from './schema.js';
+import { findSecret } from './secrets.js';
 import type { MemoryTx } from './store.js';
 import { MemoryStore, toMemoryError } from './store.js';
+import { findUndoTarget, undoChange } from './undo.js';
 
 export interface IndexedDBMemoryToolOptions {
   /** IndexedDB database name. Default `"claude-memory"`; use one per user or per app to keep memories apart. */
@@ -31,6 +41,41 @@ export interface IndexedDBMemoryToolOptions {
   overwrite?: boolean;
   /** Caps checked before anything is written; see {@link MemoryLimits}. */
   limits?: MemoryLimits;
+  /**
+   * The journal behind `history()` and `undo()`: bounds (default the last 1,000 changes, 32 MiB of old
+   * contents), or `false` to keep none.
+   */
+  history?: HistoryLimits | false;
+  /** Refuse text that looks like an API key, private key or cloud credential (default `true`). */
+  blockSecrets?: boolean;
+  /**
+   * Sees every text before it is stored: return a string to store instead, nothing to keep it, or throw
+   * to refuse (the error's message reaches Claude). Runs inside the transaction, so it must be synchronous.
+   */
+  beforeWrite?: (write: BeforeWrite) => string | undefined | void;
+}
+
+/** What {@link IndexedDBMemoryToolOptions.beforeWrite} is shown. */
+export interface BeforeWrite {
+  /** The path as Claude sent it. */
+  path: string;
+  /** Its normalized key. */
+  key: string;
+  /** The whole text the file would hold. */
+  content: string;
+  command: string;
+}
+
+/** Who a command is run for, recorded in the history. */
+export interface RunOptions {
+  /** Default `claude`; the demo's console uses `user`. */
+  actor?: string;
+}
+
+/** What `tool.expire()` did. */
+export interface ExpireReport {
+  /** Normalized paths of the deleted files. */
+  deleted: string[];
 }
 
 /** What {@link IndexedDBMemoryTool.run} answers: the `tool_result` content and whether it is an error. */
@@ -54,12 +99,19 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   readonly #store: MemoryStore;
   readonly #overwrite: boolean;
   readonly #hub: ChangeHub;
+  readonly #history: ResolvedHistoryLimits | undefined;
+  readonly #options: IndexedDBMemoryToolOptions;
+  /** Files viewed whose `accessedAt` is stale, written in one light transaction shortly after. */
+  readonly #touched = new Set<string>();
+  #touching: Promise<void> | undefined;
 
   private constructor(store: MemoryStore, options: IndexedDBMemoryToolOptions) {
     this.#store = store;
+    this.#options = options;
     this.dbName = store.dbName;
     this.#overwrite = options.overwrite ?? true;
     this.limits = Object.freeze(resolveLimits(options.limits));
+    this.#history = options.history === false ? undefined : { ...DEFAULT_HISTORY_LIMITS, ...options.history };
     this.#hub = new ChangeHub(store.dbName);
   }
 
@@ -87,67 +139,140 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   /** Shows a folder two levels deep or a file with line numbers. */
   async view(command: BetaMemoryTool20250818ViewCommand): Promise<string> {
     const checked = parse(command, 'view');
-    return this.#store.run('readonly', (tx) => commands.view(tx, checked));
+    const now = Date.now();
+    return this.#store.run('readonly', (tx) =>
+      commands.view(tx, checked, (entry) => {
+        if ((entry.accessedAt ?? entry.updatedAt) < now - ACCESS_GRANULARITY_MS) this.#noteAccess(entry.path);
+      }),
+    );
   }
 
   /** Writes a file, making its parent folders. */
   async create(command: BetaMemoryTool20250818CreateCommand): Promise<string> {
-    const checked = parse(command, 'create');
-    return this.#write((tx, ctx) => commands.create(tx, checked, ctx));
+    return this.execute(parse(command, 'create'));
   }
 
   /** Replaces the one occurrence of `old_str`; refuses none or several. */
   async str_replace(command: BetaMemoryTool20250818StrReplaceCommand): Promise<string> {
-    const checked = parse(command, 'str_replace');
-    return this.#write((tx, ctx) => commands.strReplace(tx, checked, ctx));
+    return this.execute(parse(command, 'str_replace'));
   }
 
   /** Inserts text after line `insert_line` (0 = before the first line). */
   async insert(command: BetaMemoryTool20250818InsertCommand): Promise<string> {
-    const checked = parse(command, 'insert');
-    return this.#write((tx, ctx) => commands.insert(tx, checked, ctx));
+    return this.execute(parse(command, 'insert'));
   }
 
   /** Deletes a file, or a folder with everything in it. */
   async delete(command: BetaMemoryTool20250818DeleteCommand): Promise<string> {
-    const checked = parse(command, 'delete');
-    return this.#write((tx) => commands.remove(tx, checked));
+    return this.execute(parse(command, 'delete'));
   }
 
   /** Moves a file or folder; the new parent folders are made. */
   async rename(command: BetaMemoryTool20250818RenameCommand): Promise<string> {
-    const checked = parse(command, 'rename');
-    return this.#write((tx, ctx) => commands.rename(tx, checked, ctx));
+    return this.execute(parse(command, 'rename'));
   }
 
   /**
    * Runs a raw `tool_use.input` and never throws: the reply Claude should read and whether it is an
    * error, worded as the SDK runner words it (`Error: …`). For your own loop or another SDK.
    */
-  async run(input: unknown): Promise<MemoryToolResult> {
+  async run(input: unknown, options: RunOptions = {}): Promise<MemoryToolResult> {
     try {
-      return { content: await this.execute(parseMemoryCommand(input)), is_error: false };
+      return { content: await this.execute(parseMemoryCommand(input), options), is_error: false };
     } catch (error) {
       return { content: `Error: ${toMemoryError(error).message}`, is_error: true };
     }
   }
 
   /** Runs a validated command; throws a MemoryToolError on refusal. */
-  execute(command: MemoryCommand): Promise<string> {
+  async execute(command: MemoryCommand, options: RunOptions = {}): Promise<string> {
+    const actor = options.actor ?? 'claude';
     switch (command.command) {
       case 'view':
         return this.view(command);
       case 'create':
-        return this.create(command);
+        return this.#write(actor, command.command, [command.path], (tx, ctx) => commands.create(tx, command, ctx));
       case 'str_replace':
-        return this.str_replace(command);
+        return this.#write(actor, command.command, [command.path], (tx, ctx) => commands.strReplace(tx, command, ctx));
       case 'insert':
-        return this.insert(command);
+        return this.#write(actor, command.command, [command.path], (tx, ctx) => commands.insert(tx, command, ctx));
       case 'delete':
-        return this.delete(command);
+        return this.#write(actor, command.command, [command.path], (tx) => commands.remove(tx, command));
       case 'rename':
-        return this.rename(command);
+        return this.#write(actor, command.command, [command.old_path, command.new_path], (tx, ctx) =>
+          commands.rename(tx, command, ctx),
+        );
     }
+  }
+
+  /** The journaled changes, newest first. */
+  history(options: HistoryOptions = {}): Promise<HistoryEntry[]> {
+    return this.#store.run('readonly', (tx) => readHistory(tx, options));
+  }
+
+  /** One change with each file's text before and after it (for a diff), or undefined once dropped. */
+  change(id: number): Promise<ChangeDetail | undefined> {
+    return this.#store.run('readonly', (tx) => readChange(tx, id));
+  }
+
+  /**
+   * Reverses change `id` (default: the latest change not yet undone) if it applies cleanly: every file it
+   * touched must still be as it left it. The undo is itself journaled (actor `user`), so it can be undone.
+   */
+  async undo(id?: number): Promise<HistoryEntry> {
+    const now = Date.now();
+    let undoneId = 0;
+    const result = await this.#store.run('readwrite', async (tx) => {
+      const target = await findUndoTarget(tx, id);
+      undoneId = target.id ?? 0;
+      const undone = await undoChange(tx, target, this.limits, now);
+      await markUndone(tx, target);
+      await record(tx, { actor: 'user', command: 'undo', paths: target.paths, ops: undone.ops, retired: undone.retired, undoOf: undoneId }, now, this.#history);
+      return undone;
+    });
+    this.#hub.publish(result.changes);
+    const [latest] = await this.history({ limit: 1 });
+    return latest ?? { id: undoneId, at: new Date(now), actor: 'user', command: 'undo', paths: [], undoable: false, undone: false, undoOf: undoneId };
+  }
+
+  /**
+   * Deletes the files not read or written since `olderThan` (a Date, or an age in milliseconds), as the
+   * documentation recommends for long-lived memories. Journaled as actor `expire`, so it can be undone.
+   */
+  async expire(options: { olderThan: Date | number }): Promise<ExpireReport> {
+    const now = Date.now();
+    const cutoff = options.olderThan instanceof Date ? options.olderThan.getTime() : now - options.olderThan;
+    if (!Number.isFinite(cutoff)) throw new TypeError('expire: olderThan must be a Date or a number of milliseconds');
+    await this.flushAccess();
+    const result = await this.#store.run('readwrite', async (tx) => {
+      const expired = await expireFiles(tx, cutoff);
+      if (expired.paths.length > 0) {
+        await record(tx, { actor: 'expire', command: 'expire', paths: expired.paths, ops: expired.ops, retired: expired.retired }, now, this.#history);
+      }
+      return expired;
+    });
+    this.#hub.publish(result.changes);
+    return { deleted: result.paths };
+  }
+
+  /** Writes pending access times now (they are otherwise written shortly after the views). */
+  async flushAccess(): Promise<void> {
+    while (this.#touching) await this.#touching;
+  }
+
+  #noteAccess(path: string): void {
+    this.#touched.add(path);
+    this.#touching ??= Promise.resolve().then(async () => {
+      const paths = [...this.#touched];
+      this.#touched.clear();
+      try {
+        await this.#store.run('readwrite', (tx) => touchFiles(tx, paths, Date.now()), ['entries']);
+      } catch {
+        // Access times only steer expiry; a failed update must not fail the view that caused it.
+      } finally {
+        this.#touching = undefined;
+      }
+    });
   }
 
   /** The memory (or the subtree `options.path`) as a `claude-memory-bundle` JSON file. */
@@ -160,11 +285,41 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     return bundles.importBundle(this.#store, this.limits, input, options);
   }
 
-  async #write(body: (tx: MemoryTx<'readwrite'>, ctx: WriteContext) => Promise<WriteResult>): Promise<string> {
-    const ctx: WriteContext = { limits: this.limits, overwrite: this.#overwrite, now: Date.now() };
-    const result = await this.#store.run('readwrite', (tx) => body(tx, ctx));
+  /** One write command: its body, the content checks and its journal entry, all in one transaction. */
+  async #write(
+    actor: string,
+    command: string,
+    paths: string[],
+    body: (tx: MemoryTx<'readwrite'>, ctx: WriteContext) => Promise<WriteResult>,
+  ): Promise<string> {
+    const ctx: WriteContext = { limits: this.limits, overwrite: this.#overwrite, now: Date.now(), filter: (w) => this.#filter(w) };
+    const result = await this.#store.run('readwrite', async (tx) => {
+      const written = await body(tx, ctx);
+      await record(tx, { actor, command, paths, ops: written.ops, retired: written.retired }, ctx.now, this.#history);
+      return written;
+    });
     this.#hub.publish(result.changes);
     return result.reply;
+  }
+
+  #filter(write: BeforeWrite): string {
+    if (this.#options.blockSecrets !== false) {
+      const secret = findSecret(write.content);
+      if (secret) throw new MemoryToolError('forbidden', reply.secret(write.path, secret));
+    }
+    const hook = this.#options.beforeWrite;
+    if (!hook) return write.content;
+    let rewritten: string | undefined | void;
+    try {
+      rewritten = hook(write);
+    } catch (error) {
+      if (error instanceof MemoryToolError) throw error;
+      const why = error instanceof Error ? error.message : String(error);
+      throw new MemoryToolError('forbidden', reply.beforeWriteRefused(write.path, why), { cause: error });
+    }
+    if (rewritten === undefined) return write.content;
+    if (typeof rewritten !== 'string') throw new TypeError('beforeWrite must return a string or nothing');
+    return rewritten;
   }
 }
 

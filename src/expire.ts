@@ -1,0 +1,36 @@
+// Expiry: deleting the files nobody read or wrote since a given time, as the memory-tool documentation
+// recommends for long-lived memories. One transaction over metadata only (bodies are never read).
+
+import type { WriteResult } from './commands.js';
+import { deleteEntries } from './commands.js';
+import type { EntryRecord } from './schema.js';
+import { reply } from './replies.js';
+import type { MemoryTx } from './store.js';
+
+/** When a file was last used: its last write, or its last view if later. */
+export const lastUsed = (entry: EntryRecord): number => Math.max(entry.updatedAt, entry.accessedAt ?? 0);
+
+/** Deletes every file last used before `cutoff` (ms since the epoch); folders stay. */
+export async function expireFiles(tx: MemoryTx<'readwrite'>, cutoff: number): Promise<WriteResult & { paths: string[] }> {
+  const all = await tx.objectStore('entries').getAll();
+  const stale = all.filter((entry) => entry.kind === 'file' && lastUsed(entry) < cutoff);
+  const removed = await deleteEntries(tx, stale);
+  const paths = stale.map((entry) => entry.path);
+  return {
+    reply: reply.expired(paths.length),
+    changes: paths.map((path) => ({ type: 'delete', path })),
+    paths,
+    ...removed,
+  };
+}
+
+/** Sets `accessedAt` on the files at `paths` (those still there): one light metadata write for many views. */
+export async function touchFiles(tx: MemoryTx<'readwrite'>, paths: Iterable<string>, now: number): Promise<void> {
+  const entries = tx.objectStore('entries');
+  await Promise.all(
+    [...paths].map(async (path) => {
+      const entry = await entries.get(path);
+      if (entry?.kind === 'file') await entries.put({ ...entry, accessedAt: now });
+    }),
+  );
+}

@@ -1,0 +1,112 @@
+// The history of changes, kept inside the same transaction as each change, and the lifetime of bodies.
+// A journal entry references the bodies a change replaced or deleted instead of copying them, so history
+// costs no extra reads or writes of content; a body is deleted once no file and no entry holds it.
+
+import type { FileState, JournalOp, JournalRecord, UsageRecord } from './schema.js';
+import type { MemoryTx } from './store.js';
+
+type WriteTx = MemoryTx<'readwrite'>;
+
+/** How much history is kept: the last `maxEntries` changes, and at most `maxBytes` of old contents. */
+export interface HistoryLimits {
+  /** Default 1,000. */
+  maxEntries?: number;
+  /** Default 32 MiB. A single change that replaces or deletes more is journaled without its contents (not undoable). */
+  maxBytes?: number;
+}
+
+export type ResolvedHistoryLimits = Required<HistoryLimits>;
+
+export const DEFAULT_HISTORY_LIMITS: Readonly<ResolvedHistoryLimits> = { maxEntries: 1000, maxBytes: 32 * 1024 * 1024 };
+
+/** A body a change took out of use, with its size (for the journal's byte bound). */
+export interface RetiredBody {
+  id: number;
+  size: number;
+}
+
+/** What a change tells the journal. */
+export interface JournalDraft {
+  actor: string;
+  command: string;
+  paths: string[];
+  ops: JournalOp[];
+  retired: RetiredBody[];
+  undoOf?: number;
+}
+
+/** The file state an entry or journal op holds. */
+export function fileState(entry: { bodyId?: number; size: number; createdAt: number; updatedAt: number }): FileState | null {
+  return entry.bodyId === undefined
+    ? null
+    : { bodyId: entry.bodyId, size: entry.size, createdAt: entry.createdAt, updatedAt: entry.updatedAt };
+}
+
+/** Deletes each body that no file and no journal entry holds any more. */
+export async function releaseBodies(tx: WriteTx, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  const byBody = tx.objectStore('entries').index('bodyId');
+  const byRetained = tx.objectStore('journal').index('retains');
+  const bodies = tx.objectStore('bodies');
+  await Promise.all(
+    [...new Set(ids)].map(async (id) => {
+      const [live, held] = await Promise.all([byBody.count(id), byRetained.count(id)]);
+      if (live === 0 && held === 0) await bodies.delete(id);
+    }),
+  );
+}
+
+async function getTotals(tx: WriteTx): Promise<UsageRecord> {
+  return (await tx.objectStore('meta').get('journal')) ?? { bytes: 0, files: 0 };
+}
+
+/**
+ * Adds `draft` to the journal, then drops the oldest entries beyond `limits`. With `limits` undefined
+ * (history off) nothing is recorded and the retired bodies are released at once.
+ */
+export async function record(
+  tx: WriteTx,
+  draft: JournalDraft,
+  now: number,
+  limits: ResolvedHistoryLimits | undefined,
+): Promise<void> {
+  const retiredIds = draft.retired.map((body) => body.id);
+  if (!limits) {
+    await releaseBodies(tx, retiredIds);
+    return;
+  }
+  const bytes = draft.retired.reduce((sum, body) => sum + body.size, 0);
+  const keep = bytes <= limits.maxBytes;
+  const entry: JournalRecord = {
+    at: now,
+    actor: draft.actor,
+    command: draft.command,
+    paths: draft.paths.slice(0, 20),
+    ops: draft.ops,
+    retains: keep ? [...new Set(retiredIds)] : [],
+    bytes: keep ? bytes : 0,
+    undoable: keep,
+    ...(draft.undoOf === undefined ? {} : { undoOf: draft.undoOf }),
+  };
+  const journal = tx.objectStore('journal');
+  const [totals] = await Promise.all([getTotals(tx), journal.add(entry)]);
+  if (!keep) await releaseBodies(tx, retiredIds);
+  let count = totals.files + 1;
+  let held = totals.bytes + entry.bytes;
+  // Oldest first: a cursor over the auto-increment keys.
+  let cursor = count > limits.maxEntries || held > limits.maxBytes ? await journal.openCursor() : null;
+  while (cursor && (count > limits.maxEntries || held > limits.maxBytes)) {
+    const old = cursor.value;
+    await cursor.delete();
+    await releaseBodies(tx, old.retains);
+    count--;
+    held -= old.bytes;
+    cursor = await cursor.continue();
+  }
+  await tx.objectStore('meta').put({ bytes: held, files: count }, 'journal');
+}
+
+/** Marks entry `id` undone (kept in the history so the undo itself can be seen and undone). */
+export async function markUndone(tx: WriteTx, entry: JournalRecord): Promise<void> {
+  await tx.objectStore('journal').put({ ...entry, undone: true });
+}

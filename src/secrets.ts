@@ -1,0 +1,31 @@
+// The default guard against storing credentials: patterns for the API keys of the major providers,
+// private key blocks and cloud credentials. Pure. Tuned to miss rather than to nag: each pattern needs
+// the provider's own prefix or a key/value shape, so prose about keys is never refused.
+
+/** A kind of secret and how to recognise it. */
+export interface SecretPattern {
+  name: string;
+  pattern: RegExp;
+}
+
+export const SECRET_PATTERNS: readonly SecretPattern[] = [
+  { name: 'an Anthropic API key', pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/u },
+  { name: 'an OpenAI API key', pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,}/u },
+  { name: 'a private key', pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/u },
+  { name: 'an AWS access key id', pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/u },
+  { name: 'an AWS secret access key', pattern: /aws_secret_access_key\s*[=:]\s*["']?[A-Za-z0-9/+=]{40}/iu },
+  { name: 'a Google API key', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/u },
+  { name: 'a Google service account key', pattern: /"private_key_id"\s*:\s*"[0-9a-f]{20,}"/u },
+  { name: 'a Google OAuth token', pattern: /\bya29\.[0-9A-Za-z_-]{20,}/u },
+  { name: 'a GitHub token', pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})/u },
+  { name: 'a GitLab token', pattern: /\bglpat-[A-Za-z0-9_-]{20,}/u },
+  { name: 'a Slack token', pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/u },
+  { name: 'a Stripe secret key', pattern: /\b[sr]k_live_[0-9A-Za-z]{20,}/u },
+  { name: 'an Azure storage key', pattern: /AccountKey=[A-Za-z0-9+/]{80,}={0,2}/u },
+  { name: 'a Hugging Face token', pattern: /\bhf_[A-Za-z0-9]{34,}/u },
+];
+
+/** The name of the first kind of secret `text` holds, or undefined. */
+export function findSecret(text: string, patterns: readonly SecretPattern[] = SECRET_PATTERNS): string | undefined {
+  return patterns.find(({ pattern }) => pattern.test(text))?.name;
+}
