@@ -280,9 +280,14 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     return bundles.exportBundle(this.#store, options);
   }
 
-  /** Checks a bundle whole, then applies it in one transaction (or only reports, with `dryRun`). */
-  importBundle(input: Blob | string, options: ImportBundleOptions = {}): Promise<ImportReport> {
-    return bundles.importBundle(this.#store, this.limits, input, options);
+  /**
+   * Checks a bundle whole, then applies it in one transaction (or only reports, with `dryRun`). The import is
+   * journaled as one change (actor `user`), so `undo()` can take it back.
+   */
+  async importBundle(input: Blob | string, options: ImportBundleOptions = {}): Promise<ImportReport> {
+    const report = await bundles.importBundle(this.#store, this.limits, input, options, this.#history);
+    if (!report.dryRun) this.#hub.publish(bundles.importChanges(report));
+    return report;
   }
 
   /** One write command: its body, the content checks and its journal entry, all in one transaction. */

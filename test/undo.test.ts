@@ -1,0 +1,182 @@
+// History and undo: every change is journaled with who/what/when, undo reverses exactly one change when it
+// applies cleanly, and the history stays within its bounds without leaking bodies.
+
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDB } from 'idb';
+import { IndexedDBMemoryTool } from '../src/index.js';
+import type { IndexedDBMemoryToolOptions } from '../src/index.js';
+
+let tool: IndexedDBMemoryTool;
+const tools: IndexedDBMemoryTool[] = [];
+async function open(options: IndexedDBMemoryToolOptions = {}): Promise<IndexedDBMemoryTool> {
+  const opened = await IndexedDBMemoryTool.init({ dbName: `undo-${crypto.randomUUID()}`, ...options });
+  tools.push(opened);
+  return opened;
+}
+beforeEach(async () => {
+  tool = await open();
+});
+afterEach(() => {
+  for (const t of tools.splice(0)) t.close();
+});
+
+const run = async (input: Record<string, unknown>, on = tool) => {
+  const result = await on.run(input);
+  expect(result.is_error, result.content).toBe(false);
+  return result.content;
+};
+const text = async (path: string, on = tool): Promise<string | undefined> => {
+  const result = await on.run({ command: 'view', path });
+  return result.is_error ? undefined : result.content.split('\n').slice(1).map((l) => l.slice(7)).join('\n');
+};
+const listing = (on = tool) => on.run({ command: 'view', path: '/memories' }).then((r) => r.content);
+
+/** How many body records the database holds, read directly (to prove none leak). */
+async function bodyCount(name: string): Promise<number> {
+  const db = await openDB(name);
+  try {
+    return await db.count('bodies');
+  } finally {
+    db.close();
+  }
+}
+
+describe('history', () => {
+  it('journals each change with actor, command, paths and time, newest first', async () => {
+    const before = Date.now();
+    await run({ command: 'create', path: '/memories/a.md', file_text: 'one' });
+    await tool.run({ command: 'rename', old_path: '/memories/a.md', new_path: '/memories/b.md' }, { actor: 'user' });
+    await tool.run({ command: 'view', path: '/memories/b.md' });
+    await tool.run({ command: 'delete', path: '/memories/missing' });
+    const history = await tool.history();
+    expect(history.map(({ actor, command, paths }) => ({ actor, command, paths }))).toEqual([
+      { actor: 'user', command: 'rename', paths: ['/memories/a.md', '/memories/b.md'] },
+      { actor: 'claude', command: 'create', paths: ['/memories/a.md'] },
+    ]);
+    expect(history[1]?.at.getTime()).toBeGreaterThanOrEqual(before);
+    expect(await tool.history({ actor: 'user' })).toHaveLength(1);
+  });
+
+  it('shows each file before and after a change, for a diff', async () => {
+    await run({ command: 'create', path: '/memories/a.md', file_text: 'one\ntwo' });
+    await run({ command: 'str_replace', path: '/memories/a.md', old_str: 'two', new_str: 'three' });
+    const [latest] = await tool.history();
+    expect(await tool.change(latest?.id ?? -1)).toMatchObject({
+      command: 'str_replace',
+      files: [{ path: '/memories/a.md', before: 'one\ntwo', after: 'one\nthree' }],
+    });
+  });
+
+  it('keeps only the last maxEntries changes and releases the bodies only they held', async () => {
+    const small = await open({ history: { maxEntries: 3 } });
+    await run({ command: 'create', path: '/memories/a.md', file_text: 'v0' }, small);
+    for (let i = 1; i <= 10; i++) await run({ command: 'create', path: '/memories/a.md', file_text: `v${i}` }, small);
+    const history = await small.history();
+    expect(history).toHaveLength(3);
+    // The live body plus the three replaced bodies the remaining entries hold.
+    expect(await bodyCount(small.dbName)).toBe(4);
+  });
+
+  it('drops the contents of a change bigger than maxBytes and says it cannot be undone', async () => {
+    const small = await open({ history: { maxBytes: 10 } });
+    await run({ command: 'create', path: '/memories/a.md', file_text: 'x'.repeat(100) }, small);
+    await run({ command: 'delete', path: '/memories/a.md' }, small);
+    const [latest] = await small.history();
+    expect(latest).toMatchObject({ command: 'delete', undoable: false });
+    await expect(small.undo(latest?.id)).rejects.toMatchObject({ code: 'conflict', message: expect.stringMatching(/too large/) });
+    expect(await bodyCount(small.dbName)).toBe(0);
+  });
+
+  it('keeps no history and no old bodies with history: false', async () => {
+    const none = await open({ history: false });
+    await run({ command: 'create', path: '/memories/a.md', file_text: 'one' }, none);
+    await run({ command: 'str_replace', path: '/memories/a.md', old_str: 'one', new_str: 'two' }, none);
+    await run({ command: 'create', path: '/memories/d/b.md', file_text: 'b' }, none);
+    await run({ command: 'delete', path: '/memories/d' }, none);
+    expect(await none.history()).toEqual([]);
+    expect(await bodyCount(none.dbName)).toBe(1);
+  });
+});
+
+describe('undo', () => {
+  it('undoes an edit, a create over a file, a delete of a folder and a rename, latest first', async () => {
+    await run({ command: 'create', path: '/memories/notes/a.md', file_text: 'original' });
+    await run({ command: 'create', path: '/memories/notes/sub/b.md', file_text: 'bee' });
+    const start = await listing();
+    await run({ command: 'str_replace', path: '/memories/notes/a.md', old_str: 'original', new_str: 'edited' });
+    await run({ command: 'create', path: '/memories/notes/a.md', file_text: 'overwritten' });
+    await run({ command: 'rename', old_path: '/memories/notes', new_path: '/memories/moved/notes' });
+    await run({ command: 'delete', path: '/memories/moved' });
+    expect(await listing()).not.toContain('notes');
+
+    await tool.undo(); // the delete
+    expect(await text('/memories/moved/notes/sub/b.md')).toBe('bee');
+    await tool.undo(); // the rename
+    expect(await text('/memories/notes/a.md')).toBe('overwritten');
+    await tool.undo(); // the create over the file: safe now
+    expect(await text('/memories/notes/a.md')).toBe('edited');
+    await tool.undo(); // the edit
+    expect(await text('/memories/notes/a.md')).toBe('original');
+    expect(await listing()).toBe(start);
+  });
+
+  it('undoes a create of a new file, removing the folders it made', async () => {
+    const empty = await listing();
+    await run({ command: 'create', path: '/memories/x/y/z.md', file_text: 'z' });
+    await tool.undo();
+    expect(await listing()).toBe(empty);
+  });
+
+  it('journals the undo itself, which can be undone in turn', async () => {
+    await run({ command: 'create', path: '/memories/a.md', file_text: 'one' });
+    await run({ command: 'str_replace', path: '/memories/a.md', old_str: 'one', new_str: 'two' });
+    const undo = await tool.undo();
+    expect(undo).toMatchObject({ actor: 'user', command: 'undo' });
+    expect(await text('/memories/a.md')).toBe('one');
+    await tool.undo(undo.id);
+    expect(await text('/memories/a.md')).toBe('two');
+    const history = await tool.history();
+    expect(history.find((h) => h.command === 'str_replace')?.undone).toBe(true);
+  });
+
+  it('undoes a chosen older change when it applies cleanly', async () => {
+    await run({ command: 'create', path: '/memories/a.md', file_text: 'a1' });
+    await run({ command: 'create', path: '/memories/b.md', file_text: 'b1' });
+    const [, first] = await tool.history();
+    await run({ command: 'create', path: '/memories/b.md', file_text: 'b2' });
+    await tool.undo(first?.id);
+    expect(await text('/memories/a.md')).toBeUndefined();
+    expect(await text('/memories/b.md')).toBe('b2');
+  });
+
+  it('refuses an undo that would overwrite a later change, changing nothing', async () => {
+    await run({ command: 'create', path: '/memories/a.md', file_text: 'one' });
+    await run({ command: 'str_replace', path: '/memories/a.md', old_str: 'one', new_str: 'two' });
+    const [edit] = await tool.history();
+    await run({ command: 'insert', path: '/memories/a.md', insert_line: 1, insert_text: 'three' });
+    await expect(tool.undo(edit?.id)).rejects.toMatchObject({
+      code: 'conflict',
+      message: `Change ${edit?.id} cannot be undone cleanly: /memories/a.md has changed since. Nothing was changed.`,
+    });
+    expect(await text('/memories/a.md')).toBe('two\nthree');
+    expect((await tool.history()).some((h) => h.undone)).toBe(false);
+  });
+
+  it('refuses to undo twice, an unknown change, and an empty history', async () => {
+    await expect(tool.undo()).rejects.toMatchObject({ code: 'not_found', message: 'There is no change left to undo.' });
+    await run({ command: 'create', path: '/memories/a.md', file_text: 'one' });
+    const [created] = await tool.history();
+    await tool.undo();
+    await expect(tool.undo(created?.id)).rejects.toMatchObject({ message: `Change ${created?.id} has already been undone.` });
+    await expect(tool.undo(999)).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('tells subscribers what the undo changed', async () => {
+    await run({ command: 'create', path: '/memories/a.md', file_text: 'one' });
+    const events: unknown[] = [];
+    const stop = tool.subscribe((event) => events.push(event.changes));
+    await tool.undo();
+    stop();
+    expect(events).toEqual([[{ type: 'delete', path: '/memories/a.md' }]]);
+  });
+});
