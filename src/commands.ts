@@ -155,9 +155,10 @@ export async function create(tx: WriteTx, command: CreateCommand, ctx: WriteCont
   const size = utf8Length(content);
   const after = checkWrite(ctx.limits, usage, command.path, size, existing?.size ?? 0, !existing);
 
-  const folders = makeFolders(tx, missingFolders, ctx.now);
   // Always a new body: the old one stays intact for the journal (copy-on-write, no content is copied).
+  // Written first, so a refusal by the browser (quota) leaves no other request pending.
   const bodyId = await tx.objectStore('bodies').add(content);
+  const folders = makeFolders(tx, missingFolders, ctx.now);
   const entry: EntryRecord = {
     path: key,
     parent: parentOf(key),

@@ -1,7 +1,7 @@
 // MemoryStore: one transaction per call, rollback on a throw, storage errors in words, and reconnecting when
 // the connection goes away (another tab deleting or upgrading the database).
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDB } from 'idb';
 import { IndexedDBMemoryTool, isMemoryToolError } from '../src/index.js';
 import { MemoryStore, toMemoryError } from '../src/store.js';
@@ -67,6 +67,40 @@ describe('MemoryStore', () => {
     const result = await tool.run({ command: 'view', path: '/memories' });
     expect(result.is_error).toBe(true);
     expect(result.content).toMatch(/^Error: The memory storage failed \(VersionError: .*\)\. Nothing was written\.$/);
+  });
+});
+
+describe('a quota failure', () => {
+  it('leaves the memory as it was and tells Claude why', async () => {
+    const tool = await IndexedDBMemoryTool.init({ dbName: freshName() });
+    opened.push(tool);
+    await tool.run({ command: 'create', path: '/memories/a.md', file_text: 'before' });
+    const before = await tool.exportBundle({ exportedAt: new Date(0) }).then((b) => b.text());
+    const history = await tool.history();
+    // The browser refuses the body write, as it does when the origin is over its quota.
+    const realAdd = IDBObjectStore.prototype.add;
+    const spy = vi.spyOn(IDBObjectStore.prototype, 'add').mockImplementation(function (this: IDBObjectStore, ...args) {
+      if (this.name === 'bodies') throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      return realAdd.apply(this, args);
+    });
+    try {
+      for (const input of [
+        { command: 'create', path: '/memories/new/deep/b.md', file_text: 'x' },
+        { command: 'create', path: '/memories/a.md', file_text: 'overwrite' },
+        { command: 'str_replace', path: '/memories/a.md', old_str: 'before', new_str: 'after' },
+        { command: 'insert', path: '/memories/a.md', insert_line: 0, insert_text: 'x' },
+      ]) {
+        expect(await tool.run(input)).toEqual({
+          is_error: true,
+          content: 'Error: The browser refused to store this change because its storage quota for this site is full. Nothing was written.',
+        });
+      }
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await tool.exportBundle({ exportedAt: new Date(0) }).then((b) => b.text())).toBe(before);
+    expect(await tool.history()).toEqual(history);
+    expect((await tool.run({ command: 'view', path: '/memories' })).content).not.toContain('new');
   });
 });
 

@@ -1,0 +1,89 @@
+// Expiry: files not read or written since a time are deleted (journaled, so undoable); a view refreshes the
+// access time only when it is stale, so reading stays cheap.
+
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { IndexedDBMemoryTool } from '../src/index.js';
+import { ACCESS_GRANULARITY_MS } from '../src/schema.js';
+
+let tool: IndexedDBMemoryTool;
+beforeEach(async () => {
+  tool = await IndexedDBMemoryTool.init({ dbName: `expire-${crypto.randomUUID()}` });
+});
+afterEach(() => {
+  vi.useRealTimers();
+  tool.close();
+});
+
+const DAY = 24 * 60 * 60 * 1000;
+const exists = async (path: string) => !(await tool.run({ command: 'view', path })).is_error;
+
+describe('expire', () => {
+  it('deletes files neither read nor written since olderThan, keeping recent ones and folders', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-01-01T00:00:00Z'));
+    await tool.run({ command: 'create', path: '/memories/old/unused.md', file_text: 'x' });
+    await tool.run({ command: 'create', path: '/memories/old/read.md', file_text: 'x' });
+    await tool.run({ command: 'create', path: '/memories/written.md', file_text: 'x' });
+    vi.setSystemTime(new Date('2026-03-01T00:00:00Z'));
+    await tool.run({ command: 'view', path: '/memories/old/read.md' });
+    await tool.run({ command: 'insert', path: '/memories/written.md', insert_line: 0, insert_text: 'y' });
+
+    const report = await tool.expire({ olderThan: 30 * DAY });
+    expect(report.deleted).toEqual(['/memories/old/unused.md']);
+    expect(await exists('/memories/old/unused.md')).toBe(false);
+    expect(await exists('/memories/old/read.md')).toBe(true);
+    expect(await exists('/memories/written.md')).toBe(true);
+    expect(await exists('/memories/old')).toBe(true);
+  });
+
+  it('accepts a Date and is journaled as one undoable change', async () => {
+    await tool.run({ command: 'create', path: '/memories/a.md', file_text: 'a' });
+    await tool.run({ command: 'create', path: '/memories/b.md', file_text: 'b' });
+    const report = await tool.expire({ olderThan: new Date(Date.now() + 1000) });
+    expect(report.deleted.sort()).toEqual(['/memories/a.md', '/memories/b.md']);
+    const [latest] = await tool.history();
+    expect(latest).toMatchObject({ actor: 'expire', command: 'expire' });
+    await tool.undo();
+    expect(await exists('/memories/a.md')).toBe(true);
+    expect(await exists('/memories/b.md')).toBe(true);
+  });
+
+  it('does nothing and records nothing when no file is old enough', async () => {
+    await tool.run({ command: 'create', path: '/memories/a.md', file_text: 'a' });
+    expect(await tool.expire({ olderThan: DAY })).toEqual({ deleted: [] });
+    expect((await tool.history()).map((h) => h.command)).toEqual(['create']);
+  });
+
+  it('refuses an olderThan that is not a Date or a number', async () => {
+    await expect(tool.expire({ olderThan: Number.NaN })).rejects.toThrow(TypeError);
+  });
+});
+
+describe('access times', () => {
+  it('writes an access time at most once per granularity period, however often a file is viewed', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const start = new Date('2026-01-01T00:00:00Z').getTime();
+    vi.setSystemTime(start);
+    await tool.run({ command: 'create', path: '/memories/a.md', file_text: 'a' });
+    const writes = vi.fn();
+    const realPut = IDBObjectStore.prototype.put;
+    const spy = vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(function (this: IDBObjectStore, ...args) {
+      writes(this.name);
+      return realPut.apply(this, args);
+    });
+    try {
+      for (let i = 0; i < 20; i++) await tool.run({ command: 'view', path: '/memories/a.md' });
+      await tool.flushAccess();
+      expect(writes).not.toHaveBeenCalled();
+      vi.setSystemTime(start + ACCESS_GRANULARITY_MS + 1);
+      for (let i = 0; i < 20; i++) await tool.run({ command: 'view', path: '/memories/a.md' });
+      await tool.flushAccess();
+      expect(writes).toHaveBeenCalledTimes(1);
+      for (let i = 0; i < 20; i++) await tool.run({ command: 'view', path: '/memories/a.md' });
+      await tool.flushAccess();
+      expect(writes).toHaveBeenCalledTimes(1);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});

@@ -1,0 +1,103 @@
+// The secret filter and beforeWrite: obvious credentials are refused with a message telling Claude not to
+// store them, prose about keys is not, the filter can be switched off, and beforeWrite can refuse or rewrite.
+
+import { afterEach, describe, expect, it } from 'vitest';
+import { IndexedDBMemoryTool } from '../src/index.js';
+import type { IndexedDBMemoryToolOptions } from '../src/index.js';
+import { findSecret } from '../src/secrets.js';
+
+const tools: IndexedDBMemoryTool[] = [];
+afterEach(() => {
+  for (const t of tools.splice(0)) t.close();
+});
+async function open(options: IndexedDBMemoryToolOptions = {}) {
+  const tool = await IndexedDBMemoryTool.init({ dbName: `secrets-${crypto.randomUUID()}`, ...options });
+  tools.push(tool);
+  return tool;
+}
+
+// Built at run time so this file itself holds nothing a scanner would flag.
+const fake = (prefix: string, body: string) => prefix + body;
+const SECRETS: Array<[string, string]> = [
+  ['an Anthropic API key', fake('sk-ant-api03-', 'A'.repeat(40))],
+  ['an OpenAI API key', fake('sk-proj-', 'b1'.repeat(24))],
+  ['a private key', `-----BEGIN ${'RSA PRIVATE'} KEY-----\nMIIE...\n-----END RSA PRIVATE KEY-----`],
+  ['a private key', `-----BEGIN ${'OPENSSH PRIVATE'} KEY-----`],
+  ['an AWS access key id', fake('AKIA', 'ABCDEFGHIJKLMNOP')],
+  ['an AWS secret access key', `aws_secret_access_key = ${'a'.repeat(20)}${'B/'.repeat(10)}`],
+  ['a Google API key', fake('AIza', 'S'.repeat(35))],
+  ['a GitHub token', fake('ghp_', 'x'.repeat(36))],
+  ['a Slack token', fake('xoxb-', '1234567890-abcdef')],
+  ['a Stripe secret key', fake('sk_live_', 'z'.repeat(24))],
+];
+
+describe('findSecret', () => {
+  it.each(SECRETS)('recognises %s', (name, text) => {
+    expect(findSecret(`note: ${text} end`)).toBe(name);
+  });
+
+  it.each([
+    'Remember: the user keeps their API key in a password manager.',
+    'sk-ant- prefixes mark Anthropic keys; never store one.',
+    'The AKIA prefix is for AWS access keys.',
+    '-----BEGIN PUBLIC KEY-----',
+    'ghp_ is a GitHub token prefix',
+  ])('lets prose about keys through: %s', (text) => {
+    expect(findSecret(text)).toBeUndefined();
+  });
+});
+
+describe('the default filter', () => {
+  it('refuses to store a secret through create, str_replace and insert, writing nothing', async () => {
+    const tool = await open();
+    const key = SECRETS[0]?.[1] ?? '';
+    const created = await tool.run({ command: 'create', path: '/memories/keys.md', file_text: `key: ${key}` });
+    expect(created).toEqual({
+      is_error: true,
+      content:
+        'Error: Refused to write /memories/keys.md: the text looks like it contains an Anthropic API key. Do not store API keys, ' +
+        'passwords, tokens or private keys in memory; write the note without the secret. Nothing was written.',
+    });
+    expect((await tool.run({ command: 'view', path: '/memories/keys.md' })).is_error).toBe(true);
+    await tool.run({ command: 'create', path: '/memories/notes.md', file_text: 'key: TBD' });
+    expect((await tool.run({ command: 'str_replace', path: '/memories/notes.md', old_str: 'TBD', new_str: key })).is_error).toBe(true);
+    expect((await tool.run({ command: 'insert', path: '/memories/notes.md', insert_line: 1, insert_text: key })).is_error).toBe(true);
+    expect((await tool.run({ command: 'view', path: '/memories/notes.md' })).content).toContain('key: TBD');
+    await expect(tool.create({ command: 'create', path: '/memories/x', file_text: key })).rejects.toMatchObject({ code: 'forbidden' });
+  });
+
+  it('can be switched off with blockSecrets: false', async () => {
+    const tool = await open({ blockSecrets: false });
+    const key = SECRETS[0]?.[1] ?? '';
+    expect((await tool.run({ command: 'create', path: '/memories/keys.md', file_text: key })).is_error).toBe(false);
+  });
+});
+
+describe('beforeWrite', () => {
+  it('sees the whole new text and can rewrite it; the reply snippet shows what was stored', async () => {
+    const seen: string[] = [];
+    const tool = await open({
+      beforeWrite: ({ key, content, command }) => {
+        seen.push(`${command} ${key}`);
+        return content.replaceAll('password', '[redacted]');
+      },
+    });
+    await tool.run({ command: 'create', path: '/memories//a.md', file_text: 'one' });
+    const edited = await tool.run({ command: 'str_replace', path: '/memories/a.md', old_str: 'one', new_str: 'password is hunter2' });
+    expect(edited.content).toContain('     1\t[redacted] is hunter2');
+    expect(seen).toEqual(['create /memories/a.md', 'str_replace /memories/a.md']);
+  });
+
+  it('refuses a write when it throws, with its message, writing nothing', async () => {
+    const tool = await open({
+      beforeWrite: ({ content }) => {
+        if (content.includes('forbidden')) throw new Error('this app keeps no notes about that');
+        return undefined;
+      },
+    });
+    const result = await tool.run({ command: 'create', path: '/memories/a.md', file_text: 'forbidden topic' });
+    expect(result.content).toBe('Error: Refused to write /memories/a.md: this app keeps no notes about that. Nothing was written.');
+    expect((await tool.run({ command: 'view', path: '/memories' })).content).not.toContain('a.md');
+    expect(await tool.history()).toEqual([]);
+  });
+});
