@@ -48,7 +48,7 @@ describe('the built package', () => {
       name: 'memory',
       code: 'invalid_path',
     });
-  });
+  }, 60_000);
 
   it('type-checks a consumer against its .d.ts', () => {
     writeFileSync(
@@ -66,5 +66,5 @@ describe('the built package', () => {
       JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', lib: ['ES2022', 'DOM'], noEmit: true, skipLibCheck: true }, files: ['main.ts'] }),
     );
     expect(() => execFileSync(process.execPath, [tsc, '-p', join(work, 'consumer')], { stdio: 'pipe' })).not.toThrow();
-  });
+  }, 60_000);
 });
