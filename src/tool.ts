@@ -11,7 +11,6 @@ import type {
   BetaMemoryTool20250818StrReplaceCommand,
   BetaMemoryTool20250818ViewCommand,
 } from '@anthropic-ai/sdk/resources/beta';
-import * as bundles from './bundle.js';
 import type { ExportBundleOptions, ImportBundleOptions, ImportReport } from './bundle.js';
 import * as commands from './commands.js';
 import type { WriteContext, WriteResult } from './commands.js';
@@ -276,7 +275,9 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   }
 
   /** The memory (or the subtree `options.path`) as a `claude-memory-bundle` JSON file. */
-  exportBundle(options: ExportBundleOptions = {}): Promise<Blob> {
+  async exportBundle(options: ExportBundleOptions = {}): Promise<Blob> {
+    // Loaded on first use: an app that never exports or imports does not ship the bundle code.
+    const bundles = await import('./bundle.js');
     return bundles.exportBundle(this.#store, options);
   }
 
@@ -285,6 +286,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
    * journaled as one change (actor `user`), so `undo()` can take it back.
    */
   async importBundle(input: Blob | string, options: ImportBundleOptions = {}): Promise<ImportReport> {
+    const bundles = await import('./bundle.js');
     const report = await bundles.importBundle(this.#store, this.limits, input, options, this.#history);
     if (!report.dryRun) this.#hub.publish(bundles.importChanges(report));
     return report;
