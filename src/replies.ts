@@ -95,6 +95,9 @@ export const reply = {
   quota: () =>
     'The browser refused to store this change because its storage quota for this site is full. Nothing was written.',
   storage: (detail: string) => `The memory storage failed (${detail}). Nothing was written.`,
+  blocked: () =>
+    'The memory is held open by another tab of this site running an older version of this app. ' +
+    'Close or reload that tab, then try again. Nothing was written.',
 
   // content checks (secrets.ts and the beforeWrite option)
   secret: (path: string, kind: string) =>

@@ -14,18 +14,23 @@ export type MemoryTx<Mode extends IDBTransactionMode> = IDBPTransaction<MemorySc
 /** Every store a command may touch. Taking them all keeps each command one transaction whatever it needs. */
 export const ALL_STORES: StoreName[] = ['entries', 'bodies', 'meta', 'journal'];
 
+/** How long an open may wait for another tab that holds an older version open and does not let go. */
+export const BLOCKED_WAIT_MS = 5000;
+
 export class MemoryStore {
   readonly dbName: string;
+  readonly #blockedWaitMs: number;
   #db: Promise<MemoryDb> | undefined;
   #closed = false;
 
-  private constructor(dbName: string) {
+  private constructor(dbName: string, blockedWaitMs: number) {
     this.dbName = dbName;
+    this.#blockedWaitMs = blockedWaitMs;
   }
 
   /** Opens (creating or upgrading) the database `dbName`. */
-  static async open(dbName: string): Promise<MemoryStore> {
-    const store = new MemoryStore(dbName);
+  static async open(dbName: string, options: { blockedWaitMs?: number } = {}): Promise<MemoryStore> {
+    const store = new MemoryStore(dbName, options.blockedWaitMs ?? BLOCKED_WAIT_MS);
     await store.#connection();
     return store;
   }
@@ -85,12 +90,33 @@ export class MemoryStore {
       return Promise.reject(new MemoryToolError('storage', reply.storage('the memory was closed')));
     }
     if (!this.#db) {
-      const opening = openDB<MemorySchema>(this.dbName, DB_VERSION, {
-        upgrade: upgradeMemoryDb,
-        // Another tab wants a newer schema: step aside so it can upgrade; the next call reopens.
-        blocking: () => this.#drop(opening),
-        // The browser closed the connection (storage cleared, disk error): reopen on the next call.
-        terminated: () => this.#drop(opening),
+      const opening: Promise<MemoryDb> = new Promise((resolve, reject) => {
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        let gaveUp = false;
+        openDB<MemorySchema>(this.dbName, DB_VERSION, {
+          upgrade: upgradeMemoryDb,
+          // A tab with an older version open that does not close it would make us wait forever: say so instead.
+          blocked: () => {
+            timer ??= setTimeout(() => {
+              gaveUp = true;
+              reject(new MemoryToolError('storage', reply.blocked()));
+            }, this.#blockedWaitMs);
+          },
+          // Another tab wants a newer schema: step aside so it can upgrade; the next call reopens.
+          blocking: () => this.#drop(opening),
+          // The browser closed the connection (storage cleared, disk error): reopen on the next call.
+          terminated: () => this.#drop(opening),
+        }).then(
+          (db) => {
+            clearTimeout(timer);
+            if (gaveUp) db.close();
+            else resolve(db);
+          },
+          (error: unknown) => {
+            clearTimeout(timer);
+            reject(error);
+          },
+        );
       });
       this.#db = opening;
       opening.catch(() => this.#drop(opening));

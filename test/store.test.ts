@@ -5,6 +5,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDB } from 'idb';
 import { IndexedDBMemoryTool, isMemoryToolError } from '../src/index.js';
 import { MemoryStore, toMemoryError } from '../src/store.js';
+import { upgradeMemoryDb } from '../src/schema.js';
+import type { MemorySchema } from '../src/schema.js';
 
 const opened: Array<{ close(): void }> = [];
 afterEach(() => {
@@ -67,6 +69,23 @@ describe('MemoryStore', () => {
     const result = await tool.run({ command: 'view', path: '/memories' });
     expect(result.is_error).toBe(true);
     expect(result.content).toMatch(/^Error: The memory storage failed \(VersionError: .*\)\. Nothing was written\.$/);
+  });
+});
+
+describe('an older tab that does not let go', () => {
+  it('fails the open with a clear error instead of waiting forever, and opens once it has closed', async () => {
+    const name = freshName();
+    // An "old tab": version 1 open, no versionchange handler, so it never closes by itself.
+    const old = await openDB<MemorySchema>(name, 1, { upgrade: upgradeMemoryDb });
+    await expect(MemoryStore.open(name, { blockedWaitMs: 200 })).rejects.toMatchObject({
+      code: 'storage',
+      message: expect.stringMatching(/^The memory is held open by another tab of this site running an older version/),
+    });
+    old.close();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const store = await MemoryStore.open(name, { blockedWaitMs: 200 });
+    opened.push(store);
+    expect(await store.run('readonly', (tx) => tx.objectStore('entries').count())).toBe(0);
   });
 });
 
