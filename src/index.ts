@@ -14,3 +14,28 @@ export type { MemoryLimits } from './limits.js';
 export { DB_VERSION } from './schema.js';
 export type { MemoryChange } from './commands.js';
 export type { MemoryChangeEvent, MemoryChangeListener } from './events.js';
+export { importChanges, BUNDLE_FORMAT, BUNDLE_VERSION } from './bundle.js';
+export type { ExportBundleOptions, ImportBundleOptions, ImportReport, BundleProgress, BundleFile, MemoryBundle } from './bundle.js';
+export type { BeforeWrite, RunOptions, ExpireReport } from './tool.js';
+export type { HistoryEntry, HistoryOptions, ChangeDetail, ChangedFile } from './history.js';
+export type { HistoryLimits } from './journal.js';
+export { DEFAULT_HISTORY_LIMITS } from './journal.js';
+export { SECRET_PATTERNS, findSecret } from './secrets.js';
+export type { SecretPattern } from './secrets.js';
+export { createMemoryAgent, DEFAULT_AGENT_MODEL, CONTEXT_MANAGEMENT_BETA } from './agent.js';
+export type {
+  MemoryAgent,
+  MemoryAgentOptions,
+  MemoryAgentEvent,
+  MemoryAgentListener,
+  MemoryAgentTurn,
+  SendOptions,
+  TurnOutcome,
+  AgentUsageTotals,
+  ContextManagementOption,
+} from './agent.js';
+export type { AgentConnection } from './agent-client.js';
+export { MemoryAgentError, isMemoryAgentError, describeAgentError } from './agent-errors.js';
+export type { AgentErrorKind, AgentErrorDescription, AgentErrorContext } from './agent-errors.js';
+export { createScriptedClaude, SCRIPT_FINISHED_TEXT } from './scripted-claude.js';
+export type { ScriptedClaude, ScriptedClaudeOptions, ScriptedStep, ScriptedTurn, ScriptedRequest, ReceivedToolResult } from './scripted-claude.js';

@@ -1,0 +1,187 @@
+// Why a conversation turn failed, in plain words: sorts the SDK's errors (APIError subclasses, connection
+// errors, aborts) into a few `kind`s a page can act on. All of the agent's error wording lives here.
+// Never includes a key or a request's headers in what it says; never logs.
+
+/** What went wrong, as a page would tell it apart. */
+export type AgentErrorKind =
+  /** 401: the API key (or the key a proxy adds) was refused. */
+  | 'auth'
+  /** 403, or a browser that got no answer at all (CORS: the server or proxy does not allow this page). */
+  | 'permission'
+  /** 429 after the SDK's retries. */
+  | 'rate_limit'
+  /** 529 after the SDK's retries. */
+  | 'overloaded'
+  /** No connection: offline, DNS, refused, timed out. */
+  | 'network'
+  /** Stopped by `agent.stop()` or the caller's signal. */
+  | 'aborted'
+  | 'other';
+
+/** An error told in words for a person, with what a program needs to branch on. */
+export interface AgentErrorDescription {
+  kind: AgentErrorKind;
+  /** A few words, e.g. "Bad API key". */
+  title: string;
+  /** One or two sentences: what happened and what to do. */
+  message: string;
+  /** The HTTP status, when an answer came. */
+  status?: number;
+  /** The API's own `error.message`, when it sent one. */
+  apiMessage?: string;
+  /** The `request-id` of the answer, for a support request. */
+  requestId?: string;
+  /** Whether trying the same thing again later may work. */
+  retryable: boolean;
+}
+
+/** Where the error happened, when guessing from `navigator` is not wanted (tests, workers). */
+export interface AgentErrorContext {
+  /** A browser enforces CORS, so an unanswered request may be a blocked one. Default: `navigator.onLine` exists. */
+  browser?: boolean;
+  /** Default: `navigator.onLine`, else `true`. */
+  online?: boolean;
+}
+
+const WORDING: Record<AgentErrorKind, { title: string; message: string; retryable: boolean }> = {
+  auth: {
+    title: 'Bad API key',
+    message:
+      'The API did not accept the key (401). Check that it is a whole, valid key that has not been revoked; ' +
+      'with a proxy, check the key the proxy adds.',
+    retryable: false,
+  },
+  permission: {
+    title: 'Access refused',
+    message: 'The API refused this request (403): the key is not allowed to use this model or feature.',
+    retryable: false,
+  },
+  rate_limit: {
+    title: 'Rate limited',
+    message: 'Too many requests or tokens for this key right now (429), even after retrying. Wait a minute and try again.',
+    retryable: true,
+  },
+  overloaded: {
+    title: 'Claude is overloaded',
+    message: 'The API is overloaded right now (529), even after retrying. Try again in a little while.',
+    retryable: true,
+  },
+  network: {
+    title: 'Network down',
+    message: 'Could not reach the API: the network is down or the server cannot be reached. Check the connection.',
+    retryable: true,
+  },
+  aborted: {
+    title: 'Stopped',
+    message: 'The turn was stopped before it finished.',
+    retryable: true,
+  },
+  other: {
+    title: 'Something went wrong',
+    message: 'The request failed.',
+    retryable: false,
+  },
+};
+
+const BLOCKED_MESSAGE =
+  'The browser got no answer from the API. Either it blocked the request (CORS: the server or proxy does not ' +
+  'allow calls from this page) or the server cannot be reached. With a direct key, check that browser access is ' +
+  'allowed for your organization; with a proxy, check that it is running.';
+
+const TIMEOUT_MESSAGE = 'The API did not answer in time, even after retrying. Try again.';
+
+/**
+ * Thrown by `agent.send()`: a failed turn, with its {@link AgentErrorKind} and the original error as `cause`.
+ * Its `message` is {@link AgentErrorDescription.message}.
+ */
+export class MemoryAgentError extends Error {
+  override readonly name = 'MemoryAgentError' as const;
+  readonly kind: AgentErrorKind;
+  readonly title: string;
+  readonly status: number | undefined;
+  readonly description: AgentErrorDescription;
+
+  constructor(description: AgentErrorDescription, options?: { cause?: unknown }) {
+    super(description.message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.kind = description.kind;
+    this.title = description.title;
+    this.status = description.status;
+    this.description = description;
+  }
+}
+
+/** True for a {@link MemoryAgentError}, also one from another realm (checks the literal `name` and `kind`). */
+export function isMemoryAgentError(error: unknown): error is MemoryAgentError {
+  if (error instanceof MemoryAgentError) return true;
+  if (typeof error !== 'object' || error === null) return false;
+  const candidate = error as { name?: unknown; kind?: unknown };
+  return candidate.name === 'MemoryAgentError' && typeof candidate.kind === 'string' && candidate.kind in WORDING;
+}
+
+/**
+ * Tells any error of a turn in plain words: a {@link MemoryAgentError}, an SDK error (`APIError` and its
+ * subclasses, `APIConnectionError`, `APIUserAbortError`), an `AbortError`, or anything else.
+ *
+ * @example
+ * catch (e) { const { kind, title, message } = describeAgentError(e); if (kind === 'auth') askForKey(); }
+ */
+export function describeAgentError(error: unknown, context: AgentErrorContext = {}): AgentErrorDescription {
+  if (isMemoryAgentError(error)) return error.description;
+  const fields = (typeof error === 'object' && error !== null ? error : {}) as {
+    name?: unknown;
+    status?: unknown;
+    apiMessage?: unknown;
+    requestID?: unknown;
+    message?: unknown;
+  };
+  const name = typeof fields.name === 'string' ? fields.name : '';
+  // Read by name, not instanceof: the SDK's classes may come from another copy of the package.
+  if (name === 'APIUserAbortError' || name === 'AbortError') return describe('aborted');
+  if (name === 'APIConnectionTimeoutError' || name === 'TimeoutError') {
+    return { ...describe('network'), title: 'Timed out', message: TIMEOUT_MESSAGE };
+  }
+  if (name === 'APIConnectionError') {
+    const { browser, online } = environment(context);
+    // A browser reports a CORS refusal exactly like a dead connection; when it says it is online, the
+    // refusal is the likelier cause and the one the person can do something about.
+    if (browser && online) return { ...describe('permission'), title: 'No answer (blocked?)', message: BLOCKED_MESSAGE, retryable: true };
+    return describe('network');
+  }
+
+  const status = typeof fields.status === 'number' ? fields.status : undefined;
+  const extra: Partial<AgentErrorDescription> = {};
+  if (status !== undefined) extra.status = status;
+  if (typeof fields.apiMessage === 'string' && fields.apiMessage !== '') extra.apiMessage = fields.apiMessage;
+  if (typeof fields.requestID === 'string' && fields.requestID !== '') extra.requestId = fields.requestID;
+
+  switch (status) {
+    case 401:
+      return { ...describe('auth'), ...extra };
+    case 403:
+      return { ...describe('permission'), ...extra };
+    case 429:
+      return { ...describe('rate_limit'), ...extra };
+    case 529:
+      return { ...describe('overloaded'), ...extra };
+  }
+  const said = typeof fields.message === 'string' && fields.message !== '' ? fields.message : String(error);
+  return {
+    ...describe('other'),
+    message: status === undefined ? said : `The API answered ${status}: ${extra.apiMessage ?? said}`,
+    retryable: status !== undefined && (status >= 500 || status === 408 || status === 409),
+    ...extra,
+  };
+}
+
+function describe(kind: AgentErrorKind): AgentErrorDescription {
+  return { kind, ...WORDING[kind] };
+}
+
+function environment(context: AgentErrorContext): { browser: boolean; online: boolean } {
+  // Node's `navigator` (v21+) has no `onLine`; browsers and their workers do, and both enforce CORS.
+  const onLine = (globalThis as { navigator?: { onLine?: unknown } }).navigator?.onLine;
+  return {
+    browser: context.browser ?? typeof onLine === 'boolean',
+    online: context.online ?? (typeof onLine === 'boolean' ? onLine : true),
+  };
+}
