@@ -1,6 +1,7 @@
 // One config for the demo (dev server, static build) and the three test projects:
 // `node` (fake-indexeddb), `chromium` (the same suite on real IndexedDB) and `e2e` (the demo driven by Playwright).
 
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
 
@@ -16,10 +17,52 @@ export const chromiumArgs = [
   '--disable-sync',
 ];
 
+/**
+ * `npm run dev` with ANTHROPIC_API_KEY set: the dev server forwards `/anthropic/*` to the API (or to
+ * ANTHROPIC_PROXY_TARGET) and adds the key there, so the page holds none. The page is told only *that* a key is
+ * configured (`__DEV_PROXY__`), never the key. Nothing is proxied in a build or under vitest's own server.
+ */
+export function anthropicDevProxy(): Plugin {
+  return {
+    name: 'anthropic-dev-proxy',
+    config(_config, { command, mode }) {
+      const key = process.env.ANTHROPIC_API_KEY;
+      const enabled = command === 'serve' && mode !== 'test' && key !== undefined && key !== '';
+      const define = { __DEV_PROXY__: JSON.stringify(enabled) };
+      if (!enabled) return { define };
+      const target = process.env.ANTHROPIC_PROXY_TARGET ?? 'https://api.anthropic.com';
+      return {
+        define,
+        server: {
+          proxy: {
+            '/anthropic': {
+              target,
+              changeOrigin: true,
+              rewrite: (path) => path.replace(/^\/anthropic/, ''),
+              configure: (proxy) => {
+                proxy.on('proxyReq', (proxyReq) => {
+                  // The key goes on here, server-side; whatever the page sent for auth is dropped.
+                  proxyReq.removeHeader('authorization');
+                  proxyReq.setHeader('x-api-key', key);
+                  // Without Origin the API treats this as the server-to-server call it now is.
+                  proxyReq.removeHeader('origin');
+                });
+              },
+            },
+          },
+        },
+      };
+    },
+  };
+}
+
 /** Tests that use Node APIs (the SDK's file-system tool, an HTTP server) and so cannot run in a page. */
 const nodeOnly = ['test/**/*.node.test.ts'];
 
 export default defineConfig({
+  // Relative asset URLs, so dist/demo works from any folder of any static host.
+  base: './',
+  plugins: [anthropicDevProxy()],
   build: { outDir: 'dist/demo', emptyOutDir: true },
   test: {
     projects: [
@@ -46,6 +89,19 @@ export default defineConfig({
             provider: playwright({ launchOptions: { executablePath: chromiumPath, args: chromiumArgs } }),
             instances: [{ browser: 'chromium' }],
           },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The demo driven by Playwright, built and on the dev server, with its own servers and Chromium (ports 0).
+          name: 'e2e',
+          environment: 'node',
+          include: ['test/e2e/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+          // One Chromium at a time is enough load next to the chromium project.
+          fileParallelism: false,
         },
       },
     ],

@@ -1,0 +1,142 @@
+// The bundles panel: Export downloads the whole memory as claude-memory-YYYY-MM-DD.json; Import reads a file,
+// shows a dry-run report, and applies it only after a confirmation, with a progress bar. A refusal changes nothing.
+
+import { isMemoryToolError } from '../src/index.js';
+import type { IndexedDBMemoryTool } from '../src/index.js';
+import { byId, messageOf } from './dom.js';
+
+type ImportOptions = NonNullable<Parameters<IndexedDBMemoryTool['importBundle']>[1]>;
+type ImportReport = Awaited<ReturnType<IndexedDBMemoryTool['importBundle']>>;
+
+export function setupBundlePanel(tool: IndexedDBMemoryTool, afterImport: () => Promise<void>): void {
+  const exportButton = byId('bundle-export', HTMLButtonElement);
+  const file = byId('bundle-file', HTMLInputElement);
+  const mode = byId('bundle-mode', HTMLSelectElement);
+  const conflict = byId('bundle-conflict', HTMLSelectElement);
+  const report = byId('bundle-report', HTMLElement);
+  const apply = byId('bundle-apply', HTMLButtonElement);
+  const cancel = byId('bundle-cancel', HTMLButtonElement);
+  const progress = byId('bundle-progress', HTMLProgressElement);
+  const status = byId('bundle-status', HTMLElement);
+  let chosen: File | undefined;
+
+  exportButton.addEventListener('click', () => {
+    status.textContent = 'Exporting…';
+    void tool.exportBundle().then(
+      (blob) => {
+        const name = `claude-memory-${localDate(new Date())}.json`;
+        const url = URL.createObjectURL(blob);
+        const link = document.createElement('a');
+        link.href = url;
+        link.download = name;
+        link.click();
+        // The download has started from the URL; the Blob can go once the click is handled.
+        setTimeout(() => URL.revokeObjectURL(url), 1000);
+        status.textContent = `Exported ${name} (${blob.size} bytes).`;
+      },
+      (error: unknown) => {
+        status.textContent = `Export failed: ${messageOf(error)}`;
+      },
+    );
+  });
+
+  const options = (dryRun: boolean): ImportOptions => ({
+    mode: mode.value === 'replace' ? 'replace' : 'merge',
+    onConflict: conflict.value === 'skip' ? 'skip' : conflict.value === 'fail' ? 'fail' : 'overwrite',
+    dryRun,
+    onProgress: (done, total) => {
+      progress.max = Math.max(1, total);
+      progress.value = done;
+    },
+  });
+
+  const reset = (message: string) => {
+    chosen = undefined;
+    file.value = '';
+    apply.hidden = true;
+    cancel.hidden = true;
+    progress.hidden = true;
+    status.textContent = message;
+  };
+
+  const check = async () => {
+    chosen = file.files?.[0];
+    report.hidden = true;
+    apply.hidden = true;
+    cancel.hidden = true;
+    if (!chosen) return;
+    status.textContent = `Checking ${chosen.name}…`;
+    progress.hidden = false;
+    try {
+      const dry = await tool.importBundle(chosen, options(true));
+      report.textContent = describe(dry, true);
+      report.hidden = false;
+      apply.hidden = false;
+      cancel.hidden = false;
+      status.textContent = `${chosen.name} is a valid bundle. Nothing is changed until you apply it.`;
+      apply.focus();
+    } catch (error) {
+      report.hidden = true;
+      reset(refusal(error));
+    } finally {
+      progress.hidden = true;
+    }
+  };
+
+  file.addEventListener('change', () => void check());
+  mode.addEventListener('change', () => void (chosen ? check() : undefined));
+  conflict.addEventListener('change', () => void (chosen ? check() : undefined));
+  cancel.addEventListener('click', () => {
+    report.hidden = true;
+    reset('Import cancelled; nothing was changed.');
+  });
+  apply.addEventListener('click', () => {
+    if (!chosen) return;
+    const source = chosen;
+    apply.disabled = true;
+    progress.hidden = false;
+    status.textContent = `Importing ${source.name}…`;
+    void tool
+      .importBundle(source, options(false))
+      .then(
+        async (done) => {
+          report.textContent = describe(done, false);
+          reset(`Imported ${source.name}.`);
+          await afterImport();
+        },
+        (error: unknown) => reset(refusal(error)),
+      )
+      .finally(() => {
+        apply.disabled = false;
+      });
+  });
+}
+
+function describe(report: ImportReport, dryRun: boolean): string {
+  const verb = dryRun ? 'would be' : 'were';
+  const lines = [
+    `${report.added} file(s) ${verb} added`,
+    `${report.replaced} file(s) ${verb} replaced`,
+    `${report.skipped} file(s) ${verb} kept as they are`,
+    `${report.removed} file(s) ${verb} removed`,
+    `${report.folders} folder(s) ${verb} created`,
+  ];
+  const list = (title: string, paths: string[]) =>
+    paths.length > 0 ? [`${title}:`, ...paths.slice(0, 50).map((path) => `  ${path}`), ...(paths.length > 50 ? [`  … and ${paths.length - 50} more`] : [])] : [];
+  return [
+    ...lines,
+    ...list('Added', report.addedPaths),
+    ...list('Replaced', report.replacedPaths),
+    ...list('Removed', report.removedPaths),
+  ].join('\n');
+}
+
+function refusal(error: unknown): string {
+  if (isMemoryToolError(error)) return `Import refused, nothing was changed: ${error.message}`;
+  return `Import failed, nothing was changed: ${messageOf(error)}`;
+}
+
+function localDate(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}

@@ -1,0 +1,66 @@
+// The command console: any of the six memory commands, built from form fields and run through tool.run(), with
+// the exact tool_result content and is_error shown as Claude would receive them.
+
+import type { IndexedDBMemoryTool } from '../src/index.js';
+import { byId } from './dom.js';
+
+export function setupCommandConsole(tool: IndexedDBMemoryTool): void {
+  const form = byId('console-form', HTMLFormElement);
+  const command = byId('console-command', HTMLSelectElement);
+  const inputOut = byId('console-input', HTMLElement);
+  const resultOut = byId('console-result', HTMLElement);
+  const badge = byId('console-is-error', HTMLElement);
+  const value = (id: string) => {
+    const field = document.getElementById(id);
+    return field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement ? field.value : '';
+  };
+
+  const showFields = () => {
+    for (const field of form.querySelectorAll<HTMLElement>('[data-for]')) {
+      field.hidden = !(field.dataset.for ?? '').split(' ').includes(command.value);
+    }
+  };
+  command.addEventListener('change', showFields);
+  showFields();
+
+  const build = (): Record<string, unknown> => {
+    const name = command.value;
+    switch (name) {
+      case 'view': {
+        const input: Record<string, unknown> = { command: name, path: value('console-path') };
+        const range = value('console-view-range').trim();
+        if (range !== '') input.view_range = range.split(/[\s,]+/).map(Number);
+        return input;
+      }
+      case 'create':
+        return { command: name, path: value('console-path'), file_text: value('console-file-text') };
+      case 'str_replace':
+        return { command: name, path: value('console-path'), old_str: value('console-old-str'), new_str: value('console-new-str') };
+      case 'insert':
+        return {
+          command: name,
+          path: value('console-path'),
+          insert_line: Number(value('console-insert-line')),
+          insert_text: value('console-insert-text'),
+        };
+      case 'delete':
+        return { command: name, path: value('console-path') };
+      default:
+        return { command: name, old_path: value('console-old-path'), new_path: value('console-new-path') };
+    }
+  };
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const input = build();
+    inputOut.textContent = JSON.stringify(input, null, 2);
+    resultOut.textContent = 'running…';
+    badge.textContent = '';
+    void tool.run(input).then(({ content, is_error }) => {
+      resultOut.textContent = content;
+      resultOut.className = is_error ? 'code error' : 'code ok';
+      badge.textContent = `is_error: ${is_error}`;
+      badge.className = is_error ? 'badge error' : 'badge ok';
+    });
+  });
+}

@@ -1,0 +1,100 @@
+// The connection panel: API key (in memory, or in localStorage only if the person opts in), proxy URL, model,
+// context editing. Turns the fields into agent options; never puts the key anywhere else.
+
+import { DEFAULT_AGENT_MODEL } from '../src/index.js';
+import { byId } from './dom.js';
+
+const REMEMBER_KEY = 'idb-memory-tool-demo:api-key';
+
+/** What the chat needs to make an agent, or why it cannot. */
+export type Connection =
+  | { ok: true; apiKey?: string; baseURL?: string; model: string; contextManagement: boolean; summary: string }
+  | { ok: false; summary: string };
+
+export interface ConnectionPanel {
+  /** The fields as they are now; the chat reads them before each message. */
+  read(): Connection;
+}
+
+export function setupConnection(): ConnectionPanel {
+  const key = byId('api-key', HTMLInputElement);
+  const remember = byId('remember-key', HTMLInputElement);
+  const proxy = byId('proxy-url', HTMLInputElement);
+  const model = byId('model', HTMLInputElement);
+  const contextEditing = byId('context-editing', HTMLInputElement);
+  const status = byId('connection-status', HTMLElement);
+
+  const stored = readStored();
+  if (stored) {
+    key.value = stored;
+    remember.checked = true;
+  }
+  // The dev server says only whether it holds a key; the key itself never reaches the page.
+  if (__DEV_PROXY__) proxy.value = '/anthropic';
+  model.value = DEFAULT_AGENT_MODEL;
+
+  const read = (): Connection => {
+    const apiKey = key.value.trim();
+    const proxyText = proxy.value.trim();
+    const chosenModel = model.value.trim() || DEFAULT_AGENT_MODEL;
+    let baseURL: string | undefined;
+    if (proxyText !== '') {
+      try {
+        baseURL = new URL(proxyText, location.href).href;
+      } catch {
+        return { ok: false, summary: `The proxy URL ${JSON.stringify(proxyText)} is not a URL.` };
+      }
+    }
+    const common = { ok: true as const, model: chosenModel, contextManagement: contextEditing.checked };
+    if (apiKey !== '') {
+      const where = baseURL ? `to ${baseURL}` : 'to api.anthropic.com';
+      return { ...common, apiKey, ...(baseURL ? { baseURL } : {}), summary: `Direct ${where}, with your key (held in ${remember.checked ? 'localStorage' : 'this tab only'}).` };
+    }
+    if (baseURL) return { ...common, baseURL, summary: `Through the proxy ${baseURL}; this page sends no key.` };
+    return { ok: false, summary: 'Not connected: enter an API key or a proxy URL — or try the Offline demo.' };
+  };
+
+  const changed = () => {
+    status.textContent = read().summary;
+  };
+
+  key.addEventListener('input', () => {
+    if (remember.checked) store(key.value.trim());
+    changed();
+  });
+  remember.addEventListener('change', () => {
+    if (remember.checked) store(key.value.trim());
+    else forget();
+    changed();
+  });
+  for (const input of [proxy, model, contextEditing]) input.addEventListener('change', changed);
+  proxy.addEventListener('input', changed);
+  status.textContent = read().summary;
+
+  return { read };
+}
+
+function readStored(): string | null {
+  try {
+    return localStorage.getItem(REMEMBER_KEY);
+  } catch {
+    return null; // storage disabled: nothing was remembered
+  }
+}
+
+function store(value: string): void {
+  try {
+    if (value === '') localStorage.removeItem(REMEMBER_KEY);
+    else localStorage.setItem(REMEMBER_KEY, value);
+  } catch {
+    // Storage disabled or full: the key simply stays in memory only.
+  }
+}
+
+function forget(): void {
+  try {
+    localStorage.removeItem(REMEMBER_KEY);
+  } catch {
+    // Nothing to forget.
+  }
+}

@@ -1,0 +1,4 @@
+// Build-time constants the Vite config defines for the demo.
+
+/** True when `npm run dev` runs with ANTHROPIC_API_KEY set, so `/anthropic` is a proxy that adds the key. */
+declare const __DEV_PROXY__: boolean;

@@ -1,0 +1,38 @@
+// The demo page: opens the memory and wires the panels. The only place that catches start-up failures and
+// shows them; the panels own their own sections of index.html.
+
+import { IndexedDBMemoryTool } from '../src/index.js';
+import { setupBundlePanel } from './bundle-panel.js';
+import { setupChat } from './chat.js';
+import { setupCommandConsole } from './command-console.js';
+import { setupConnection } from './connection.js';
+import { messageOf } from './dom.js';
+import { setupMemoryPanel } from './memory-panel.js';
+import { setupStoragePanel } from './storage-panel.js';
+
+/** One database for the demo, apart from any app on the same origin. */
+const DB_NAME = 'idb-memory-tool-demo';
+
+async function start(): Promise<void> {
+  const tool = await IndexedDBMemoryTool.init({ dbName: DB_NAME });
+  const connection = setupConnection();
+  const memory = setupMemoryPanel(tool);
+  const storage = setupStoragePanel();
+  setupChat(tool, connection);
+  setupCommandConsole(tool);
+  setupBundlePanel(tool, async () => {
+    await memory.refresh();
+    await storage.refresh();
+  });
+  tool.subscribe(() => void storage.refresh());
+  await Promise.all([memory.refresh(), storage.refresh()]);
+  document.body.dataset.ready = 'true';
+}
+
+start().catch((error: unknown) => {
+  const banner = document.createElement('p');
+  banner.className = 'fatal';
+  banner.setAttribute('role', 'alert');
+  banner.textContent = `The demo could not start: ${messageOf(error)}`;
+  document.body.prepend(banner);
+});

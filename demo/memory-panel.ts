@@ -1,0 +1,191 @@
+// The memory panel: a keyboard-usable tree of /memories and a viewer of the chosen file, both kept live by
+// tool.subscribe (this tab's commands and other tabs'). Names and contents are shown with textContent only.
+
+import { MEMORY_ROOT } from '../src/index.js';
+import type { IndexedDBMemoryTool, MemoryChangeEvent } from '../src/index.js';
+import { byId, el, messageOf } from './dom.js';
+import { listMemory, readMemoryFile } from './memory-listing.js';
+import type { MemoryNode } from './memory-listing.js';
+
+export function setupMemoryPanel(tool: IndexedDBMemoryTool): { refresh(): Promise<void> } {
+  const tree = byId('memory-tree', HTMLUListElement);
+  const empty = byId('tree-empty', HTMLElement);
+  const viewer = byId('viewer', HTMLElement);
+  const viewerPath = byId('viewer-path', HTMLElement);
+  const status = byId('memory-status', HTMLElement);
+  const collapsed = new Set<string>();
+  let selected: string | undefined;
+  let focused: string | undefined;
+
+  const showFile = async (path: string | undefined) => {
+    selected = path;
+    for (const item of tree.querySelectorAll<HTMLElement>('[role="treeitem"][data-kind="file"]')) {
+      item.setAttribute('aria-selected', String(item.dataset.path === path));
+    }
+    if (path === undefined) {
+      viewerPath.textContent = 'Choose a file.';
+      viewer.textContent = '';
+      return;
+    }
+    viewerPath.textContent = path;
+    try {
+      viewer.textContent = await readMemoryFile(tool, path);
+    } catch (error) {
+      viewer.textContent = '';
+      viewerPath.textContent = `${path}: ${messageOf(error)}`;
+    }
+  };
+
+  const render = (nodes: MemoryNode[]) => {
+    const items: HTMLElement[] = [];
+    const build = (list: MemoryNode[], level: number): HTMLElement[] =>
+      list.map((node) => {
+        const label = el('span', { className: 'label', text: node.kind === 'folder' ? `${node.name}/` : node.name });
+        const item = el(
+          'li',
+          {
+            className: `item ${node.kind}`,
+            title: node.path,
+            attrs: { role: 'treeitem', 'aria-level': String(level), 'aria-label': node.name, tabindex: '-1' },
+          },
+          label,
+        );
+        item.dataset.path = node.path;
+        item.dataset.kind = node.kind;
+        items.push(item);
+        if (node.kind === 'file') {
+          item.setAttribute('aria-selected', String(node.path === selected));
+          label.append(el('span', { className: 'size', text: ` ${node.size}`, attrs: { 'aria-hidden': 'true' } }));
+        } else {
+          const open = !collapsed.has(node.path);
+          item.setAttribute('aria-expanded', String(open));
+          const group = el('ul', { attrs: { role: 'group' } }, ...build(node.children, level + 1));
+          group.hidden = !open;
+          item.append(group);
+        }
+        return item;
+      });
+    tree.replaceChildren(...build(nodes, 1));
+    empty.hidden = nodes.length > 0;
+    const visible = visibleItems();
+    const keep = visible.find((item) => item.dataset.path === (focused ?? selected)) ?? visible[0];
+    if (keep) keep.tabIndex = 0;
+    if (tree.contains(document.activeElement) === false && focused !== undefined) focused = keep?.dataset.path;
+  };
+
+  const visibleItems = () =>
+    [...tree.querySelectorAll<HTMLElement>('[role="treeitem"]')].filter((item) => item.closest('[hidden]') === null);
+
+  const refresh = async () => {
+    try {
+      const hadFocus = tree.contains(document.activeElement);
+      render(await listMemory(tool));
+      if (hadFocus) focusItem(visibleItems().find((item) => item.dataset.path === focused));
+    } catch (error) {
+      status.textContent = `Could not list the memory: ${messageOf(error)}`;
+    }
+  };
+
+  const focusItem = (item: HTMLElement | undefined) => {
+    if (!item) return;
+    for (const other of tree.querySelectorAll<HTMLElement>('[role="treeitem"]')) other.tabIndex = -1;
+    item.tabIndex = 0;
+    item.focus();
+    focused = item.dataset.path;
+  };
+
+  const toggle = (item: HTMLElement, open: boolean) => {
+    const path = item.dataset.path;
+    if (path === undefined) return;
+    if (open) collapsed.delete(path);
+    else collapsed.add(path);
+    item.setAttribute('aria-expanded', String(open));
+    const group = item.querySelector(':scope > ul');
+    if (group instanceof HTMLElement) group.hidden = !open;
+  };
+
+  const activate = (item: HTMLElement) => {
+    if (item.dataset.kind === 'folder') toggle(item, item.getAttribute('aria-expanded') !== 'true');
+    else void showFile(item.dataset.path);
+  };
+
+  tree.addEventListener('click', (event) => {
+    const item = (event.target as Element).closest<HTMLElement>('[role="treeitem"]');
+    if (!item) return;
+    event.stopPropagation();
+    focusItem(item);
+    activate(item);
+  });
+
+  // The WAI-ARIA tree pattern: arrows move, Right/Left open/close folders, Enter/Space opens a file.
+  tree.addEventListener('keydown', (event) => {
+    const current = (event.target as Element).closest<HTMLElement>('[role="treeitem"]');
+    if (!current) return;
+    const items = visibleItems();
+    const index = items.indexOf(current);
+    const expanded = current.getAttribute('aria-expanded');
+    let handled = true;
+    switch (event.key) {
+      case 'ArrowDown':
+        focusItem(items[index + 1]);
+        break;
+      case 'ArrowUp':
+        focusItem(items[index - 1]);
+        break;
+      case 'Home':
+        focusItem(items[0]);
+        break;
+      case 'End':
+        focusItem(items.at(-1));
+        break;
+      case 'ArrowRight':
+        if (expanded === 'false') toggle(current, true);
+        else if (expanded === 'true') focusItem(visibleItems()[index + 1]);
+        break;
+      case 'ArrowLeft':
+        if (expanded === 'true') toggle(current, false);
+        else focusItem(current.parentElement?.closest<HTMLElement>('[role="treeitem"]') ?? undefined);
+        break;
+      case 'Enter':
+      case ' ':
+        activate(current);
+        break;
+      default:
+        handled = false;
+    }
+    if (handled) event.preventDefault();
+  });
+
+  let pending: Promise<void> | undefined;
+  const onChange = (event: MemoryChangeEvent) => {
+    if (event.source === 'remote') {
+      status.textContent = `Changed in another tab: ${event.changes.map((change) => change.path).join(', ')}`;
+    }
+    let next = selected;
+    for (const change of event.changes) {
+      if (next === undefined) break;
+      if (change.type === 'rename' && (next === change.from || next.startsWith(`${change.from}/`))) {
+        next = change.path + next.slice(change.from.length);
+      } else if (change.type === 'delete' && (next === change.path || next.startsWith(`${change.path}/`))) {
+        next = undefined;
+      }
+    }
+    const viewed = selected;
+    const touched = event.changes.some(
+      (change) => change.path === viewed || (change.type === 'rename' && change.from === viewed),
+    );
+    // Several changes in a row make one refresh.
+    pending ??= Promise.resolve().then(async () => {
+      pending = undefined;
+      await refresh();
+    });
+    void pending.then(() => {
+      if (next !== viewed || touched) return showFile(next);
+      return undefined;
+    });
+  };
+  tool.subscribe(onChange);
+
+  viewerPath.textContent = `Choose a file in ${MEMORY_ROOT}.`;
+  return { refresh };
+}

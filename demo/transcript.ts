@@ -1,0 +1,112 @@
+// The chat transcript: the person's messages, Claude's streamed text, and inline every memory command with its
+// exact tool_result. Everything is written with textContent: Claude and the memory may say anything.
+
+import type { AgentErrorDescription, MemoryAgentEvent } from '../src/index.js';
+import { el } from './dom.js';
+
+export interface Transcript {
+  user(text: string): void;
+  note(text: string): void;
+  show(event: MemoryAgentEvent): void;
+  clear(): void;
+}
+
+export function createTranscript(root: HTMLElement): Transcript {
+  let reply: HTMLElement | undefined;
+  const calls = new Map<string, HTMLElement>();
+
+  const add = (node: HTMLElement) => {
+    root.append(node);
+    root.scrollTop = root.scrollHeight;
+    return node;
+  };
+
+  return {
+    user(text) {
+      reply = undefined;
+      add(el('div', { className: 'msg user' }, el('span', { className: 'who', text: 'You' }), el('p', { text })));
+    },
+    note(text) {
+      reply = undefined;
+      add(el('p', { className: 'msg note', text }));
+    },
+    show(event) {
+      switch (event.type) {
+        case 'text': {
+          if (!reply) {
+            const body = el('p');
+            add(el('div', { className: 'msg claude' }, el('span', { className: 'who', text: 'Claude' }), body));
+            reply = body;
+          }
+          reply.textContent += event.delta;
+          root.scrollTop = root.scrollHeight;
+          break;
+        }
+        case 'tool_call': {
+          reply = undefined;
+          const result = el('pre', { className: 'result pending', text: 'running…' });
+          const input = el('pre', { className: 'input', text: JSON.stringify(event.input, null, 2) });
+          const details = el('details', {}, el('summary', { text: 'input' }), input);
+          const item = add(
+            el(
+              'div',
+              { className: 'msg tool', attrs: { 'data-tool-use-id': event.id } },
+              el('span', { className: 'who', text: `${event.name} · ${summarize(event.input)}` }),
+              details,
+              result,
+            ),
+          );
+          calls.set(event.id, item);
+          break;
+        }
+        case 'tool_result': {
+          const item = calls.get(event.tool_use_id);
+          const result = item?.querySelector('pre.result');
+          if (!result) break;
+          result.textContent = typeof event.content === 'string' ? event.content : JSON.stringify(event.content, null, 2);
+          result.className = event.is_error ? 'result error' : 'result ok';
+          result.setAttribute('aria-label', event.is_error ? 'Error result' : 'Result');
+          break;
+        }
+        case 'error':
+          reply = undefined;
+          add(errorItem(event.error));
+          break;
+        case 'turn_end':
+          reply = undefined;
+          if (event.outcome === 'max_iterations') {
+            add(el('p', { className: 'msg note', text: 'Paused: Claude hit the limit of requests for one message. Send another to go on.' }));
+          }
+          break;
+        case 'turn_start':
+        case 'usage':
+          break;
+      }
+    },
+    clear() {
+      reply = undefined;
+      calls.clear();
+      root.replaceChildren();
+    },
+  };
+}
+
+function errorItem(error: AgentErrorDescription): HTMLElement {
+  const item = el(
+    'div',
+    { className: `msg failure kind-${error.kind}`, attrs: { role: 'alert' } },
+    el('span', { className: 'who', text: error.title }),
+    el('p', { text: error.message }),
+  );
+  if (error.apiMessage) item.append(el('p', { className: 'detail', text: `The API said: ${error.apiMessage}` }));
+  return item;
+}
+
+/** One line for a memory command: `view /memories`, `rename /a → /b`. */
+function summarize(input: unknown): string {
+  if (typeof input !== 'object' || input === null) return JSON.stringify(input);
+  const fields = input as Record<string, unknown>;
+  const command = typeof fields.command === 'string' ? fields.command : '?';
+  if (command === 'rename') return `rename ${String(fields.old_path)} → ${String(fields.new_path)}`;
+  return typeof fields.path === 'string' ? `${command} ${fields.path}` : command;
+}

@@ -1,0 +1,314 @@
+// The built demo (served statically from a sub-folder, as any host would) driven like a person would drive it:
+// accessible locators, the keyboard, reloads, two tabs. Claude is the loopback Messages API server.
+
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { startMessagesApiServer } from '../helpers/messages-api-server.js';
+import type { MessagesApiServer } from '../helpers/messages-api-server.js';
+import type { ScriptedStep } from '../../src/scripted-claude.js';
+import { buildDemo, dumpIndexedDB, launchChromium, openDemo, recordRequests, serveStatic } from './harness.js';
+import type { Served } from './harness.js';
+
+const NOTE = '/memories/user.md';
+const LISTING_EMPTY =
+  "Here're the files and directories up to 2 levels deep in /memories, excluding hidden items and node_modules:\n4K\t/memories";
+
+/** Claude views the memory, writes a note, sharpens it, and answers. */
+const REMEMBERS_TEA: ScriptedStep[] = [
+  { text: 'Let me check my memory.', toolUses: [{ input: { command: 'view', path: '/memories' } }] },
+  { toolUses: [{ input: { command: 'create', path: NOTE, file_text: '# User\n- likes tea\n' } }] },
+  { toolUses: [{ input: { command: 'str_replace', path: NOTE, old_str: 'likes tea', new_str: 'likes green tea' } }] },
+  { text: 'I will remember that you like green tea.' },
+];
+
+let built: { dir: string; remove(): Promise<void> };
+let site: Served;
+let browser: Browser;
+
+beforeAll(async () => {
+  built = await buildDemo();
+  site = await serveStatic(built.dir);
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+  await built?.remove();
+});
+
+/** A fresh browser profile (its own IndexedDB and localStorage) and a scripted Claude, both closed after `body`. */
+async function withPage(
+  turns: ScriptedStep[],
+  body: (page: Page, api: MessagesApiServer, context: BrowserContext, requests: string[]) => Promise<void>,
+  options: { delayMs?: number } = {},
+): Promise<void> {
+  const api = await startMessagesApiServer(turns, options);
+  const context = await browser.newContext();
+  const requests = recordRequests(context);
+  try {
+    const page = await openDemo(context, site.url);
+    await body(page, api, context, requests);
+  } finally {
+    await context.close();
+    await api.close();
+  }
+}
+
+async function send(page: Page, text: string): Promise<void> {
+  await page.getByLabel('Message').fill(text);
+  await page.getByRole('button', { name: 'Send' }).click();
+}
+
+/** Waits until the turn is over: Stop is disabled again. */
+async function turnOver(page: Page): Promise<void> {
+  await expect.poll(() => page.getByRole('button', { name: 'Stop' }).isDisabled(), { timeout: 15_000 }).toBe(true);
+  await expect.poll(() => page.getByRole('button', { name: 'Send' }).isEnabled(), { timeout: 15_000 }).toBe(true);
+}
+
+function messagesRequests(api: MessagesApiServer) {
+  return api.requests.filter((request) => request.method === 'POST');
+}
+
+describe('the demo page', () => {
+  it('runs the memory loop through a proxy: exact tool results, the tree, the viewer, and again after a reload', async () => {
+    await withPage(REMEMBERS_TEA, async (page, api) => {
+      await page.getByLabel('Proxy URL').fill(api.url);
+      await send(page, 'I like tea.');
+      await page.getByText('I will remember that you like green tea.').waitFor();
+      await turnOver(page);
+
+      expect(api.toolResults().map(({ content, is_error }) => ({ content, is_error }))).toEqual([
+        { content: LISTING_EMPTY, is_error: undefined },
+        { content: `File created successfully at: ${NOTE}`, is_error: undefined },
+        {
+          content:
+            'The memory file has been edited. Here is the snippet showing the change (with line numbers):\n' +
+            '     1\t# User\n     2\t- likes green tea\n     3\t',
+          is_error: undefined,
+        },
+      ]);
+      // Proxy mode: the page holds no key and sends none.
+      for (const request of messagesRequests(api)) {
+        expect(request.headers['authorization']).toBeUndefined();
+        expect(request.headers['x-api-key']).toBeUndefined();
+        expect(request.body).toMatchObject({ stream: true });
+      }
+
+      // The transcript shows each command and its result inline.
+      await page.getByText('memory · create /memories/user.md').waitFor();
+      await page.getByText(`File created successfully at: ${NOTE}`).first().waitFor();
+
+      const tree = page.getByLabel('Memory files');
+      await tree.getByRole('treeitem', { name: 'user.md' }).click();
+      await expect.poll(() => page.getByLabel('File content').textContent()).toBe('# User\n- likes green tea\n');
+
+      await page.reload();
+      await page.waitForSelector('body[data-ready="true"]');
+      await page.getByLabel('Memory files').getByRole('treeitem', { name: 'user.md' }).click();
+      await expect.poll(() => page.getByLabel('File content').textContent()).toBe('# User\n- likes green tea\n');
+    });
+  });
+
+  it('sends a typed key as the SDK does, and the key reaches no IndexedDB, URL or storage unless remembered', async () => {
+    const key = 'sk-ant-e2e-SECRET-0123456789';
+    await withPage(REMEMBERS_TEA, async (page, api, _context, requests) => {
+      await page.getByLabel('API key').fill(key);
+      await page.getByLabel('Proxy URL').fill(api.url);
+      await send(page, 'I like tea.');
+      await page.getByText('I will remember that you like green tea.').waitFor();
+      await turnOver(page);
+
+      const posts = messagesRequests(api);
+      expect(posts.length).toBe(4);
+      for (const request of posts) {
+        expect(request.headers['authorization']).toBe(`Bearer ${key}`);
+        expect(request.headers['anthropic-dangerous-direct-browser-access']).toBe('true');
+        expect(request.url).not.toContain(key);
+      }
+      expect(requests.some((url) => url.includes(key))).toBe(false);
+      expect(page.url()).not.toContain(key);
+      const dump = await dumpIndexedDB(page);
+      expect(dump).toContain('likes green tea');
+      expect(dump).not.toContain(key);
+      expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(key);
+
+      // Remembering is opt-in, and undone by unticking.
+      await page.getByLabel('Remember on this device').check();
+      expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).toContain(key);
+      await page.reload();
+      await page.waitForSelector('body[data-ready="true"]');
+      expect(await page.getByLabel('API key').inputValue()).toBe(key);
+      await page.getByLabel('Remember on this device').uncheck();
+      expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(key);
+      expect(await dumpIndexedDB(page)).not.toContain(key);
+    });
+  });
+
+  it('shows markup Claude writes as text: no element is made and no script runs', async () => {
+    const payload = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>\n<b>bold?</b>';
+    const hostileName = '/memories/<img src=y onerror=window.__pwned=3>.md';
+    await withPage(
+      [
+        {
+          text: '<img src=z onerror="window.__pwned=4">',
+          toolUses: [
+            { input: { command: 'create', path: '/memories/xss.md', file_text: payload } },
+            { input: { command: 'create', path: hostileName, file_text: 'named badly' } },
+          ],
+        },
+        { toolUses: [{ input: { command: 'view', path: '/memories/xss.md' } }] },
+        { text: 'Done <script>window.__pwned=5</script>' },
+      ],
+      async (page, api) => {
+        await page.getByLabel('Proxy URL').fill(api.url);
+        await send(page, 'write something nasty');
+        await page.getByText('Done <script>window.__pwned=5</script>').waitFor();
+        await turnOver(page);
+
+        const tree = page.getByLabel('Memory files');
+        await tree.getByRole('treeitem', { name: '<img src=y onerror=window.__pwned=3>.md' }).waitFor();
+        await tree.getByRole('treeitem', { name: 'xss.md' }).click();
+        await expect.poll(() => page.getByLabel('File content').textContent()).toBe(payload);
+        await tree.getByRole('treeitem', { name: '<img src=y onerror=window.__pwned=3>.md' }).click();
+        await expect.poll(() => page.getByLabel('File content').textContent()).toBe('named badly');
+
+        expect(await page.evaluate(() => (window as { __pwned?: unknown }).__pwned)).toBeUndefined();
+        expect(await page.locator('main img, main script, main b').count()).toBe(0);
+      },
+    );
+  });
+
+  it('runs the Offline demo with the network cut, and nothing leaves the page’s origin', async () => {
+    const context = await browser.newContext();
+    const origin = new URL(site.url).origin;
+    const requests = recordRequests(context);
+    await context.route('**/*', (route) =>
+      route.request().url().startsWith(`${origin}/`) ? route.continue() : route.abort('internetdisconnected'),
+    );
+    try {
+      const page = await openDemo(context, site.url);
+      await context.setOffline(true);
+      await page.getByRole('button', { name: 'Offline demo' }).click();
+      await page.getByText('Noted: green tea, no sugar.').waitFor();
+      await turnOver(page);
+
+      await page.getByText('memory · view /memories').waitFor();
+      await page.getByText('memory · create /memories/offline-demo.md').waitFor();
+      await page.getByText('memory · str_replace /memories/offline-demo.md').waitFor();
+      await page.getByLabel('Memory files').getByRole('treeitem', { name: 'offline-demo.md' }).click();
+      await expect
+        .poll(() => page.getByLabel('File content').textContent())
+        .toBe('# About the user\n- Drinks green tea, no sugar\n');
+
+      expect(requests.length).toBeGreaterThan(0);
+      expect(requests.filter((url) => !url.startsWith(`${origin}/`))).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('tells a bad key and an overloaded API apart in plain words', async () => {
+    await withPage([{ text: 'finally' }], async (page, api) => {
+      await page.getByLabel('Proxy URL').fill(api.url);
+      api.failNext(401);
+      await send(page, 'one');
+      await page.getByRole('alert').filter({ hasText: 'Bad API key' }).waitFor();
+      await turnOver(page);
+
+      api.failNext(529, 3); // the first try and the SDK's two retries
+      await send(page, 'two');
+      await page.getByRole('alert').filter({ hasText: 'Claude is overloaded' }).waitFor();
+      await turnOver(page);
+
+      await send(page, 'three');
+      await page.getByText('finally').waitFor();
+    });
+  });
+
+  it('sends on Enter, and Stop ends a slow turn', async () => {
+    await withPage(
+      [{ text: 'This answer streams very slowly, one piece at a time, so there is time to stop it.' }],
+      async (page, api) => {
+        await page.getByLabel('Proxy URL').fill(api.url);
+        await page.getByLabel('Message').fill('talk slowly');
+        await page.getByLabel('Message').press('Enter');
+        await expect.poll(() => page.getByRole('button', { name: 'Stop' }).isEnabled()).toBe(true);
+        await page.getByRole('button', { name: 'Stop' }).click();
+        await page.getByRole('alert').filter({ hasText: 'Stopped' }).waitFor();
+        await turnOver(page);
+        expect(messagesRequests(api)).toHaveLength(1);
+      },
+      { delayMs: 400 },
+    );
+  });
+
+  it('runs console commands with the exact tool_result, and another tab’s tree follows', async () => {
+    await withPage([], async (page, _api, context) => {
+      const other = await openDemo(context, site.url);
+
+      await page.getByLabel('Command', { exact: true }).selectOption('create');
+      await page.getByLabel('path', { exact: true }).fill('/memories/projects/plan.md');
+      await page.getByLabel('file_text').fill('step one');
+      await page.getByRole('button', { name: 'Run command' }).click();
+      await expect.poll(() => page.getByLabel('Command result').textContent()).toBe(
+        'File created successfully at: /memories/projects/plan.md',
+      );
+      await page.getByText('is_error: false').waitFor();
+
+      await page.getByLabel('Command', { exact: true }).selectOption('view');
+      await page.getByLabel('path', { exact: true }).fill('/memories/nope.md');
+      await page.getByRole('button', { name: 'Run command' }).click();
+      await expect.poll(() => page.getByLabel('Command result').textContent()).toBe(
+        'Error: The path /memories/nope.md does not exist. Please provide a valid path.',
+      );
+      await page.getByText('is_error: true').waitFor();
+
+      // The other tab hears the change through BroadcastChannel; its tree works from the keyboard.
+      const otherTree = other.getByLabel('Memory files');
+      await otherTree.getByRole('treeitem', { name: 'plan.md' }).waitFor();
+      await otherTree.getByRole('treeitem', { name: 'projects' }).focus();
+      await other.keyboard.press('ArrowDown');
+      await other.keyboard.press('Enter');
+      await expect.poll(() => other.getByLabel('File content').textContent()).toBe('step one');
+    });
+  });
+
+  it('exports claude-memory-YYYY-MM-DD.json and imports it elsewhere only after a dry run and a confirmation', async () => {
+    const key = 'sk-ant-bundle-SECRET-42';
+    let bundle = '';
+    await withPage([], async (page) => {
+      await page.getByLabel('API key').fill(key);
+      await page.getByLabel('Command', { exact: true }).selectOption('create');
+      await page.getByLabel('path', { exact: true }).fill('/memories/moved.md');
+      await page.getByLabel('file_text').fill('travels in a bundle');
+      await page.getByRole('button', { name: 'Run command' }).click();
+      await page.getByText('is_error: false').waitFor();
+
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Export', exact: true }).click(),
+      ]);
+      expect(download.suggestedFilename()).toMatch(/^claude-memory-\d{4}-\d{2}-\d{2}\.json$/);
+      bundle = await readFile(await download.path(), 'utf8');
+    });
+    expect(bundle).not.toContain(key);
+    expect(JSON.parse(bundle)).toMatchObject({ format: 'claude-memory-bundle', files: [{ path: '/memories/moved.md', content: 'travels in a bundle' }] });
+
+    await withPage([], async (page) => {
+      const picker = page.getByLabel('Import a bundle');
+      await picker.setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"format": "nope"') });
+      await page.getByRole('status').filter({ hasText: 'Import refused, nothing was changed' }).waitFor();
+
+      await picker.setInputFiles({ name: 'claude-memory.json', mimeType: 'application/json', buffer: Buffer.from(bundle) });
+      await expect.poll(() => page.getByLabel('Import report').textContent()).toContain('1 file(s) would be added');
+      // A dry run changes nothing.
+      expect(await page.getByLabel('Memory files').getByRole('treeitem').count()).toBe(0);
+      await page.getByRole('button', { name: 'Apply import' }).click();
+      await page.getByRole('status').filter({ hasText: 'Imported claude-memory.json.' }).waitFor();
+      await page.getByLabel('Memory files').getByRole('treeitem', { name: 'moved.md' }).click();
+      await expect.poll(() => page.getByLabel('File content').textContent()).toBe('travels in a bundle');
+    });
+  });
+});

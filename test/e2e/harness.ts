@@ -1,0 +1,159 @@
+// What the e2e tests share: the demo built and served statically (or Vite's dev server), Chromium through
+// playwright-core, and probes of the page (requests it makes, everything in its IndexedDB). Every server
+// listens on 127.0.0.1 port 0; every start has a matching close.
+
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { extname, join, normalize, resolve, sep } from 'node:path';
+import { chromium } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { build, createServer } from 'vite';
+import { chromiumArgs, chromiumPath } from '../../vite.config.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const CONFIG = join(ROOT, 'vite.config.ts');
+
+export interface Served {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** `npm run build:demo` into a temporary folder. */
+export async function buildDemo(): Promise<{ dir: string; remove(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'idb-memory-demo-'));
+  await build({ configFile: CONFIG, root: ROOT, mode: 'production', logLevel: 'silent', build: { outDir: dir, emptyOutDir: true } });
+  return { dir, remove: () => rm(dir, { recursive: true, force: true }) };
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+};
+
+/** A plain static file server for `dir`, as any static host would serve the build, under `/some/folder/`. */
+export async function serveStatic(dir: string, prefix = '/demo/'): Promise<Served> {
+  const server = createHttpServer((req, res) => {
+    void (async () => {
+      const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+      if (!path.startsWith(prefix)) {
+        res.writeHead(404).end();
+        return;
+      }
+      const relative = path.slice(prefix.length) || 'index.html';
+      const file = normalize(join(dir, relative));
+      if (!file.startsWith(dir + sep)) {
+        res.writeHead(403).end();
+        return;
+      }
+      try {
+        const body = await readFile(file);
+        res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body);
+      } catch {
+        res.writeHead(404).end();
+      }
+    })();
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}${prefix}`,
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}
+
+/**
+ * Vite's dev server for the demo (`npm run dev`). Its config reads `env` in place of process.env's
+ * ANTHROPIC_API_KEY / ANTHROPIC_PROXY_TARGET (the config is read here, at creation). Its own dependency cache,
+ * so it never races the chromium project's Vite server for node_modules/.vite.
+ */
+export async function startDevServer(env: Record<string, string | undefined> = {}): Promise<Served> {
+  const names = ['ANTHROPIC_API_KEY', 'ANTHROPIC_PROXY_TARGET'] as const;
+  const saved = names.map((name) => process.env[name]);
+  const cacheDir = await mkdtemp(join(tmpdir(), 'idb-memory-vite-cache-'));
+  names.forEach((name) => {
+    const value = env[name];
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  });
+  let server: Awaited<ReturnType<typeof createServer>>;
+  try {
+    server = await createServer({
+      configFile: CONFIG,
+      root: ROOT,
+      mode: 'development',
+      cacheDir,
+      logLevel: 'silent',
+      clearScreen: false,
+      server: { host: '127.0.0.1', port: 0, strictPort: true, hmr: false },
+    });
+  } finally {
+    names.forEach((name, i) => {
+      const value = saved[i];
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    });
+  }
+  await server.listen();
+  const address = server.httpServer?.address() as AddressInfo | null;
+  if (!address) throw new Error('the dev server did not listen');
+  return {
+    url: `http://127.0.0.1:${address.port}/`,
+    close: async () => {
+      await server.close();
+      await rm(cacheDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true, timeout: 30_000 });
+}
+
+/** Every URL the page asks for, from the moment this is called. */
+export function recordRequests(context: BrowserContext): string[] {
+  const urls: string[] = [];
+  context.on('request', (request) => urls.push(request.url()));
+  return urls;
+}
+
+/** Opens the demo and waits until it has opened the memory and drawn the panels. */
+export async function openDemo(context: BrowserContext, url: string): Promise<Page> {
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]');
+  return page;
+}
+
+/** Every record of every IndexedDB database of the page's origin, as one JSON text. */
+export function dumpIndexedDB(page: Page): Promise<string> {
+  return page.evaluate(async () => {
+    const request = <T>(r: IDBRequest<T>) =>
+      new Promise<T>((done, fail) => {
+        r.onsuccess = () => done(r.result);
+        r.onerror = () => fail(r.error);
+      });
+    const out: Record<string, Record<string, unknown[]>> = {};
+    for (const info of await indexedDB.databases()) {
+      if (!info.name) continue;
+      const db = await request(indexedDB.open(info.name));
+      const stores: Record<string, unknown[]> = {};
+      for (const name of Array.from(db.objectStoreNames)) {
+        const store = db.transaction(name, 'readonly').objectStore(name);
+        stores[name] = [...(await request(store.getAllKeys())), ...(await request(store.getAll()))];
+      }
+      db.close();
+      out[info.name] = stores;
+    }
+    return JSON.stringify(out);
+  });
+}
