@@ -82,8 +82,7 @@ describe('an older tab that does not let go', () => {
       message: expect.stringMatching(/^The memory is held open by another tab of this site running an older version/),
     });
     old.close();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const store = await MemoryStore.open(name, { blockedWaitMs: 200 });
+    const store = await MemoryStore.open(name);
     opened.push(store);
     expect(await store.run('readonly', (tx) => tx.objectStore('entries').count())).toBe(0);
   });

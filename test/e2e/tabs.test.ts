@@ -1,0 +1,326 @@
+// Several tabs on one memory database in real Chromium: two tabs writing at once, a tab closed in the middle
+// of a 10,000-file import, change events across tabs, and another tab upgrading or deleting the database.
+// Each test has its own browser context and database name; the tabs run test/e2e/pages/tabs.html.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchChromium, startDevServer } from './harness.js';
+import type { Served } from './harness.js';
+
+const PAGE = 'test/e2e/pages/tabs.html';
+const PER_TAB = 200;
+const IMPORT_FILES = 10_000;
+/**
+ * The import reports `(done, 2 × files)`: the first half is hashing, the second the write transaction, and
+ * `done = total` only once it has committed. The last round closes then, as a control: all files must stay.
+ */
+const CLOSE_POINTS = [11_000, 15_000, 19_000, 2 * IMPORT_FILES];
+
+let server: Served;
+let browser: Browser;
+let dbCounter = 0;
+
+beforeAll(async () => {
+  server = await startDevServer();
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+function freshDbName(): string {
+  dbCounter++;
+  return `tabs-test-${Date.now()}-${dbCounter}`;
+}
+
+/** A new tab of `context` on the test page, its tool opened on `dbName` (unless `null`). */
+async function openTab(context: BrowserContext, dbName: string | null): Promise<Page> {
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  await page.goto(`${server.url}${PAGE}`);
+  await page.waitForFunction(() => document.body.dataset.ready === 'true');
+  if (dbName !== null) await page.evaluate((name) => window.tabs.open(name), dbName);
+  return page;
+}
+
+/** A fresh browser profile for `body`, closed after it whatever happens. */
+async function withContext(body: (context: BrowserContext) => Promise<void>): Promise<void> {
+  const context = await browser.newContext();
+  try {
+    await body(context);
+  } finally {
+    await context.close();
+  }
+}
+
+function pad(n: number, width = 3): string {
+  return String(n).padStart(width, '0');
+}
+
+/** How often consecutive lines change tab: 1 means one tab's writes all ran before the other's. */
+function tabSwitches(tags: string[]): number {
+  let switches = 0;
+  for (let i = 1; i < tags.length; i++) if (tags[i] !== tags[i - 1]) switches++;
+  return switches;
+}
+
+/** Fires `inputs[k]` from tab `k`, every command of every tab at once, starting together. */
+async function fireTogether(tabs: Page[], inputs: unknown[][]): Promise<{ errors: string[]; ms: number }> {
+  const startAt = Date.now() + 300;
+  const results = await Promise.all(
+    tabs.map((tab, k) => tab.evaluate(([batch, at]) => window.tabs.runAll(batch, at), [inputs[k] ?? [], startAt] as const)),
+  );
+  const ms = Date.now() - startAt;
+  return { errors: results.flat().filter((result) => result.is_error).map((result) => result.content), ms };
+}
+
+describe('two tabs writing at once', () => {
+  it('keeps every line when each tab inserts 200 lines into the same file at once', async () => {
+    await withContext(async (context) => {
+      const db = freshDbName();
+      const [a, b] = [await openTab(context, db), await openTab(context, db)];
+      const path = '/memories/log.md';
+      await a.evaluate((p) => window.tabs.run({ command: 'create', path: p, file_text: '# log\n' }), path);
+      const inserts = (tab: string) =>
+        Array.from({ length: PER_TAB }, (_, i) => ({ command: 'insert', path, insert_line: 1, insert_text: `${tab}-${pad(i)}\n` }));
+
+      const { errors, ms } = await fireTogether([a, b], [inserts('A'), inserts('B')]);
+      expect(errors).toEqual([]);
+
+      const content = await b.evaluate((p) => window.tabs.readFile(p), path);
+      const lines = content.split('\n');
+      expect(lines[0]).toBe('# log');
+      expect(lines.at(-1)).toBe('');
+      const written = lines.slice(1, -1);
+      expect(written).toHaveLength(2 * PER_TAB);
+      expect([...written].sort()).toEqual([...inserts('A'), ...inserts('B')].map((cmd) => cmd.insert_text.trim()).sort());
+      console.info(`[tabs] 2 × ${PER_TAB} inserts on one file: ${ms} ms, ${tabSwitches(written.map((l) => l.slice(0, 1)))} tab switches in commit order`);
+    });
+  });
+
+  it('fills every slot when each tab makes 200 str_replace edits on distinct slots of the same file at once', async () => {
+    await withContext(async (context) => {
+      const db = freshDbName();
+      const [a, b] = [await openTab(context, db), await openTab(context, db)];
+      const path = '/memories/slots.md';
+      const slots = ['A', 'B'].flatMap((tab) => Array.from({ length: PER_TAB }, (_, i) => `${tab}-${pad(i)}`));
+      const initial = `${slots.map((slot) => `${slot}: empty`).join('\n')}\n`;
+      expect(await a.evaluate(([p, text]) => window.tabs.run({ command: 'create', path: p, file_text: text }), [path, initial] as const))
+        .toMatchObject({ is_error: false });
+      const edits = (tab: string) =>
+        slots
+          .filter((slot) => slot.startsWith(`${tab}-`))
+          .map((slot) => ({ command: 'str_replace', path, old_str: `${slot}: empty`, new_str: `${slot}: filled by ${tab}` }));
+
+      const { errors, ms } = await fireTogether([a, b], [edits('A'), edits('B')]);
+      expect(errors).toEqual([]);
+
+      const content = await a.evaluate((p) => window.tabs.readFile(p), path);
+      expect(content).toBe(`${slots.map((slot) => `${slot}: filled by ${slot.slice(0, 1)}`).join('\n')}\n`);
+      console.info(`[tabs] 2 × ${PER_TAB} str_replace on one file: ${ms} ms`);
+    });
+  });
+
+  it('keeps every file and an exact usage count when both tabs create 250 files at once, 50 of them the same', async () => {
+    await withContext(async (context) => {
+      const db = freshDbName();
+      const [a, b] = [await openTab(context, db), await openTab(context, db)];
+      const shared = Array.from({ length: 50 }, (_, i) => `/memories/many/shared/s-${pad(i)}.md`);
+      // Own files spread over folders that neither tab has made yet, so both race to make the same parents.
+      const own = (tab: string) => Array.from({ length: PER_TAB }, (_, i) => `/memories/many/d${i % 10}/${tab}-${pad(i)}.md`);
+      const creates = (tab: string) =>
+        [...own(tab), ...shared].map((path) => ({ command: 'create', path, file_text: `${path} from ${tab}\n` }));
+
+      const { errors, ms } = await fireTogether([a, b], [creates('A'), creates('B')]);
+      expect(errors).toEqual([]);
+
+      const files = await b.evaluate(() => window.tabs.readAll());
+      const expected = [...own('A'), ...own('B'), ...shared].sort();
+      expect(Object.keys(files).sort()).toEqual(expected);
+      for (const path of own('A')) expect(files[path]).toBe(`${path} from A\n`);
+      for (const path of own('B')) expect(files[path]).toBe(`${path} from B\n`);
+      for (const path of shared) expect([`${path} from A\n`, `${path} from B\n`]).toContain(files[path]);
+
+      // The running totals are a read-modify-write of one record by 500 transactions from two connections.
+      const stats = await a.evaluate((name) => window.tabs.rawStats(name), db);
+      const bytes = Object.values(files).reduce((sum, text) => sum + new TextEncoder().encode(text).length, 0);
+      expect(stats).toMatchObject({ files: expected.length, folders: 12, usage: { files: expected.length, bytes } });
+      const listing = await a.evaluate(() => window.tabs.run({ command: 'view', path: '/memories/many' }));
+      expect(listing.content.split('\n').filter((line) => line.endsWith('.md'))).toHaveLength(expected.length);
+      console.info(`[tabs] 2 × ${PER_TAB + shared.length} creates over ${stats.folders} new folders: ${ms} ms`);
+    });
+  });
+});
+
+describe('a tab closed during an import', () => {
+  it(
+    `leaves none or all of ${IMPORT_FILES} files, and a working store, whenever the write transaction is cut`,
+    async () => {
+      const outcomes: string[] = [];
+      await withContext(async (context) => {
+        for (const closeAt of CLOSE_POINTS) {
+          const db = freshDbName();
+          const a = await context.newPage();
+          a.setDefaultTimeout(30_000);
+          const seen: number[] = [];
+          let reached: (() => void) | undefined;
+          const closePoint = new Promise<void>((done) => {
+            reached = done;
+          });
+          await a.exposeBinding('reportProgress', (_source, done: number, total: number) => {
+            seen.push(done);
+            if (done >= Math.min(closeAt, total)) reached?.();
+          });
+          await a.goto(`${server.url}${PAGE}`);
+          await a.waitForFunction(() => document.body.dataset.ready === 'true');
+          await a.evaluate((name) => window.tabs.open(name), db);
+          const built = await a.evaluate((n) => window.tabs.buildBundle(n), IMPORT_FILES);
+
+          const began = Date.now();
+          await a.evaluate(() => window.tabs.startImport());
+          let timer: ReturnType<typeof setTimeout> | undefined;
+          const late = new Promise<'late'>((done) => {
+            timer = setTimeout(() => done('late'), 60_000);
+          });
+          const why = await Promise.race([closePoint.then(() => 'reached' as const), late]);
+          clearTimeout(timer);
+          const lastSeen = seen.at(-1) ?? 0;
+          await a.close();
+          const closedAfter = Date.now() - began;
+          expect(why).toBe('reached');
+          const afterCommit = closeAt === 2 * IMPORT_FILES;
+          if (afterCommit) expect(lastSeen).toBe(2 * IMPORT_FILES);
+          else {
+            // Closed during the write transaction: past the hashing half, before the end was reported.
+            expect(lastSeen).toBeGreaterThan(IMPORT_FILES);
+            expect(lastSeen).toBeLessThan(2 * IMPORT_FILES);
+          }
+
+          const b = await openTab(context, db);
+          const count = await b.evaluate(() => window.tabs.exportedFileCount());
+          const stats = await b.evaluate((name) => window.tabs.rawStats(name), db);
+          expect(afterCommit ? [IMPORT_FILES] : [0, IMPORT_FILES]).toContain(count);
+          expect(stats.files).toBe(count);
+          expect(stats.usage?.files ?? 0).toBe(count);
+          if (count === 0) expect(stats).toMatchObject({ folders: 0, bodies: 0, journal: 0 });
+          else expect(stats).toMatchObject({ folders: 101, bodies: IMPORT_FILES, journal: 1 });
+
+          const path = '/memories/after-import.md';
+          expect(await b.evaluate((p) => window.tabs.run({ command: 'create', path: p, file_text: 'still works\n' }), path))
+            .toEqual({ content: `File created successfully at: ${path}`, is_error: false });
+          const view = await b.evaluate((p) => window.tabs.run({ command: 'view', path: p }), path);
+          expect(view.is_error).toBe(false);
+          expect(view.content).toContain('still works');
+          await b.close();
+          const outcome = `close at ${afterCommit ? 'the end (control)' : `≥${closeAt}`} (last progress ${lastSeen}/${2 * IMPORT_FILES}, ${closedAfter} ms after start, bundle ${Math.round(built.bytes / 1024)} KiB) → ${count} files`;
+          outcomes.push(outcome);
+          console.info(`[tabs] ${outcome}`);
+        }
+      });
+      expect(outcomes).toHaveLength(CLOSE_POINTS.length);
+      console.info(`[tabs] cut mid-write: ${outcomes.slice(0, -1).filter((o) => o.endsWith('→ 0 files')).length} × 0 files, ${outcomes.slice(0, -1).filter((o) => o.endsWith(`→ ${IMPORT_FILES} files`)).length} × ${IMPORT_FILES}`);
+    },
+    180_000,
+  );
+});
+
+describe('change events across tabs', () => {
+  it('tells a subscribed tab of another tab’s create and of its undo, only after they commit', async () => {
+    await withContext(async (context) => {
+      const db = freshDbName();
+      const [a, b] = [await openTab(context, db), await openTab(context, db)];
+      await a.evaluate(() => window.tabs.subscribe());
+      await b.evaluate(() => window.tabs.subscribe());
+      const path = '/memories/notes/hello.md';
+
+      // A refused command commits nothing and so announces nothing.
+      const refused = await a.evaluate(() =>
+        window.tabs.run({ command: 'str_replace', path: '/memories/nothing.md', old_str: 'x', new_str: 'y' }),
+      );
+      expect(refused.is_error).toBe(true);
+
+      await a.evaluate((p) => window.tabs.run({ command: 'create', path: p, file_text: 'hello from A\n' }), path);
+      await b.waitForFunction(() => window.tabs.events().length >= 1, undefined, { timeout: 5_000 });
+      expect(await b.evaluate(() => window.tabs.events())).toEqual([
+        { dbName: db, source: 'remote', changes: [{ type: 'write', path }] },
+      ]);
+      expect(await a.evaluate(() => window.tabs.events())).toEqual([
+        { dbName: db, source: 'local', changes: [{ type: 'write', path }] },
+      ]);
+
+      expect(await a.evaluate(() => window.tabs.undo())).toMatchObject({ ok: true });
+      await b.waitForFunction(() => window.tabs.events().length >= 2, undefined, { timeout: 5_000 });
+      expect((await b.evaluate(() => window.tabs.events()))[1]).toEqual({
+        dbName: db,
+        source: 'remote',
+        changes: [{ type: 'delete', path }],
+      });
+      // B's listener viewed the path as soon as it heard: the create was there, and after the undo it was gone.
+      await b.waitForFunction(() => window.tabs.seenAtEvent().length >= 2, undefined, { timeout: 5_000 });
+      const seenByB = await b.evaluate(() => window.tabs.seenAtEvent());
+      expect(seenByB[0]).toContain('hello from A');
+      expect(seenByB[1]).toMatch(/^not_found: /u);
+      // No echo: A heard its own two changes once each, as local.
+      expect((await a.evaluate(() => window.tabs.events())).map((event) => event.source)).toEqual(['local', 'local']);
+    });
+  });
+});
+
+describe('another tab changes the database under a tool', () => {
+  it('steps aside for a schema upgrade and then fails with a storage error instead of hanging', async () => {
+    await withContext(async (context) => {
+      const db = freshDbName();
+      const a = await openTab(context, db);
+      await a.evaluate(() => window.tabs.run({ command: 'create', path: '/memories/a.md', file_text: 'a\n' }));
+      const b = await openTab(context, null);
+      const version = await b.evaluate(() => window.tabs.dbVersion);
+      expect((await b.evaluate((name) => window.tabs.rawStats(name), db)).version).toBe(version);
+
+      const upgrade = await b.evaluate(([name, v]) => window.tabs.openRaw(name, v, 10_000), [db, version + 1] as const);
+      expect(upgrade).toMatchObject({ outcome: 'success', version: version + 1, blocked: false });
+
+      const next = await a.evaluate(() => window.tabs.execute({ command: 'view', path: '/memories' }, 10_000));
+      expect(next).toMatchObject({ ok: false, code: 'storage' });
+      const message = next.ok ? '' : next.message;
+      expect(message).toMatch(/^The memory storage failed \(VersionError: .+\)\. Nothing was written\.$/u);
+      const write = await a.evaluate(() => window.tabs.execute({ command: 'create', path: '/memories/b.md', file_text: 'b\n' }, 10_000));
+      expect(write).toMatchObject({ ok: false, code: 'storage' });
+      await b.evaluate(() => window.tabs.closeRaw());
+      console.info(`[tabs] upgrade to v${version + 1} from another tab: open took ${upgrade.ms} ms; A then got: ${message}`);
+    });
+  });
+
+  it('does not block another tab deleting the database, and carries on in a fresh empty one', async () => {
+    await withContext(async (context) => {
+      const db = freshDbName();
+      const a = await openTab(context, db);
+      await a.evaluate(() => window.tabs.run({ command: 'create', path: '/memories/old.md', file_text: 'old\n' }));
+      const b = await openTab(context, null);
+
+      const deletion = await b.evaluate((name) => window.tabs.deleteRaw(name, 10_000), db);
+      expect(deletion).toMatchObject({ outcome: 'success', blocked: false });
+
+      const listing = await a.evaluate(() => window.tabs.execute({ command: 'view', path: '/memories' }, 10_000));
+      expect(listing).toMatchObject({ ok: true });
+      expect(listing.ok && listing.content.split('\n').filter((line) => line.includes('/memories/'))).toEqual([]);
+      expect(await a.evaluate(() => window.tabs.execute({ command: 'view', path: '/memories/old.md' }, 10_000)))
+        .toMatchObject({ ok: false, code: 'not_found' });
+      const path = '/memories/new.md';
+      expect(await a.evaluate((p) => window.tabs.execute({ command: 'create', path: p, file_text: 'new\n' }, 10_000), path))
+        .toMatchObject({ ok: true });
+      const view = await a.evaluate((p) => window.tabs.execute({ command: 'view', path: p }, 10_000), path);
+      expect(view.ok && view.content).toContain('new');
+      const version = await b.evaluate(() => window.tabs.dbVersion);
+      expect(await b.evaluate((name) => window.tabs.rawStats(name), db)).toMatchObject({
+        exists: true,
+        version,
+        files: 1,
+        journal: 1,
+        usage: { files: 1, bytes: 4 },
+      });
+      console.info(`[tabs] deleteDatabase from another tab took ${deletion.ms} ms; A reconnected to a fresh database`);
+    });
+  });
+});
