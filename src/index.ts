@@ -19,6 +19,7 @@ export type { ExportBundleOptions, ImportBundleOptions, ImportReport, BundleProg
 export type { BeforeWrite, RunOptions, ExpireReport } from './tool.js';
 export type { HistoryEntry, HistoryOptions, ChangeDetail, ChangedFile } from './history.js';
 export type { HistoryLimits } from './journal.js';
+export type { MemoryEntry } from './listing.js';
 export { DEFAULT_HISTORY_LIMITS } from './journal.js';
 export { SECRET_PATTERNS, findSecret } from './secrets.js';
 export type { SecretPattern } from './secrets.js';

@@ -57,6 +57,7 @@ export const reply = {
   multipleMatches: (oldStr: string, lines: readonly number[]) =>
     `No replacement was performed. Multiple occurrences of old_str \`${oldStr}\` in lines: ${lines.join(', ')}. Please ensure it is unique`,
   notAFile: (path: string) => `The path ${path} is not a file.`,
+  notAFolder: (path: string) => `The path ${path} is not a folder.`,
   emptyOldStr: () => `Invalid input for str_replace: "old_str" must not be empty.`,
 
   // insert

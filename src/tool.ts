@@ -23,6 +23,8 @@ import { expireFiles, touchFiles } from './expire.js';
 import type { ChangeDetail, HistoryEntry, HistoryOptions } from './history.js';
 import { readChange, readHistory } from './history.js';
 import type { HistoryLimits, ResolvedHistoryLimits } from './journal.js';
+import type { MemoryEntry } from './listing.js';
+import { listEntries, readFile } from './listing.js';
 import { DEFAULT_HISTORY_LIMITS, markUndone, record } from './journal.js';
 import type { MemoryLimits, ResolvedLimits } from './limits.js';
 import { resolveLimits } from './limits.js';
@@ -202,6 +204,19 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
           commands.rename(tx, command, ctx),
         );
     }
+  }
+
+  /**
+   * Every file and folder below `path` (default the whole memory, hidden names included), sorted by path:
+   * metadata only, for an app's own tree view. Not an access by Claude.
+   */
+  list(path?: string): Promise<MemoryEntry[]> {
+    return this.#store.run('readonly', (tx) => listEntries(tx, path));
+  }
+
+  /** The raw text of a file (no line numbers), for an app's own viewer. Not an access by Claude. */
+  read(path: string): Promise<string> {
+    return this.#store.run('readonly', (tx) => readFile(tx, path));
   }
 
   /** The journaled changes, newest first. */
