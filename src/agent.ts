@@ -141,12 +141,12 @@ export function createMemoryAgent(options: MemoryAgentOptions): MemoryAgent {
         max_iterations: options.maxIterations ?? 20,
         messages: start,
         tools: [runnable],
-        betas: [CONTEXT_MANAGEMENT_BETA],
         stream: true,
         // The whole history goes with every request: the agent owns it, and proxies need not know threads.
         thread: false,
         ...(options.system !== undefined ? { system: options.system } : {}),
-        ...(contextManagement ? { context_management: contextManagement } : {}),
+        // The memory tool is generally available (no beta header); context editing still needs its beta.
+        ...(contextManagement ? { betas: [CONTEXT_MANAGEMENT_BETA], context_management: contextManagement } : {}),
       },
       { signal },
     );

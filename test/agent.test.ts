@@ -222,7 +222,6 @@ describe('createMemoryAgent', () => {
     const [request] = claude.requests;
     expect(request?.headers['authorization']).toBe('Bearer sk-ant-secret-123');
     expect(request?.headers['anthropic-dangerous-direct-browser-access']).toBe('true');
-    expect(request?.headers['anthropic-beta']).toContain('context-management-2025-06-27');
     const { headers, ...body } = request ?? { headers: {} };
     void headers;
     expect(JSON.stringify(body)).not.toContain('sk-ant-secret-123');
@@ -266,6 +265,8 @@ describe('createMemoryAgent', () => {
     const plain = agentWith([{ text: 'a' }]);
     await plain.agent.send('x');
     expect(plain.claude.requests[0]).not.toHaveProperty('context_management');
+    // The memory tool is generally available: no beta header unless context editing is on.
+    expect(plain.claude.requests[0]?.headers['anthropic-beta'] ?? '').not.toContain('context-management');
 
     const on = agentWith([{ text: 'a' }], { contextManagement: true });
     await on.agent.send('x');
