@@ -5,7 +5,7 @@
 import { MemoryToolError } from './errors.js';
 import type { ResolvedLimits, Usage } from './limits.js';
 import { checkWrite } from './limits.js';
-import { MEMORY_ROOT, ancestorsOf, isWithin, nameOf, normalizeMemoryPath, parentOf } from './paths.js';
+import { MEMORY_ROOT, ancestorsOf, isHiddenName, isWithin, nameOf, normalizeMemoryPath, parentOf } from './paths.js';
 import { FOLDER_SIZE, MAX_VIEW_CHARS, MAX_VIEW_LINES, formatSize, numberedLine, reply } from './replies.js';
 import type { RetiredBody } from './journal.js';
 import { fileState } from './journal.js';
@@ -81,10 +81,7 @@ export async function view(tx: ReadTx, command: ViewCommand, onFileRead?: (entry
   return text;
 }
 
-const isVisible = (entry: EntryRecord): boolean => {
-  const name = nameOf(entry.path);
-  return !name.startsWith('.') && name !== 'node_modules';
-};
+const isVisible = (entry: EntryRecord): boolean => !isHiddenName(nameOf(entry.path));
 const byName = (a: EntryRecord, b: EntryRecord): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
 /** Two levels below `key`, read from the parent index: the cost follows what is listed, not the memory. */

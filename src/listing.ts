@@ -3,7 +3,7 @@
 
 import { MemoryToolError } from './errors.js';
 import { getEntry, subtreeRange } from './commands.js';
-import { MEMORY_ROOT, nameOf, normalizeMemoryPath } from './paths.js';
+import { MEMORY_ROOT, isHiddenName, nameOf, normalizeMemoryPath } from './paths.js';
 import { reply } from './replies.js';
 import type { MemoryTx } from './store.js';
 
@@ -12,6 +12,8 @@ export interface MemoryEntry {
   path: string;
   name: string;
   kind: 'file' | 'folder';
+  /** Left out of Claude's `view` listings: its name, or a folder above it, is a dot-name or `node_modules`. */
+  hidden: boolean;
   /** UTF-8 bytes (0 for folders). */
   size: number;
   createdAt: Date;
@@ -27,10 +29,12 @@ export async function listEntries(tx: ReadTx, path: string = MEMORY_ROOT): Promi
   if (!folder) throw new MemoryToolError('not_found', reply.viewMissing(path));
   if (folder.kind !== 'folder') throw new MemoryToolError('not_a_file', reply.notAFolder(path));
   const records = await tx.objectStore('entries').getAll(subtreeRange(key));
+  const below = key.length + 1;
   return records.map((record) => ({
     path: record.path,
     name: nameOf(record.path),
     kind: record.kind,
+    hidden: record.path.slice(below).split('/').some(isHiddenName),
     size: record.size,
     createdAt: new Date(record.createdAt),
     updatedAt: new Date(record.updatedAt),

@@ -35,6 +35,11 @@ export function nameOf(key: string): string {
   return key.slice(key.lastIndexOf('/') + 1);
 }
 
+/** Names Claude's `view` listing leaves out, with everything below them: dot-names and `node_modules`. */
+export function isHiddenName(name: string): boolean {
+  return name.startsWith('.') || name === 'node_modules';
+}
+
 /** True when `key` is `folder` itself or lies below it. Both are normalized keys. */
 export function isWithin(key: string, folder: string): boolean {
   return key === folder || key.startsWith(folder + '/');

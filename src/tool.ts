@@ -19,6 +19,7 @@ import type { MemoryChangeListener } from './events.js';
 import type { MemoryCommand } from './input.js';
 import { parseMemoryCommand } from './input.js';
 import { MemoryToolError } from './errors.js';
+import type { MemoryToolErrorCode } from './errors.js';
 import { expireFiles, touchFiles } from './expire.js';
 import type { ChangeDetail, HistoryEntry, HistoryOptions } from './history.js';
 import { readChange, readHistory } from './history.js';
@@ -83,6 +84,8 @@ export interface ExpireReport {
 export interface MemoryToolResult {
   content: string;
   is_error: boolean;
+  /** With `is_error`: the {@link MemoryToolError} code, for programs (e.g. `storage` to show a full disk). */
+  code?: MemoryToolErrorCode;
 }
 
 export const DEFAULT_DB_NAME = 'claude-memory';
@@ -181,7 +184,8 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     try {
       return { content: await this.execute(parseMemoryCommand(input), options), is_error: false };
     } catch (error) {
-      return { content: `Error: ${toMemoryError(error).message}`, is_error: true };
+      const failure = toMemoryError(error);
+      return { content: `Error: ${failure.message}`, is_error: true, code: failure.code };
     }
   }
 

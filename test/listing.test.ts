@@ -15,16 +15,26 @@ afterEach(() => tool.close());
 describe('list', () => {
   it('lists every entry below a folder, hidden ones and deep ones too, sorted by path', async () => {
     const entries = await tool.list();
-    expect(entries.map(({ path, kind, size }) => [path, kind, size])).toEqual([
-      ['/memories/a.md', 'file', 14],
-      ['/memories/b', 'folder', 0],
-      ['/memories/b/.hidden.md', 'file', 1],
-      ['/memories/b/c', 'folder', 0],
-      ['/memories/b/c/d.md', 'file', 2],
+    expect(entries.map(({ path, kind, size, hidden }) => [path, kind, size, hidden])).toEqual([
+      ['/memories/a.md', 'file', 14, false],
+      ['/memories/b', 'folder', 0, false],
+      ['/memories/b/.hidden.md', 'file', 1, true],
+      ['/memories/b/c', 'folder', 0, false],
+      ['/memories/b/c/d.md', 'file', 2, false],
     ]);
     expect(entries[0]?.name).toBe('a.md');
     expect(entries[0]?.updatedAt).toBeInstanceOf(Date);
     expect((await tool.list('/memories/b/c/')).map((e) => e.path)).toEqual(['/memories/b/c/d.md']);
+  });
+
+  it('marks everything below a hidden folder hidden too', async () => {
+    await tool.run({ command: 'create', path: '/memories/node_modules/x/y.md', file_text: 'y' });
+    const hidden = (await tool.list()).filter((e) => e.path.startsWith('/memories/node_modules'));
+    expect(hidden.map((e) => [e.path, e.hidden])).toEqual([
+      ['/memories/node_modules', true],
+      ['/memories/node_modules/x', true],
+      ['/memories/node_modules/x/y.md', true],
+    ]);
   });
 
   it('refuses a missing path, a file and a hostile path', async () => {

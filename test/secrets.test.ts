@@ -54,6 +54,7 @@ describe('the default filter', () => {
     const created = await tool.run({ command: 'create', path: '/memories/keys.md', file_text: `key: ${key}` });
     expect(created).toEqual({
       is_error: true,
+      code: 'forbidden',
       content:
         'Error: Refused to write /memories/keys.md: the text looks like it contains an Anthropic API key. Do not store API keys, ' +
         'passwords, tokens or private keys in memory; write the note without the secret. Nothing was written.',

@@ -110,6 +110,7 @@ describe('a quota failure', () => {
       ]) {
         expect(await tool.run(input)).toEqual({
           is_error: true,
+          code: 'storage',
           content: 'Error: The browser refused to store this change because its storage quota for this site is full. Nothing was written.',
         });
       }

@@ -637,7 +637,11 @@ describe('lifecycle', () => {
   it('fails with a storage error after close()', async () => {
     tool.close();
     const result = await run({ command: 'view', path: '/memories' });
-    expect(result).toEqual({ is_error: true, content: 'Error: The memory storage failed (the memory was closed). Nothing was written.' });
+    expect(result).toEqual({
+      is_error: true,
+      code: 'storage',
+      content: 'Error: The memory storage failed (the memory was closed). Nothing was written.',
+    });
   });
 
   it('keeps separate databases apart', async () => {
