@@ -6,9 +6,15 @@ import type { IndexedDBMemoryTool, MemoryAgent, MemoryAgentEvent } from '../src/
 import type { ConnectionPanel } from './connection.js';
 import { byId } from './dom.js';
 import { OFFLINE_PROMPT, offlineTurns } from './offline-script.js';
+import { storageFailure } from './storage-failure.js';
+import type { StorageFailure } from './storage-failure.js';
 import { createTranscript } from './transcript.js';
 
-export function setupChat(tool: IndexedDBMemoryTool, connection: ConnectionPanel): void {
+export function setupChat(
+  tool: IndexedDBMemoryTool,
+  connection: ConnectionPanel,
+  onStorageFailure: (failure: StorageFailure) => void,
+): void {
   const form = byId('chat-form', HTMLFormElement);
   const message = byId('message', HTMLTextAreaElement);
   const send = byId('send', HTMLButtonElement);
@@ -26,6 +32,10 @@ export function setupChat(tool: IndexedDBMemoryTool, connection: ConnectionPanel
 
   const onEvent = (event: MemoryAgentEvent) => {
     transcript.show(event);
+    if (event.type === 'tool_result') {
+      const failure = storageFailure(event.content, event.is_error);
+      if (failure) onStorageFailure(failure);
+    }
     if (event.type === 'usage') {
       usage.textContent = `Tokens so far: ${event.total.input_tokens} in, ${event.total.output_tokens} out.`;
     }

@@ -1,15 +1,19 @@
-// The command console: any of the six memory commands, built from form fields and run through tool.run(), with
-// the exact tool_result content and is_error shown as Claude would receive them.
+// The command console: any of the six memory commands, built from form fields and run through
+// tool.run(input, { actor: 'user' }) — so the history tells the person's commands from Claude's — with the exact
+// tool_result content and is_error shown as Claude would receive them.
 
 import type { IndexedDBMemoryTool } from '../src/index.js';
 import { byId } from './dom.js';
+import { storageFailure } from './storage-failure.js';
+import type { StorageFailure } from './storage-failure.js';
 
-export function setupCommandConsole(tool: IndexedDBMemoryTool): void {
+export function setupCommandConsole(tool: IndexedDBMemoryTool, onStorageFailure: (failure: StorageFailure) => void): void {
   const form = byId('console-form', HTMLFormElement);
   const command = byId('console-command', HTMLSelectElement);
   const inputOut = byId('console-input', HTMLElement);
   const resultOut = byId('console-result', HTMLElement);
   const badge = byId('console-is-error', HTMLElement);
+  const alert = byId('console-alert', HTMLElement);
   const value = (id: string) => {
     const field = document.getElementById(id);
     return field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement ? field.value : '';
@@ -56,11 +60,18 @@ export function setupCommandConsole(tool: IndexedDBMemoryTool): void {
     inputOut.textContent = JSON.stringify(input, null, 2);
     resultOut.textContent = 'running…';
     badge.textContent = '';
-    void tool.run(input).then(({ content, is_error }) => {
+    alert.hidden = true;
+    void tool.run(input, { actor: 'user' }).then(({ content, is_error }) => {
       resultOut.textContent = content;
       resultOut.className = is_error ? 'code error' : 'code ok';
       badge.textContent = `is_error: ${is_error}`;
       badge.className = is_error ? 'badge error' : 'badge ok';
+      const failure = storageFailure(content, is_error);
+      if (failure) {
+        alert.textContent = `${failure.title}. ${failure.advice}`;
+        alert.hidden = false;
+        onStorageFailure(failure);
+      }
     });
   });
 }

@@ -7,6 +7,8 @@ import { setupChat } from './chat.js';
 import { setupCommandConsole } from './command-console.js';
 import { setupConnection } from './connection.js';
 import { messageOf } from './dom.js';
+import { setupExpiryControl } from './expiry-control.js';
+import { setupHistoryPanel } from './history-panel.js';
 import { setupMemoryPanel } from './memory-panel.js';
 import { setupStoragePanel } from './storage-panel.js';
 
@@ -18,14 +20,21 @@ async function start(): Promise<void> {
   const connection = setupConnection();
   const memory = setupMemoryPanel(tool);
   const storage = setupStoragePanel();
-  setupChat(tool, connection);
-  setupCommandConsole(tool);
+  const history = setupHistoryPanel(tool);
+  setupChat(tool, connection, storage.reportFailure);
+  setupCommandConsole(tool, storage.reportFailure);
   setupBundlePanel(tool, async () => {
-    await memory.refresh();
-    await storage.refresh();
+    await Promise.all([memory.refresh(), storage.refresh(), history.refresh()]);
   });
-  tool.subscribe(() => void storage.refresh());
-  await Promise.all([memory.refresh(), storage.refresh()]);
+  // An expiry that deleted nothing sends no change event; the panels are redrawn either way.
+  setupExpiryControl(tool, async () => {
+    await Promise.all([memory.refresh(), history.refresh()]);
+  });
+  tool.subscribe(() => {
+    storage.clearFailure();
+    void storage.refresh();
+  });
+  await Promise.all([memory.refresh(), storage.refresh(), history.refresh()]);
   document.body.dataset.ready = 'true';
 }
 

@@ -1,11 +1,13 @@
-// The memory panel: a keyboard-usable tree of /memories and a viewer of the chosen file, both kept live by
-// tool.subscribe (this tab's commands and other tabs'). Names and contents are shown with textContent only.
+// The memory panel: a keyboard-usable tree of /memories (tool.list(), hidden names too) and a viewer of the
+// chosen file's raw text (tool.read()), both kept live by tool.subscribe (this tab's commands and other tabs').
+// Names and contents are shown with textContent only.
 
 import { MEMORY_ROOT } from '../src/index.js';
 import type { IndexedDBMemoryTool, MemoryChangeEvent } from '../src/index.js';
 import { byId, el, messageOf } from './dom.js';
-import { listMemory, readMemoryFile } from './memory-listing.js';
-import type { MemoryNode } from './memory-listing.js';
+import { formatSize } from '../src/index.js';
+import { buildTree } from './memory-tree.js';
+import type { MemoryNode } from './memory-tree.js';
 
 export function setupMemoryPanel(tool: IndexedDBMemoryTool): { refresh(): Promise<void> } {
   const tree = byId('memory-tree', HTMLUListElement);
@@ -29,7 +31,7 @@ export function setupMemoryPanel(tool: IndexedDBMemoryTool): { refresh(): Promis
     }
     viewerPath.textContent = path;
     try {
-      viewer.textContent = await readMemoryFile(tool, path);
+      viewer.textContent = await tool.read(path);
     } catch (error) {
       viewer.textContent = '';
       viewerPath.textContent = `${path}: ${messageOf(error)}`;
@@ -41,6 +43,10 @@ export function setupMemoryPanel(tool: IndexedDBMemoryTool): { refresh(): Promis
     const build = (list: MemoryNode[], level: number): HTMLElement[] =>
       list.map((node) => {
         const label = el('span', { className: 'label', text: node.kind === 'folder' ? `${node.name}/` : node.name });
+        if (node.hidden) {
+          // Named so Claude's `view` of the folder leaves it out; the person still sees it here.
+          label.append(el('span', { className: 'hidden-tag', text: ' hidden', title: "Left out of Claude's view listings (a dot-name or node_modules)" }));
+        }
         const item = el(
           'li',
           {
@@ -55,7 +61,7 @@ export function setupMemoryPanel(tool: IndexedDBMemoryTool): { refresh(): Promis
         items.push(item);
         if (node.kind === 'file') {
           item.setAttribute('aria-selected', String(node.path === selected));
-          label.append(el('span', { className: 'size', text: ` ${node.size}`, attrs: { 'aria-hidden': 'true' } }));
+          label.append(el('span', { className: 'size', text: ` ${formatSize(node.size)}`, attrs: { 'aria-hidden': 'true' } }));
         } else {
           const open = !collapsed.has(node.path);
           item.setAttribute('aria-expanded', String(open));
@@ -79,7 +85,7 @@ export function setupMemoryPanel(tool: IndexedDBMemoryTool): { refresh(): Promis
   const refresh = async () => {
     try {
       const hadFocus = tree.contains(document.activeElement);
-      render(await listMemory(tool));
+      render(buildTree(await tool.list()));
       if (hadFocus) focusItem(visibleItems().find((item) => item.dataset.path === focused));
     } catch (error) {
       status.textContent = `Could not list the memory: ${messageOf(error)}`;

@@ -1,14 +1,25 @@
 // The storage panel: how much this origin uses of its quota, and whether the browser keeps it persistently
-// (navigator.storage.estimate / persisted / persist). Browsers without the API are told so.
+// (navigator.storage.estimate / persisted / persist). Browsers without the API are told so. A write the browser
+// refused (quota full) is shown here as an alert until a later change commits.
 
-import { byId, messageOf } from './dom.js';
+import { byId, el, messageOf } from './dom.js';
+import type { StorageFailure } from './storage-failure.js';
 
-export function setupStoragePanel(): { refresh(): Promise<void> } {
+export interface StoragePanel {
+  refresh(): Promise<void>;
+  /** Shows why a write failed, where the quota is. */
+  reportFailure(failure: StorageFailure): void;
+  /** A change committed: storage works again, the alert goes. */
+  clearFailure(): void;
+}
+
+export function setupStoragePanel(): StoragePanel {
   const usage = byId('storage-usage', HTMLElement);
   const persisted = byId('storage-persisted', HTMLElement);
   const persist = byId('storage-persist', HTMLButtonElement);
   const refreshButton = byId('storage-refresh', HTMLButtonElement);
   const status = byId('storage-status', HTMLElement);
+  const alert = byId('storage-alert', HTMLElement);
   const storage = 'storage' in navigator ? navigator.storage : undefined;
 
   const refresh = async () => {
@@ -44,7 +55,21 @@ export function setupStoragePanel(): { refresh(): Promise<void> } {
     );
   });
   refreshButton.addEventListener('click', () => void refresh());
-  return { refresh };
+
+  const reportFailure = (failure: StorageFailure) => {
+    alert.replaceChildren(
+      el('span', { className: 'who', text: `${failure.title}: the last write was refused` }),
+      el('p', { text: failure.message }),
+      el('p', { text: failure.advice }),
+    );
+    alert.hidden = false;
+    void refresh();
+  };
+  const clearFailure = () => {
+    alert.hidden = true;
+    alert.replaceChildren();
+  };
+  return { refresh, reportFailure, clearFailure };
 }
 
 function bytes(n: number): string {

@@ -3,6 +3,7 @@
 
 import type { AgentErrorDescription, MemoryAgentEvent } from '../src/index.js';
 import { el } from './dom.js';
+import { storageFailure } from './storage-failure.js';
 
 export interface Transcript {
   user(text: string): void;
@@ -66,6 +67,17 @@ export function createTranscript(root: HTMLElement): Transcript {
           result.textContent = typeof event.content === 'string' ? event.content : JSON.stringify(event.content, null, 2);
           result.className = event.is_error ? 'result error' : 'result ok';
           result.setAttribute('aria-label', event.is_error ? 'Error result' : 'Result');
+          const failure = storageFailure(event.content, event.is_error);
+          if (failure) {
+            // Not Claude's mistake: the browser refused to store it. Said as loudly as an API failure.
+            item?.classList.add('storage-failed');
+            item?.append(
+              el('div', { className: 'storage-alert', attrs: { role: 'alert' } },
+                el('span', { className: 'who', text: failure.title }),
+                el('p', { text: failure.advice }),
+              ),
+            );
+          }
           break;
         }
         case 'error':

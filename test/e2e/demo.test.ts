@@ -309,6 +309,11 @@ describe('the demo page', () => {
       await page.getByRole('status').filter({ hasText: 'Imported claude-memory.json.' }).waitFor();
       await page.getByLabel('Memory files').getByRole('treeitem', { name: 'moved.md' }).click();
       await expect.poll(() => page.getByLabel('File content').textContent()).toBe('travels in a bundle');
+      // The import is one change in the history, yours, and one Undo takes it back.
+      const history = page.getByRole('region', { name: 'What Claude changed' });
+      const imported = history.getByRole('listitem').filter({ hasText: 'You imported a bundle (1 path)' });
+      await imported.getByRole('button', { name: 'Undo', exact: true }).click();
+      await expect.poll(() => page.getByLabel('Memory files').getByRole('treeitem', { name: 'moved.md' }).count()).toBe(0);
     });
   });
 });
