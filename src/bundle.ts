@@ -3,7 +3,7 @@
 // against the memory as it is then. Hashing is not IndexedDB, so it never runs inside a transaction.
 
 import type { MemoryChange } from './commands.js';
-import { getEntry, subtreeRange } from './commands.js';
+import { getEntry, getUsage, subtreeRange } from './commands.js';
 import { MemoryToolError, isMemoryToolError } from './errors.js';
 import type { ResolvedLimits } from './limits.js';
 import { MEMORY_ROOT, ancestorsOf, normalizeMemoryPath, parentOf } from './paths.js';
@@ -190,10 +190,11 @@ export async function importBundle(
     return preview.report;
   }
   const report = await store.run('readwrite', async (tx) => {
-    const current = await tx.objectStore('entries').getAll();
+    const [current, usage] = await Promise.all([tx.objectStore('entries').getAll(), getUsage(tx)]);
     const plan = planImport(current, bundle, settings, limits);
     let done = bundle.fileCount;
-    const applied = await applyPlan(tx, plan, new Map(current.map((entry) => [entry.path, entry])), now, () => {
+    const byPath = new Map(current.map((entry) => [entry.path, entry]));
+    const applied = await applyPlan(tx, plan, byPath, usage.nextBody, now, () => {
       done++;
       if (done % 1000 === 0) progress(done);
     });
@@ -222,6 +223,7 @@ async function applyPlan(
   tx: MemoryTx<'readwrite'>,
   plan: Plan,
   current: ReadonlyMap<string, EntryRecord>,
+  nextBody: number,
   now: number,
   step: () => void,
 ): Promise<{ ops: JournalOp[]; retired: RetiredBody[] }> {
@@ -244,27 +246,24 @@ async function applyPlan(
     );
   }
   plan.report.skippedPaths.forEach(() => step());
+  let bodyId = nextBody;
   for (const file of plan.writes) {
     const there = current.get(file.key);
     const before = there?.kind === 'file' ? fileState(there) : null;
-    pending.push(
-      (async () => {
-        const entry: EntryRecord = {
-          path: file.key,
-          parent: parentOf(file.key),
-          kind: 'file',
-          size: file.size,
-          bodyId: await bodies.add(file.content),
-          createdAt: file.createdAt,
-          updatedAt: file.updatedAt,
-        };
-        await entries.put(entry);
-        ops.push({ type: 'file', path: file.key, before, after: fileState(entry) });
-        step();
-      })(),
-    );
+    const entry: EntryRecord = {
+      path: file.key,
+      parent: parentOf(file.key),
+      kind: 'file',
+      size: file.size,
+      bodyId: bodyId++,
+      createdAt: file.createdAt,
+      updatedAt: file.updatedAt,
+    };
+    // Progress follows the writes as the browser carries them out.
+    pending.push(bodies.add(file.content, entry.bodyId), entries.put(entry).then(step));
+    ops.push({ type: 'file', path: file.key, before, after: fileState(entry) });
   }
-  pending.push(tx.objectStore('meta').put(plan.usage, 'usage'));
+  pending.push(tx.objectStore('meta').put({ ...plan.usage, nextBody: bodyId }, 'usage'));
   await Promise.all(pending);
   const retired = ops.flatMap((op) => (op.type === 'file' && op.before ? [{ id: op.before.bodyId, size: op.before.size }] : []));
   return { ops, retired };

@@ -11,6 +11,7 @@ import type { RetiredBody } from './journal.js';
 import { fileState } from './journal.js';
 import type { EntryRecord, JournalOp } from './schema.js';
 import type { MemoryTx } from './store.js';
+import { issue } from './store.js';
 import { utf8Length } from './utf8.js';
 import type {
   BetaMemoryTool20250818CreateCommand as CreateCommand,
@@ -60,8 +61,12 @@ export function getEntry(tx: ReadTx, key: string): Promise<EntryRecord | undefin
   return key === MEMORY_ROOT ? Promise.resolve(ROOT_ENTRY) : tx.objectStore('entries').get(key);
 }
 
-export async function getUsage(tx: ReadTx): Promise<Usage> {
-  return (await tx.objectStore('meta').get('usage')) ?? { bytes: 0, files: 0 };
+/** The running totals and the next body id (found from the store's last key once, for older memories). */
+export async function getUsage(tx: ReadTx): Promise<Usage & { nextBody: number }> {
+  const usage = (await tx.objectStore('meta').get('usage')) ?? { bytes: 0, files: 0 };
+  if (usage.nextBody !== undefined) return { ...usage, nextBody: usage.nextBody };
+  const last = await tx.objectStore('bodies').openKeyCursor(null, 'prev');
+  return { ...usage, nextBody: (typeof last?.key === 'number' ? last.key : 0) + 1 };
 }
 
 async function readBody(tx: ReadTx, entry: EntryRecord): Promise<string> {
@@ -150,12 +155,10 @@ export async function create(tx: WriteTx, command: CreateCommand, ctx: WriteCont
   if (existing && !ctx.overwrite) throw new MemoryToolError('already_exists', reply.alreadyExists(command.path));
   const content = ctx.filter({ path: command.path, key, content: command.file_text, command: 'create' });
   const size = utf8Length(content);
-  const after = checkWrite(ctx.limits, usage, command.path, size, existing?.size ?? 0, !existing);
+  const totals = checkWrite(ctx.limits, usage, command.path, size, existing?.size ?? 0, !existing);
 
   // Always a new body: the old one stays intact for the journal (copy-on-write, no content is copied).
-  // Written first, so a refusal by the browser (quota) leaves no other request pending.
-  const bodyId = await tx.objectStore('bodies').add(content);
-  const folders = makeFolders(tx, missingFolders, ctx.now);
+  const bodyId = usage.nextBody;
   const entry: EntryRecord = {
     path: key,
     parent: parentOf(key),
@@ -165,7 +168,12 @@ export async function create(tx: WriteTx, command: CreateCommand, ctx: WriteCont
     createdAt: existing?.createdAt ?? ctx.now,
     updatedAt: ctx.now,
   };
-  await Promise.all([...folders, entries.put(entry), tx.objectStore('meta').put(after, 'usage')]);
+  issue(
+    tx.objectStore('bodies').add(content, bodyId),
+    ...makeFolders(tx, missingFolders, ctx.now),
+    entries.put(entry),
+    tx.objectStore('meta').put({ ...totals, nextBody: bodyId + 1 }, 'usage'),
+  );
   const before = existing ? fileState(existing) : null;
   return {
     reply: reply.created(command.path),
@@ -203,29 +211,40 @@ function makeFolders(tx: WriteTx, folders: readonly string[], now: number): Prom
 
 // ---------------------------------------------------------------- str_replace and insert
 
-/** The file at `path` for an edit, or the contract's refusal for a missing path or a folder. */
-async function fileForEdit(tx: WriteTx, path: string): Promise<{ key: string; entry: EntryRecord; content: string }> {
+interface FoundFile {
+  key: string;
+  entry: EntryRecord;
+  content: string;
+  usage: Usage & { nextBody: number };
+}
+
+/** The file at `path` for an edit (read with the totals), or the contract's refusal for a missing path or a folder. */
+async function fileForEdit(tx: WriteTx, path: string): Promise<FoundFile> {
   const key = normalizeMemoryPath(path);
-  const entry = await getEntry(tx, key);
+  const [entry, usage] = await Promise.all([getEntry(tx, key), getUsage(tx)]);
   if (!entry) throw new MemoryToolError('not_found', reply.viewMissing(path));
   if (entry.kind !== 'file') throw new MemoryToolError('not_a_file', reply.notAFile(path));
-  return { key, entry, content: await readBody(tx, entry) };
+  return { key, entry, usage, content: await readBody(tx, entry) };
 }
 
 /** Stores the edited content of a file as a new body and answers the journal's half of the result. */
 async function writeEdit(
   tx: WriteTx,
   command: { command: string; path: string },
-  found: { key: string; entry: EntryRecord },
+  found: FoundFile,
   edited: string,
   ctx: WriteContext,
 ): Promise<Omit<WriteResult, 'reply'> & { content: string }> {
   const content = ctx.filter({ path: command.path, key: found.key, content: edited, command: command.command });
   const size = utf8Length(content);
-  const usage = checkWrite(ctx.limits, await getUsage(tx), command.path, size, found.entry.size, false);
-  const bodyId = await tx.objectStore('bodies').add(content);
+  const totals = checkWrite(ctx.limits, found.usage, command.path, size, found.entry.size, false);
+  const bodyId = found.usage.nextBody;
   const entry: EntryRecord = { ...found.entry, size, bodyId, updatedAt: ctx.now };
-  await Promise.all([tx.objectStore('entries').put(entry), tx.objectStore('meta').put(usage, 'usage')]);
+  issue(
+    tx.objectStore('bodies').add(content, bodyId),
+    tx.objectStore('entries').put(entry),
+    tx.objectStore('meta').put({ ...totals, nextBody: bodyId + 1 }, 'usage'),
+  );
   const before = fileState(found.entry);
   return {
     content,
@@ -291,10 +310,10 @@ export async function remove(tx: WriteTx, command: DeleteCommand): Promise<Write
   const key = normalizeMemoryPath(command.path);
   // The root in any spelling (`/memories/`, `/memories/.`) normalizes to MEMORY_ROOT.
   if (key === MEMORY_ROOT) throw new MemoryToolError('forbidden', reply.deleteRoot());
-  const entry = await getEntry(tx, key);
+  const [entry, usage] = await Promise.all([getEntry(tx, key), getUsage(tx)]);
   if (!entry) throw new MemoryToolError('not_found', reply.deleteMissing(command.path));
   const gone = entry.kind === 'folder' ? [entry, ...(await tx.objectStore('entries').getAll(subtreeRange(key)))] : [entry];
-  const removed = await deleteEntries(tx, gone, entry.kind === 'folder' ? key : undefined);
+  const removed = deleteEntries(tx, gone, usage, entry.kind === 'folder' ? key : undefined);
   return { reply: reply.deleted(command.path), changes: [{ type: 'delete', path: key }], ...removed };
 }
 
@@ -302,32 +321,31 @@ export async function remove(tx: WriteTx, command: DeleteCommand): Promise<Write
  * Deletes `gone` (the whole subtree of `folder` when given, as one key range) and updates usage. Bodies are
  * not touched here: they are returned as retired, for the journal to keep or release.
  */
-export async function deleteEntries(
+export function deleteEntries(
   tx: WriteTx,
   gone: readonly EntryRecord[],
+  usage: Usage & { nextBody: number },
   folder?: string,
-): Promise<Pick<WriteResult, 'ops' | 'retired'>> {
+): Pick<WriteResult, 'ops' | 'retired'> {
   const entries = tx.objectStore('entries');
   const ops: JournalOp[] = [];
   const retired: RetiredBody[] = [];
   let bytes = 0;
-  const pending: Promise<unknown>[] = [];
+  let files = 0;
   for (const entry of gone) {
     if (entry.kind === 'folder') {
       ops.push({ type: 'folder', path: entry.path, before: true, after: false });
     } else {
       bytes += entry.size;
+      files++;
       const before = fileState(entry);
       ops.push({ type: 'file', path: entry.path, before, after: null });
       if (before) retired.push({ id: before.bodyId, size: before.size });
     }
-    if (folder === undefined) pending.push(entries.delete(entry.path));
+    if (folder === undefined) issue(entries.delete(entry.path));
   }
-  if (folder !== undefined) pending.push(entries.delete(folder), entries.delete(subtreeRange(folder)));
-  const usage = await getUsage(tx);
-  const files = gone.filter((entry) => entry.kind === 'file').length;
-  pending.push(tx.objectStore('meta').put({ bytes: usage.bytes - bytes, files: usage.files - files }, 'usage'));
-  await Promise.all(pending);
+  if (folder !== undefined) issue(entries.delete(folder), entries.delete(subtreeRange(folder)));
+  issue(tx.objectStore('meta').put({ ...usage, bytes: usage.bytes - bytes, files: usage.files - files }, 'usage'));
   return { ops, retired };
 }
 

@@ -2,7 +2,7 @@
 // recommends for long-lived memories. One transaction over metadata only (bodies are never read).
 
 import type { WriteResult } from './commands.js';
-import { deleteEntries } from './commands.js';
+import { deleteEntries, getUsage } from './commands.js';
 import type { EntryRecord } from './schema.js';
 import { reply } from './replies.js';
 import type { MemoryTx } from './store.js';
@@ -12,9 +12,9 @@ export const lastUsed = (entry: EntryRecord): number => Math.max(entry.updatedAt
 
 /** Deletes every file last used before `cutoff` (ms since the epoch); folders stay. */
 export async function expireFiles(tx: MemoryTx<'readwrite'>, cutoff: number): Promise<WriteResult & { paths: string[] }> {
-  const all = await tx.objectStore('entries').getAll();
+  const [all, usage] = await Promise.all([tx.objectStore('entries').getAll(), getUsage(tx)]);
   const stale = all.filter((entry) => entry.kind === 'file' && lastUsed(entry) < cutoff);
-  const removed = await deleteEntries(tx, stale);
+  const removed = deleteEntries(tx, stale, usage);
   const paths = stale.map((entry) => entry.path);
   return {
     reply: reply.expired(paths.length),

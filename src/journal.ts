@@ -4,6 +4,7 @@
 
 import type { FileState, JournalOp, JournalRecord, UsageRecord } from './schema.js';
 import type { MemoryTx } from './store.js';
+import { issue } from './store.js';
 
 type WriteTx = MemoryTx<'readwrite'>;
 
@@ -51,24 +52,27 @@ export async function releaseBodies(tx: WriteTx, ids: readonly number[]): Promis
   await Promise.all(
     [...new Set(ids)].map(async (id) => {
       const [live, held] = await Promise.all([byBody.count(id), byRetained.count(id)]);
-      if (live === 0 && held === 0) await bodies.delete(id);
+      if (live === 0 && held === 0) issue(bodies.delete(id));
     }),
   );
 }
 
-async function getTotals(tx: WriteTx): Promise<UsageRecord> {
+/** The journal's running totals; `tool.ts` asks for them as the transaction starts, beside the command's reads. */
+export async function journalTotals(tx: MemoryTx<'readwrite'>): Promise<UsageRecord> {
   return (await tx.objectStore('meta').get('journal')) ?? { bytes: 0, files: 0 };
 }
 
 /**
  * Adds `draft` to the journal, then drops the oldest entries beyond `limits`. With `limits` undefined
- * (history off) nothing is recorded and the retired bodies are released at once.
+ * (history off) nothing is recorded and the retired bodies are released at once. `totals` are the journal's
+ * totals as read at the start of the transaction.
  */
 export async function record(
   tx: WriteTx,
   draft: JournalDraft,
   now: number,
   limits: ResolvedHistoryLimits | undefined,
+  totals?: Promise<UsageRecord>,
 ): Promise<void> {
   const retiredIds = draft.retired.map((body) => body.id);
   if (!limits) {
@@ -88,22 +92,49 @@ export async function record(
     undoable: keep,
     ...(draft.undoOf === undefined ? {} : { undoOf: draft.undoOf }),
   };
-  const journal = tx.objectStore('journal');
-  const [totals] = await Promise.all([getTotals(tx), journal.add(entry)]);
+  const before = await (totals ?? journalTotals(tx));
+  issue(tx.objectStore('journal').add(entry));
   if (!keep) await releaseBodies(tx, retiredIds);
-  let count = totals.files + 1;
-  let held = totals.bytes + entry.bytes;
-  // Oldest first: a cursor over the auto-increment keys.
-  let cursor = count > limits.maxEntries || held > limits.maxBytes ? await journal.openCursor() : null;
-  while (cursor && (count > limits.maxEntries || held > limits.maxBytes)) {
-    const old = cursor.value;
-    await cursor.delete();
-    await releaseBodies(tx, old.retains);
-    count--;
-    held -= old.bytes;
-    cursor = await cursor.continue();
+  let after = { bytes: before.bytes + entry.bytes, files: before.files + 1 };
+  if (after.files > limits.maxEntries || after.bytes > limits.maxBytes) after = await prune(tx, after, limits);
+  issue(tx.objectStore('meta').put(after, 'journal'));
+}
+
+/**
+ * Drops the oldest entries until the journal is within `limits`. Over the count it drops a tenth more than
+ * needed, so a full journal is pruned once every hundred changes, not on every one.
+ */
+async function prune(tx: WriteTx, totals: UsageRecord, limits: ResolvedHistoryLimits): Promise<UsageRecord> {
+  const journal = tx.objectStore('journal');
+  const target = Math.max(1, limits.maxEntries - Math.max(1, Math.floor(limits.maxEntries / 10)));
+  const mustDrop = totals.files > limits.maxEntries ? totals.files - target : 0;
+  let { bytes, files } = totals;
+  let dropped = 0;
+  let lastKey: number | undefined;
+  const released: number[] = [];
+  for (;;) {
+    const range = lastKey === undefined ? null : IDBKeyRange.lowerBound(lastKey, true);
+    const batch = await journal.getAll(range, Math.max(mustDrop - dropped, 64));
+    let more = batch.length > 0;
+    for (const old of batch) {
+      if (files <= 1 || (dropped >= mustDrop && bytes <= limits.maxBytes)) {
+        more = false;
+        break;
+      }
+      dropped++;
+      files--;
+      bytes -= old.bytes;
+      lastKey = old.id;
+      released.push(...old.retains);
+    }
+    if (!more) break;
   }
-  await tx.objectStore('meta').put({ bytes: held, files: count }, 'journal');
+  if (lastKey !== undefined) {
+    // Requests run in order: the entries are gone before the release counts who still holds each body.
+    issue(journal.delete(IDBKeyRange.upperBound(lastKey)));
+    await releaseBodies(tx, released);
+  }
+  return { bytes, files };
 }
 
 /** Marks entry `id` undone (kept in the history so the undo itself can be seen and undone). */

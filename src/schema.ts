@@ -66,6 +66,11 @@ export interface JournalRecord {
 export interface UsageRecord {
   bytes: number;
   files: number;
+  /**
+   * Key of the next body (`usage` only). Ids are taken from here, read with the totals every write reads
+   * anyway, so a write need not wait for the store to hand out a key before writing the entry.
+   */
+  nextBody?: number;
 }
 
 export interface MemorySchema extends DBSchema {

@@ -55,6 +55,11 @@ export class MemoryStore {
       await tx.done.catch(() => undefined);
       throw toMemoryError(error);
     }
+    // A read has its answer once its requests succeed; waiting for `complete` as well would only add a round trip.
+    if (mode === 'readonly') {
+      tx.done.catch(() => undefined);
+      return result;
+    }
     try {
       await tx.done;
     } catch (error) {
@@ -131,6 +136,17 @@ export class MemoryStore {
     void which.then((db) => db.close()).catch(() => undefined);
   }
 }
+
+/**
+ * Requests nothing needs to wait for: the transaction commits only after they succeed, and a failure aborts it,
+ * which `run` reports. Waiting for each would cost a round trip to the storage backend for nothing.
+ */
+export function issue(...requests: Promise<unknown>[]): void {
+  for (const request of requests) request.catch(() => undefined);
+}
+
+/** The stores a read of files needs. */
+export const READ_STORES: StoreName[] = ['entries', 'bodies'];
 
 function abortQuietly(tx: { abort(): void }): void {
   try {

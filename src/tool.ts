@@ -26,14 +26,14 @@ import { readChange, readHistory } from './history.js';
 import type { HistoryLimits, ResolvedHistoryLimits } from './journal.js';
 import type { MemoryEntry } from './listing.js';
 import { listEntries, readFile } from './listing.js';
-import { DEFAULT_HISTORY_LIMITS, markUndone, record } from './journal.js';
+import { DEFAULT_HISTORY_LIMITS, journalTotals, markUndone, record } from './journal.js';
 import type { MemoryLimits, ResolvedLimits } from './limits.js';
 import { resolveLimits } from './limits.js';
 import { reply } from './replies.js';
 import { ACCESS_GRANULARITY_MS } from './schema.js';
 import { findSecret } from './secrets.js';
 import type { MemoryTx } from './store.js';
-import { MemoryStore, toMemoryError } from './store.js';
+import { MemoryStore, READ_STORES, toMemoryError } from './store.js';
 import { findUndoTarget, undoChange } from './undo.js';
 
 export interface IndexedDBMemoryToolOptions {
@@ -144,10 +144,13 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   async view(command: BetaMemoryTool20250818ViewCommand): Promise<string> {
     const checked = parse(command, 'view');
     const now = Date.now();
-    return this.#store.run('readonly', (tx) =>
-      commands.view(tx, checked, (entry) => {
-        if ((entry.accessedAt ?? entry.updatedAt) < now - ACCESS_GRANULARITY_MS) this.#noteAccess(entry.path);
-      }),
+    return this.#store.run(
+      'readonly',
+      (tx) =>
+        commands.view(tx, checked, (entry) => {
+          if ((entry.accessedAt ?? entry.updatedAt) < now - ACCESS_GRANULARITY_MS) this.#noteAccess(entry.path);
+        }),
+      READ_STORES,
     );
   }
 
@@ -215,12 +218,12 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
    * metadata only, for an app's own tree view. Not an access by Claude.
    */
   list(path?: string): Promise<MemoryEntry[]> {
-    return this.#store.run('readonly', (tx) => listEntries(tx, path));
+    return this.#store.run('readonly', (tx) => listEntries(tx, path), READ_STORES);
   }
 
   /** The raw text of a file (no line numbers), for an app's own viewer. Not an access by Claude. */
   read(path: string): Promise<string> {
-    return this.#store.run('readonly', (tx) => readFile(tx, path));
+    return this.#store.run('readonly', (tx) => readFile(tx, path), READ_STORES);
   }
 
   /** The journaled changes, newest first. */
@@ -320,8 +323,11 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   ): Promise<string> {
     const ctx: WriteContext = { limits: this.limits, overwrite: this.#overwrite, now: Date.now(), filter: (w) => this.#filter(w) };
     const result = await this.#store.run('readwrite', async (tx) => {
+      // Asked for first, so it is read beside the command's own reads instead of after them.
+      const totals = this.#history ? journalTotals(tx) : undefined;
+      totals?.catch(() => undefined);
       const written = await body(tx, ctx);
-      await record(tx, { actor, command, paths, ops: written.ops, retired: written.retired }, ctx.now, this.#history);
+      await record(tx, { actor, command, paths, ops: written.ops, retired: written.retired }, ctx.now, this.#history, totals);
       return written;
     });
     this.#hub.publish(result.changes);

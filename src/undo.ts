@@ -100,7 +100,7 @@ export async function undoChange(
     }
   }
   const usage = await getUsage(tx);
-  const after = { bytes: usage.bytes + bytes, files: usage.files + files };
+  const after = { ...usage, bytes: usage.bytes + bytes, files: usage.files + files };
   if ((bytes > 0 && after.bytes > limits.maxTotalBytes) || (files > 0 && after.files > limits.maxFiles)) {
     throw new MemoryToolError('too_large', reply.undoTooLarge(id));
   }

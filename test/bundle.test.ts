@@ -68,7 +68,9 @@ async function read(tool: IndexedDBMemoryTool, path: string): Promise<string> {
 async function usageOf(tool: IndexedDBMemoryTool): Promise<unknown> {
   const store = await MemoryStore.open(tool.dbName);
   opened.push(store);
-  return store.run('readonly', (tx) => tx.objectStore('meta').get('usage'));
+  const usage = await store.run('readonly', (tx) => tx.objectStore('meta').get('usage'));
+  // The totals only: `nextBody` is the id allocator, not usage.
+  return usage && { bytes: usage.bytes, files: usage.files };
 }
 
 /** Bodies stored: with no history kept, exactly one per file (an import leaves no orphans). */

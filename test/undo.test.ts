@@ -77,6 +77,20 @@ describe('history', () => {
     expect(await bodyCount(small.dbName)).toBe(4);
   });
 
+  it('prunes a full history a tenth at a time, never keeping more than maxEntries', async () => {
+    const small = await open({ history: { maxEntries: 20 } });
+    const sizes: number[] = [];
+    for (let i = 0; i < 45; i++) {
+      await run({ command: 'create', path: '/memories/a.md', file_text: `v${i}` }, small);
+      sizes.push((await small.history({ limit: 100 })).length);
+    }
+    expect(Math.max(...sizes)).toBe(20);
+    expect(sizes.slice(20)).toContain(18);
+    expect(Math.min(...sizes.slice(20))).toBe(18);
+    // The newest change is always kept and is undoable.
+    expect((await small.history({ limit: 1 }))[0]).toMatchObject({ command: 'create', undoable: true });
+  });
+
   it('drops the contents of a change bigger than maxBytes and says it cannot be undone', async () => {
     const small = await open({ history: { maxBytes: 10 } });
     await run({ command: 'create', path: '/memories/a.md', file_text: 'x'.repeat(100) }, small);

@@ -1,0 +1,250 @@
+// The benchmark in the page: builds each memory with raw writes, then times every command on the real
+// library and on its raw floor (raw.ts) in one interleaved loop, so the machine's noise hits both alike.
+// Driven by run.ts through `window.bench`; it reports progress with console.log and returns plain data.
+
+import type { IndexedDBMemoryTool } from '../../src/index.js';
+import { BULK_FILE_BYTES, FILE_SIZES, INSERT_TEXT, SMALL_FILES, TOKEN_A, TOKEN_B, editTargetBytes, bulkFolders, makeText, median } from './fixtures.js';
+import type { CaseResult, PayloadPlan, Reps, ScenarioPlan } from './fixtures.js';
+import { bulkFiles, measure, openMemory } from './harness.js';
+import { hotLoop, profile } from './profile.js';
+import * as raw from './raw.js';
+import type { RawFile } from './raw.js';
+
+const ms = (values: readonly number[]): string => `${median(values).toFixed(3)} ms`;
+
+function report(result: CaseResult): CaseResult {
+  const ratio = median(result.lib) / median(result.raw);
+  console.log(
+    `  ${result.command.padEnd(22)} ${String(result.files).padStart(6)} files ${result.size.padStart(6)}: ` +
+      `library ${ms(result.lib)}, raw ${ms(result.raw)} (${ratio.toFixed(2)}x)`,
+  );
+  return result;
+}
+
+const tag = (label: string): string => label.replace(/\s/gu, '').toLowerCase();
+
+/** Every case of one memory of `plan.files` bulk files. */
+async function runScenario(plan: ScenarioPlan): Promise<CaseResult[]> {
+  const name = `bench-${plan.files}-${Date.now()}`;
+  const memory = await openMemory(name);
+  const { tool, db } = memory;
+  const now = Date.now();
+  const results: CaseResult[] = [];
+  const bulk = '/memories/bulk';
+  const bulkRecords = bulkFiles(bulk, plan.files, BULK_FILE_BYTES, now);
+  const bulkDirs = plan.files > 0 ? bulkFolders(bulk, plan.files) : [];
+  const small = Array.from({ length: SMALL_FILES }, (_, i) => ({
+    path: `/memories/small/f${i}.md`,
+    content: makeText(BULK_FILE_BYTES, 1_000_000 + i),
+    createdAt: now,
+    updatedAt: now,
+  }));
+  const targets = FILE_SIZES.flatMap((size) =>
+    ['lib', 'raw'].map((who) => ({
+      path: `/memories/work/${who}-${tag(size.label)}.md`,
+      content: makeText(editTargetBytes(size.bytes), size.bytes, true),
+      createdAt: now,
+      updatedAt: now,
+    })),
+  );
+  await raw.seedFiles(db, bulkRecords, bulkDirs, now);
+  await raw.seedFiles(db, [...small, ...targets], ['/memories/small', '/memories/work', '/memories/work/new'], now);
+  console.log(`memory of ${plan.files} files ready`);
+
+  const row = (command: string, size: string, floor: string, times: { lib: number[]; raw: number[] }, group: CaseResult['group'] = 'single'): void => {
+    results.push(report({ group, command, files: plan.files, size, floor, ...times }));
+  };
+
+  for (const size of FILE_SIZES) {
+    const reps = plan.single[size.label];
+    if (!reps) continue;
+    const t = tag(size.label);
+    const content = makeText(size.bytes, 7 * size.bytes);
+    const libFile = `/memories/work/lib-${t}.md`;
+    const rawFile = `/memories/work/raw-${t}.md`;
+    const created = (who: string, i: number): string => `/memories/work/new/${who}-${t}-${i}.md`;
+
+    row('create', size.label, 'add body + put metadata (1 readwrite tx)', await measure(
+      reps,
+      { run: (i) => tool.create({ command: 'create', path: created('lib', i), file_text: content }) },
+      { run: (i) => raw.createFile(db, created('raw', i), content, Date.now()) },
+    ));
+    row('view', size.label, 'get metadata, get body (1 readonly tx)', await measure(
+      reps,
+      { run: () => tool.view({ command: 'view', path: libFile }) },
+      { run: () => raw.viewFile(db, rawFile) },
+    ));
+    const swap = (i: number): [string, string] => (i % 2 === 0 ? [TOKEN_A, TOKEN_B] : [TOKEN_B, TOKEN_A]);
+    row('str_replace', size.label, 'get metadata + body, put body + metadata (1 readwrite tx)', await measure(
+      reps,
+      {
+        run: (i) => {
+          const [oldStr, newStr] = swap(i);
+          return tool.str_replace({ command: 'str_replace', path: libFile, old_str: oldStr, new_str: newStr });
+        },
+      },
+      {
+        run: (i) => {
+          const [oldStr, newStr] = swap(i);
+          return raw.strReplace(db, rawFile, oldStr, newStr, Date.now());
+        },
+      },
+    ));
+    row('insert', size.label, 'get metadata + body, put body + metadata (1 readwrite tx)', await measure(
+      reps,
+      { run: () => tool.insert({ command: 'insert', path: libFile, insert_line: 1, insert_text: INSERT_TEXT }) },
+      { run: () => raw.insertLine(db, rawFile, INSERT_TEXT, Date.now()) },
+    ));
+    row('delete', size.label, 'get metadata, delete metadata + body (1 readwrite tx)', await measure(
+      reps,
+      { run: (i) => tool.delete({ command: 'delete', path: created('lib', i) }) },
+      { run: (i) => raw.deleteFile(db, created('raw', i)) },
+    ));
+  }
+
+  if (plan.list && plan.files > 0) {
+    row('list folder', '1 KB', 'getAll on the parent index, two levels (1 readonly tx)', await measure(
+      plan.list,
+      { run: () => tool.view({ command: 'view', path: bulk }) },
+      { run: () => raw.listFolder(db, bulk) },
+    ), 'bulk');
+  }
+  if (plan.listSmall) {
+    row('list 10-file folder', '1 KB', 'getAll on the parent index (1 readonly tx)', await measure(
+      plan.listSmall,
+      { run: () => tool.view({ command: 'view', path: '/memories/small' }) },
+      { run: () => raw.listFolder(db, '/memories/small') },
+    ), 'bulk');
+  }
+  if (plan.renameFolder && plan.files > 0) {
+    // Each run moves the folder to the other name, whoever runs it; an even number of runs ends where it began.
+    let at = bulk;
+    const next = (): [string, string] => {
+      const from = at;
+      at = at === bulk ? `${bulk}-moved` : bulk;
+      return [from, at];
+    };
+    row('rename folder', '1 KB', 'getAll subtree, delete range, put moved metadata (1 readwrite tx)', await measure(
+      plan.renameFolder,
+      {
+        run: () => {
+          const [from, to] = next();
+          return tool.rename({ command: 'rename', old_path: from, new_path: to });
+        },
+      },
+      {
+        run: () => {
+          const [from, to] = next();
+          return raw.renameFolder(db, from, to);
+        },
+      },
+    ), 'bulk');
+  }
+  if (plan.exportImport && plan.files > 0) {
+    results.push(...(await exportImport(memory, bulk, plan.files, '1 KB', plan.exportImport)));
+  }
+  if (plan.deleteFolder && plan.files > 0) {
+    // Each run deletes the bulk folder; it is written again (untimed) and the history emptied before the next,
+    // so every run deletes the same folder from the same state (history trimming is not part of this row).
+    const restore = async (): Promise<void> => {
+      if (!(await raw.exists(db, bulk))) await raw.seedFiles(db, bulkFiles(bulk, plan.files, BULK_FILE_BYTES, now), bulkDirs, now);
+      await raw.resetHistory(db);
+    };
+    row('delete folder', '1 KB', 'getAll subtree, delete range + every body (1 readwrite tx)', await measure(
+      plan.deleteFolder,
+      { before: restore, run: () => tool.delete({ command: 'delete', path: bulk }) },
+      { before: restore, run: () => raw.deleteFolder(db, bulk) },
+    ), 'bulk');
+  }
+  await memory.close();
+  return results;
+}
+
+/**
+ * Export of `folder` (the library's bundle vs raw reads + JSON), then import of that bundle into an empty
+ * memory (the library's importBundle of the Blob vs raw batched writes of the parsed files).
+ */
+async function exportImport(
+  memory: { tool: IndexedDBMemoryTool; db: IDBDatabase },
+  folder: string,
+  files: number,
+  size: string,
+  reps: Reps,
+): Promise<CaseResult[]> {
+  const { tool, db } = memory;
+  const results: CaseResult[] = [];
+  const times = await measure(
+    reps,
+    { run: () => tool.exportBundle({ path: folder }) },
+    { run: () => raw.exportFolder(db, folder) },
+  );
+  results.push(report({ group: 'bulk', command: 'export', files, size, floor: 'getAll subtree + get each body, JSON Blob (1 readonly tx)', ...times }));
+
+  const bundle = await tool.exportBundle({ path: folder, exportedAt: new Date(0) });
+  const parsed = JSON.parse(await bundle.text()) as { files: { path: string; content: string; createdAt: string; updatedAt: string }[] };
+  const records: RawFile[] = parsed.files.map((file) => ({
+    path: file.path,
+    content: file.content,
+    createdAt: Date.parse(file.createdAt),
+    updatedAt: Date.parse(file.updatedAt),
+  }));
+  const folders = new Set<string>();
+  for (const record of records) {
+    for (let at = record.path.lastIndexOf('/'); at > '/memories'.length; at = record.path.lastIndexOf('/', at - 1)) {
+      folders.add(record.path.slice(0, at));
+    }
+  }
+  // Every run imports into a new, empty database, deleted afterwards (both untimed).
+  let target: Awaited<ReturnType<typeof openMemory>> | undefined;
+  const fresh = async (): Promise<void> => {
+    target = await openMemory(`import-${Date.now()}-${Math.random()}`);
+  };
+  const drop = async (): Promise<void> => {
+    await target?.close();
+    target = undefined;
+  };
+  const stamp = Date.now();
+  const imported = await measure(
+    reps,
+    { before: fresh, after: drop, run: () => (target as NonNullable<typeof target>).tool.importBundle(bundle) },
+    { before: fresh, after: drop, run: () => raw.writeFiles((target as NonNullable<typeof target>).db, records, [...folders], stamp) },
+  );
+  results.push(report({ group: 'bulk', command: 'import', files, size, floor: 'add N bodies + put N metadata + folders (1 readwrite tx)', ...imported }));
+  return results;
+}
+
+/** Export and import of a folder of bigger files, in a memory holding only it. */
+async function runPayload(plan: PayloadPlan): Promise<CaseResult[]> {
+  const memory = await openMemory(`payload-${plan.files}-${plan.bytes}-${Date.now()}`);
+  const now = Date.now();
+  const folder = '/memories/payload';
+  await raw.seedFiles(memory.db, bulkFiles(folder, plan.files, plan.bytes, now), bulkFolders(folder, plan.files), now);
+  console.log(`memory of ${plan.files} files of ${plan.label} ready`);
+  const results = await exportImport(memory, folder, plan.files, plan.label, plan.reps);
+  await memory.close();
+  return results;
+}
+
+export interface BenchApi {
+  crossOriginIsolated: boolean;
+  userAgent: string;
+  runScenario(plan: ScenarioPlan): Promise<CaseResult[]>;
+  runPayload(plan: PayloadPlan): Promise<CaseResult[]>;
+  profile: typeof profile;
+  hotLoop: typeof hotLoop;
+}
+
+declare global {
+  interface Window {
+    bench?: BenchApi;
+  }
+}
+
+window.bench = {
+  crossOriginIsolated: self.crossOriginIsolated,
+  userAgent: navigator.userAgent,
+  runScenario,
+  runPayload,
+  profile,
+  hotLoop,
+};

@@ -1,0 +1,291 @@
+// The raw floors: plain IndexedDB (no idb, no library) doing the least work each command needs on the
+// library's own schema, so the two run on the same database side by side. Also the untimed setup writes.
+// Reads resolve at their last request's success (a reader needs no commit); writes resolve at `complete`.
+
+import type { EntryRecord, UsageRecord } from '../../src/schema.js';
+
+/** One file as the raw floors write it: already the record the store keeps. */
+export interface RawFile {
+  path: string;
+  content: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** Every key strictly below `folder` (`'0'` follows `'/'`), as the library's subtree range. */
+export const below = (folder: string): IDBKeyRange => IDBKeyRange.bound(folder + '/', folder + '0', false, true);
+const parentOf = (path: string): string => path.slice(0, path.lastIndexOf('/'));
+
+/** Opens an existing database at whatever version it has (the library created the stores). */
+export function openRaw(name: string): Promise<IDBDatabase> {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(name);
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error ?? new Error(`cannot open ${name}`));
+  });
+}
+
+export function deleteDatabase(name: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.deleteDatabase(name);
+    request.onsuccess = () => resolve();
+    request.onerror = () => reject(request.error ?? new Error(`cannot delete ${name}`));
+    request.onblocked = () => reject(new Error(`deleting ${name} is blocked by an open connection`));
+  });
+}
+
+/** Settles with the transaction: `complete` resolves, `abort` or `error` rejects. */
+export function done(tx: IDBTransaction): Promise<void> {
+  return new Promise((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    tx.onabort = () => reject(tx.error ?? new Error('transaction aborted'));
+  });
+}
+
+/** `tx` failing before `value` arrives rejects too (a read never waits for `complete`). */
+function readUntil<T>(tx: IDBTransaction, start: (resolve: (value: T) => void) => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    tx.onabort = () => reject(tx.error ?? new Error('transaction aborted'));
+    start(resolve);
+  });
+}
+
+function fileRecord(path: string, content: string, bodyId: number, createdAt: number, updatedAt: number): EntryRecord {
+  return { path, parent: parentOf(path), kind: 'file', size: content.length, bodyId, createdAt, updatedAt };
+}
+
+function folderRecord(path: string, now: number): EntryRecord {
+  return { path, parent: parentOf(path), kind: 'folder', size: 0, createdAt: now, updatedAt: now };
+}
+
+// ---------------------------------------------------------------- single-file floors
+
+/** create: one readwrite transaction adding the body and putting its metadata record. */
+export function createFile(db: IDBDatabase, path: string, content: string, now: number): Promise<void> {
+  const tx = db.transaction(['entries', 'bodies'], 'readwrite');
+  const added = tx.objectStore('bodies').add(content);
+  added.onsuccess = () => {
+    tx.objectStore('entries').put(fileRecord(path, content, added.result as number, now, now));
+  };
+  return done(tx);
+}
+
+/** view of a file: one readonly transaction getting the metadata, then the body. */
+export function viewFile(db: IDBDatabase, path: string): Promise<string> {
+  const tx = db.transaction(['entries', 'bodies'], 'readonly');
+  return readUntil<string>(tx, (resolve) => {
+    const entry = tx.objectStore('entries').get(path);
+    entry.onsuccess = () => {
+      const record = entry.result as EntryRecord;
+      const body = tx.objectStore('bodies').get(record.bodyId ?? -1);
+      body.onsuccess = () => resolve(body.result as string);
+    };
+  });
+}
+
+/** A read-modify-write of one file's body in place: get metadata, get body, put both. */
+function editFile(db: IDBDatabase, path: string, edit: (content: string) => string, now: number): Promise<void> {
+  const tx = db.transaction(['entries', 'bodies'], 'readwrite');
+  const entries = tx.objectStore('entries');
+  const bodies = tx.objectStore('bodies');
+  const entry = entries.get(path);
+  entry.onsuccess = () => {
+    const record = entry.result as EntryRecord;
+    const body = bodies.get(record.bodyId ?? -1);
+    body.onsuccess = () => {
+      const content = edit(body.result as string);
+      bodies.put(content, record.bodyId);
+      entries.put({ ...record, size: content.length, updatedAt: now });
+    };
+  };
+  return done(tx);
+}
+
+/** str_replace: the edit is one search (plus the uniqueness check the command needs) and one splice. */
+export function strReplace(db: IDBDatabase, path: string, oldStr: string, newStr: string, now: number): Promise<void> {
+  return editFile(
+    db,
+    path,
+    (content) => {
+      const at = content.indexOf(oldStr);
+      if (at === -1 || content.indexOf(oldStr, at + 1) !== -1) throw new Error(`raw str_replace: ${oldStr} not unique`);
+      return content.slice(0, at) + newStr + content.slice(at + oldStr.length);
+    },
+    now,
+  );
+}
+
+/** insert after line 1: find the first newline and splice. */
+export function insertLine(db: IDBDatabase, path: string, text: string, now: number): Promise<void> {
+  return editFile(
+    db,
+    path,
+    (content) => {
+      const nl = content.indexOf('\n');
+      return nl === -1 ? `${content}\n${text}` : `${content.slice(0, nl + 1)}${text}\n${content.slice(nl + 1)}`;
+    },
+    now,
+  );
+}
+
+/** delete of a file: get its metadata (for the body id), delete both records. */
+export function deleteFile(db: IDBDatabase, path: string): Promise<void> {
+  const tx = db.transaction(['entries', 'bodies'], 'readwrite');
+  const entry = tx.objectStore('entries').get(path);
+  entry.onsuccess = () => {
+    const record = entry.result as EntryRecord;
+    tx.objectStore('entries').delete(path);
+    if (record.bodyId !== undefined) tx.objectStore('bodies').delete(record.bodyId);
+  };
+  return done(tx);
+}
+
+// ---------------------------------------------------------------- folder floors
+
+/** Listing: getAll on the parent index for the folder, then for each child folder (two levels). */
+export function listFolder(db: IDBDatabase, folder: string): Promise<number> {
+  const tx = db.transaction('entries', 'readonly');
+  const byParent = tx.objectStore('entries').index('parent');
+  return readUntil<number>(tx, (resolve) => {
+    const top = byParent.getAll(folder);
+    top.onsuccess = () => {
+      const children = top.result as EntryRecord[];
+      const folders = children.filter((child) => child.kind === 'folder');
+      let pending = folders.length;
+      let count = children.length;
+      if (pending === 0) resolve(count);
+      for (const child of folders) {
+        const inner = byParent.getAll(child.path);
+        inner.onsuccess = () => {
+          count += inner.result.length;
+          if (--pending === 0) resolve(count);
+        };
+      }
+    };
+  });
+}
+
+/** Rename of a folder: one transaction reading the subtree, deleting its range and putting the moved records. */
+export function renameFolder(db: IDBDatabase, from: string, to: string): Promise<void> {
+  const tx = db.transaction('entries', 'readwrite');
+  const entries = tx.objectStore('entries');
+  const top = entries.get(from);
+  const subtree = entries.getAll(below(from));
+  subtree.onsuccess = () => {
+    const moved = [top.result as EntryRecord, ...(subtree.result as EntryRecord[])];
+    entries.delete(from);
+    entries.delete(below(from));
+    for (const entry of moved) {
+      const path = to + entry.path.slice(from.length);
+      entries.put({ ...entry, path, parent: parentOf(path) });
+    }
+  };
+  return done(tx);
+}
+
+/** Delete of a folder: read the subtree (for the body ids), delete its range and every body. */
+export function deleteFolder(db: IDBDatabase, folder: string): Promise<void> {
+  const tx = db.transaction(['entries', 'bodies'], 'readwrite');
+  const entries = tx.objectStore('entries');
+  const subtree = entries.getAll(below(folder));
+  subtree.onsuccess = () => {
+    const bodies = tx.objectStore('bodies');
+    entries.delete(folder);
+    entries.delete(below(folder));
+    for (const entry of subtree.result as EntryRecord[]) if (entry.bodyId !== undefined) bodies.delete(entry.bodyId);
+  };
+  return done(tx);
+}
+
+/** Export: one readonly transaction reading the subtree's metadata and each body, then the JSON as a Blob. */
+export function exportFolder(db: IDBDatabase, folder: string): Promise<Blob> {
+  const tx = db.transaction(['entries', 'bodies'], 'readonly');
+  return readUntil<Blob>(tx, (resolve) => {
+    const subtree = tx.objectStore('entries').getAll(below(folder));
+    subtree.onsuccess = () => {
+      const files = (subtree.result as EntryRecord[]).filter((entry) => entry.kind === 'file');
+      const contents: string[] = new Array<string>(files.length);
+      let pending = files.length;
+      const finish = (): void => {
+        const parts = ['{"files":['];
+        files.forEach((file, i) => {
+          const record = { path: file.path, content: contents[i], createdAt: file.createdAt, updatedAt: file.updatedAt };
+          parts.push(`${i === 0 ? '' : ','}\n${JSON.stringify(record)}`);
+        });
+        parts.push(']}\n');
+        resolve(new Blob(parts, { type: 'application/json' }));
+      };
+      if (pending === 0) finish();
+      const bodies = tx.objectStore('bodies');
+      files.forEach((file, i) => {
+        const body = bodies.get(file.bodyId ?? -1);
+        body.onsuccess = () => {
+          contents[i] = body.result as string;
+          if (--pending === 0) finish();
+        };
+      });
+    };
+  });
+}
+
+/** Import (and the setup writes): one readwrite transaction putting the folders, adding N bodies and N records. */
+export function writeFiles(db: IDBDatabase, files: readonly RawFile[], folders: readonly string[], now: number): Promise<void> {
+  const tx = db.transaction(['entries', 'bodies'], 'readwrite');
+  const entries = tx.objectStore('entries');
+  const bodies = tx.objectStore('bodies');
+  for (const folder of folders) entries.put(folderRecord(folder, now));
+  for (const file of files) {
+    const added = bodies.add(file.content);
+    added.onsuccess = () => {
+      entries.put(fileRecord(file.path, file.content, added.result as number, file.createdAt, file.updatedAt));
+    };
+  }
+  return done(tx);
+}
+
+// ---------------------------------------------------------------- untimed upkeep
+
+/** Setup: {@link writeFiles} plus the library's usage totals, so its limit checks see the files. */
+export async function seedFiles(db: IDBDatabase, files: readonly RawFile[], folders: readonly string[], now: number): Promise<void> {
+  await writeFiles(db, files, folders, now);
+  const tx = db.transaction('meta', 'readwrite');
+  const meta = tx.objectStore('meta');
+  const usage = meta.get('usage');
+  usage.onsuccess = () => {
+    const old = (usage.result as UsageRecord | undefined) ?? { bytes: 0, files: 0 };
+    const bytes = files.reduce((sum, file) => sum + file.content.length, 0);
+    meta.put({ bytes: old.bytes + bytes, files: old.files + files.length }, 'usage');
+  };
+  await done(tx);
+}
+
+/** True when `path` has a record. */
+export function exists(db: IDBDatabase, path: string): Promise<boolean> {
+  const tx = db.transaction('entries', 'readonly');
+  return readUntil<boolean>(tx, (resolve) => {
+    const request = tx.objectStore('entries').count(path);
+    request.onsuccess = () => resolve(request.result > 0);
+  });
+}
+
+/** Empties the library's history (and frees the bodies only it held), so each measured delete starts alike. */
+export function resetHistory(db: IDBDatabase): Promise<void> {
+  const tx = db.transaction(['entries', 'bodies', 'meta', 'journal'], 'readwrite');
+  const journal = tx.objectStore('journal');
+  const all = journal.getAll();
+  all.onsuccess = () => {
+    const byBody = tx.objectStore('entries').index('bodyId');
+    const bodies = tx.objectStore('bodies');
+    for (const record of all.result as { retains: number[] }[]) {
+      for (const id of record.retains) {
+        const live = byBody.count(id);
+        live.onsuccess = () => {
+          if (live.result === 0) bodies.delete(id);
+        };
+      }
+    }
+    journal.clear();
+    tx.objectStore('meta').delete('journal');
+  };
+  return done(tx);
+}

@@ -1,0 +1,211 @@
+// The benchmark's output: medians and ratios, the goals checked against them, and results.md.
+// Pure formatting of the numbers run.ts collected; no I/O.
+
+import type { CaseResult } from './fixtures.js';
+import { median } from './fixtures.js';
+import type { SizeReport } from './size.js';
+
+export interface Goal {
+  goal: string;
+  /** The measured value the goal is about, e.g. `1.32×`. */
+  measured: string;
+  met: boolean;
+  note?: string;
+}
+
+export interface Summary {
+  goals: Goal[];
+}
+
+export interface RunInfo {
+  date: string;
+  seconds: number;
+  quick: boolean;
+  /** Which src/ was measured. */
+  library: string;
+  node: string;
+  cpus: string;
+  userAgent: string;
+  browserVersion: string;
+  crossOriginIsolated: boolean;
+}
+
+const find = (results: readonly CaseResult[], command: string, files: number, size = '1 KB'): CaseResult | undefined =>
+  results.find((r) => r.command === command && r.files === files && r.size === size);
+
+export const ratio = (r: CaseResult): number => median(r.lib) / median(r.raw);
+
+export function formatMs(value: number): string {
+  if (!Number.isFinite(value)) return '—';
+  if (value < 1) return value.toFixed(3);
+  if (value < 10) return value.toFixed(2);
+  if (value < 100) return value.toFixed(1);
+  return Math.round(value).toLocaleString('en-US');
+}
+
+const x = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(2)}×` : '—');
+const sizeOrder = ['1 KB', '16 KB', '1 MB'];
+
+/** The issue's goals, each checked on this run's medians. */
+export function summarize(results: readonly CaseResult[]): Summary {
+  const goals: Goal[] = [];
+  for (const command of ['create', 'view', 'str_replace', 'insert']) {
+    const rows = results.filter((r) => r.group === 'single' && r.command === command);
+    if (rows.length === 0) continue;
+    const worst = rows.reduce((a, b) => (ratio(b) > ratio(a) ? b : a));
+    const bySize = sizeOrder
+      .map((size) => {
+        const same = rows.filter((r) => r.size === size);
+        return same.length ? `${size}: ${same.map((r) => x(ratio(r))).join(' / ')}` : '';
+      })
+      .filter(Boolean)
+      .join('; ');
+    goals.push({
+      goal: `${command} of one file ≤ 1.5× raw`,
+      measured: `worst ${x(ratio(worst))} (${worst.size}, ${worst.files} files)`,
+      met: ratio(worst) <= 1.5,
+      note: `by size, at ${[...new Set(rows.map((r) => r.files))].join(' / ')} files — ${bySize}`,
+    });
+  }
+  const list = find(results, 'list folder', 1000);
+  if (list) goals.push({ goal: 'listing a folder of 1,000 files ≤ 2× raw', measured: x(ratio(list)), met: ratio(list) <= 2 });
+  const alone = find(results, 'list 10-file folder', 0);
+  const beside = find(results, 'list 10-file folder', 10_000);
+  if (alone && beside) {
+    const growth = median(beside.lib) / median(alone.lib);
+    goals.push({
+      goal: 'listing a 10-file folder beside 10,000 files ≈ alone (≤ 1.25×)',
+      measured: `${x(growth)} (${formatMs(median(beside.lib))} vs ${formatMs(median(alone.lib))} ms)`,
+      met: growth <= 1.25,
+      note: `raw: ${x(median(beside.raw) / median(alone.raw))}`,
+    });
+  }
+  const rename = find(results, 'rename folder', 1000);
+  const remove = find(results, 'delete folder', 1000);
+  if (rename) {
+    goals.push({ goal: 'renaming a folder of 1,000 files ≤ 1.5× one tx moving their metadata', measured: x(ratio(rename)), met: ratio(rename) <= 1.5 });
+  }
+  if (remove && rename) {
+    const vsMove = median(remove.lib) / median(rename.raw);
+    goals.push({
+      goal: 'deleting a folder of 1,000 files ≤ 1.5× one tx moving their metadata',
+      measured: x(vsMove),
+      met: vsMove <= 1.5,
+      note: `vs the raw delete floor (range + every body deleted): ${x(ratio(remove))}`,
+    });
+  }
+  const imported = find(results, 'import', 10_000);
+  if (imported) {
+    goals.push({ goal: 'importing 10,000 files ≤ 2× raw batched writes', measured: x(ratio(imported)), met: ratio(imported) <= 2 });
+  }
+  return { goals };
+}
+
+function table(rows: readonly CaseResult[], single: boolean): string {
+  const head = single
+    ? '| command | file size | files in memory | library (ms) | raw floor (ms) | ratio | SDK Node tool (ms) |\n|---|---:|---:|---:|---:|---:|---:|'
+    : '| command | files | file size | library (ms) | raw floor (ms) | ratio | SDK Node tool (ms) |\n|---|---:|---:|---:|---:|---:|---:|';
+  const order = ['create', 'view', 'str_replace', 'insert', 'delete', 'list folder', 'list 10-file folder', 'rename folder', 'delete folder', 'export', 'import'];
+  const sorted = [...rows].sort(
+    (a, b) =>
+      order.indexOf(a.command) - order.indexOf(b.command) ||
+      (single ? sizeOrder.indexOf(a.size) - sizeOrder.indexOf(b.size) || a.files - b.files : a.files - b.files || sizeOrder.indexOf(a.size) - sizeOrder.indexOf(b.size)),
+  );
+  const lines = sorted.map((r) => {
+    const peer = r.peer ? formatMs(median(r.peer)) : '—';
+    const cells = single
+      ? [r.command, r.size, r.files.toLocaleString('en-US')]
+      : [r.command, r.files.toLocaleString('en-US'), r.size];
+    return `| ${[...cells, formatMs(median(r.lib)), formatMs(median(r.raw)), x(ratio(r)), peer].join(' | ')} |`;
+  });
+  return [head, ...lines].join('\n');
+}
+
+const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
+
+function sizeSection(sizes: SizeReport): string {
+  const entry = (name: string, e: SizeReport['core'], target: number): string =>
+    `| ${name} | ${kb(e.minified)} | **${kb(e.gzipped)}** | ${kb(target)} | ${e.gzipped <= target ? 'met' : 'missed'} | ` +
+    `${(['bundle', 'agent', 'scripted'] as const).filter((part) => e.contains[part]).join(', ') || 'none'} | ` +
+    `${e.lazy.map((chunk) => `${chunk.modules.join('+')} ${kb(chunk.gzipped)}`).join(', ') || '—'} |`;
+  const lines = [
+    '## Size',
+    '',
+    'Minified (Vite 8 / rolldown) and gzipped (level 9); the SDK is external, idb is included.',
+    '',
+    '| entry | minified | gzipped | target | | eagerly holds | lazy chunks (gzipped) |',
+    '|---|---:|---:|---:|---|---|---|',
+    entry('core: `IndexedDBMemoryTool` + `memoryTool`', sizes.core, 8 * 1024),
+    entry('whole library (`export *`)', sizes.whole, 16 * 1024),
+    '',
+    `Tree-shaking: the core entry ${sizes.core.contains.bundle || sizes.core.contains.agent || sizes.core.contains.scripted ? '**does** load' : 'loads no'} bundle/agent code eagerly.`,
+    '',
+    'Modules of the core entry, biggest first: rendered bytes (after tree-shaking, before minifying) / each minified and ' +
+      'gzipped alone (an estimate of its share; alone they share no dictionary, so these add up to more than the total):',
+    '',
+    sizes.core.modules.map((m) => `\`${m.id}\` ${kb(m.bytes)} / ${kb(m.gzipped)}`).join(', '),
+    '',
+  ];
+  if ('error' in sizes.demo) {
+    lines.push(`Demo: the build failed (${sizes.demo.error}).`);
+  } else {
+    lines.push(
+      `Demo first load (\`vite build\`, entry chunk + its static imports + CSS, gzipped): **${kb(sizes.demo.firstLoadGzipped)}**; ` +
+        `all JS and CSS: ${kb(sizes.demo.allGzipped)}.`,
+      '',
+      '| file | bytes | gzipped | first load |',
+      '|---|---:|---:|---|',
+      ...sizes.demo.files.map((f) => `| ${f.name} | ${kb(f.bytes)} | ${kb(f.gzipped)} | ${f.firstLoad ? 'yes' : 'lazy'} |`),
+    );
+  }
+  return lines.join('\n') + '\n';
+}
+
+export function renderMarkdown(run: RunInfo, results: readonly CaseResult[], summary: Summary, sizes?: SizeReport): string {
+  const floors = new Map<string, string>();
+  for (const r of results) floors.set(r.command, r.floor);
+  const n = (group: CaseResult['group']): string => {
+    const counts = results.filter((r) => r.group === group).map((r) => r.lib.length);
+    return counts.length ? `${Math.min(...counts)}–${Math.max(...counts)}` : '0';
+  };
+  return [
+    '# Benchmark results',
+    '',
+    `Generated by \`npm run bench${run.quick ? ' -- --quick' : ''}\` on ${run.date} in ${run.seconds} s: ` +
+      `library: ${run.library}; Chromium ${run.browserVersion} headless (Debian), Node ${run.node}, ${run.cpus}. ` +
+      `Cross-origin isolated (5 µs timers): ${run.crossOriginIsolated ? 'yes' : 'no'}.`,
+    '',
+    'Medians in milliseconds. Each row times the real library (minified by Vite, as an app ships it) and its raw ' +
+      'floor — plain IndexedDB on the same database doing the least work the command needs — alternately in one loop ' +
+      `(who goes first flips each round, warm-up runs discarded; ${n('single')} runs per single-file row, ${n('bulk')} per folder row). ` +
+      'The SDK column is the official `BetaLocalFilesystemMemoryTool` on a temp folder of the same disk, running the same ' +
+      'script in Node afterwards (it fsyncs every write; Chromium commits IndexedDB with relaxed durability).',
+    '',
+    '## Goals',
+    '',
+    '| goal | measured | |',
+    '|---|---|---|',
+    ...summary.goals.map((g) => `| ${g.goal} | ${g.measured}${g.note ? `<br><sub>${g.note}</sub>` : ''} | ${g.met ? 'met' : '**missed**'} |`),
+    '',
+    '## One file',
+    '',
+    'The file is an edit target of that size in a memory of that many 1 KB files (in folders of 100).',
+    '',
+    table(results.filter((r) => r.group === 'single'), true),
+    '',
+    '## Folders, export and import',
+    '',
+    '`list folder`, `rename folder` and `delete folder` act on `/memories/bulk` (all the memory\'s files, two levels); ' +
+      '`list 10-file folder` lists `/memories/small` beside them (0 files = alone). Before each `delete folder` run the ' +
+      'folder is written back and the history emptied (untimed). `export` is of a folder of that many files; `import` ' +
+      'puts that export into a new empty database each run (the library gets the Blob; the raw floor gets the parsed files).',
+    '',
+    table(results.filter((r) => r.group === 'bulk'), false),
+    '',
+    '## What each raw floor does',
+    '',
+    ...[...floors].map(([command, floor]) => `- \`${command}\`: ${floor}`),
+    '',
+    sizes ? sizeSection(sizes) : '',
+  ].join('\n');
+}

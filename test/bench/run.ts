@@ -1,0 +1,208 @@
+// `npm run bench`: builds the benchmark page with Vite, serves it cross-origin isolated (fine timers), drives
+// Debian's headless Chromium through it, runs the SDK's Node tool on the same script, measures sizes, then
+// prints the table and writes test/bench/results.{md,json}. Flags: --quick (fewer runs), --no-peer, --no-size,
+// --head (bench the committed src/, not the working tree), --profile (diagnosis instead: profile.json).
+
+import { writeFile } from 'node:fs/promises';
+import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { build, preview } from 'vite';
+import { chromiumArgs, chromiumPath } from '../../vite.config.js';
+import type { CaseResult, PayloadPlan, Reps, ScenarioPlan } from './fixtures.js';
+import { runPeerScenario, peerKey } from './node-peer.js';
+import type { PeerTimes } from './node-peer.js';
+import { measureSizes } from './size.js';
+import type { SizeReport } from './size.js';
+import { renderMarkdown, summarize } from './report.js';
+import { librarySource } from './source.js';
+import type { Source } from './source.js';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+export interface Options {
+  quick: boolean;
+  peer: boolean;
+  size: boolean;
+  profile: boolean;
+  head: boolean;
+}
+
+/** Reps for the full run, scaled down for --quick (at least 3 timed, 1 warm-up). */
+function plans(quick: boolean): { scenarios: ScenarioPlan[]; payloads: PayloadPlan[] } {
+  const r = (reps: number, warmup: number): Reps =>
+    quick ? { reps: Math.max(3, Math.round(reps / 5)), warmup: Math.max(1, Math.round(warmup / 3)) } : { reps, warmup };
+  const single = { '1 KB': r(100, 5), '16 KB': r(100, 5), '1 MB': r(20, 3) };
+  return {
+    scenarios: [
+      { files: 0, single: {}, listSmall: r(100, 10) },
+      { files: 100, single, list: r(100, 10), listSmall: r(100, 10), renameFolder: r(50, 4), deleteFolder: r(30, 2), exportImport: r(30, 3) },
+      { files: 1000, single, list: r(50, 5), listSmall: r(100, 10), renameFolder: r(20, 2), deleteFolder: r(12, 2), exportImport: r(10, 2) },
+      { files: 10_000, single, list: r(15, 3), listSmall: r(100, 10), renameFolder: r(7, 1), deleteFolder: r(5, 1), exportImport: r(5, 1) },
+    ],
+    payloads: [
+      { files: 1000, bytes: 16 * 1024, label: '16 KB', reps: r(5, 1) },
+      { files: 100, bytes: 1024 * 1024, label: '1 MB', reps: quick ? { reps: 2, warmup: 1 } : { reps: 3, warmup: 1 } },
+    ],
+  };
+}
+
+/** Builds page.html (with the library, minified as an app would ship it) into page.tmp/ and serves it. */
+async function servePage(minify: boolean, source: Source): Promise<{ url: string; close(): Promise<void> }> {
+  const outDir = `${here}page.tmp`;
+  await build({
+    configFile: false,
+    root: here,
+    base: './',
+    logLevel: 'warn',
+    plugins: source.plugins,
+    build: { outDir, emptyOutDir: true, minify, rolldownOptions: { input: `${here}page.html` } },
+  });
+  const server = await preview({
+    configFile: false,
+    root: here,
+    logLevel: 'warn',
+    build: { outDir },
+    // Cross-origin isolation gives performance.now() 5 µs steps instead of 100 µs.
+    preview: {
+      host: '127.0.0.1',
+      port: 0,
+      headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' },
+    },
+  });
+  const address = server.httpServer.address();
+  if (address === null || typeof address === 'string') throw new Error('preview server has no port');
+  return {
+    url: `http://127.0.0.1:${address.port}/page.html`,
+    close: () => server.close(),
+  };
+}
+
+/** Samples the CPU while the page runs 300 library commands of each kind; self time per function, per command. */
+async function cpuProfiles(page: Page): Promise<Record<string, unknown>> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 50 });
+  const out: Record<string, unknown> = {};
+  for (const command of ['create', 'str_replace', 'view'] as const) {
+    await page.evaluate((c) => window.bench?.hotLoop(c, 50), command);
+    await cdp.send('Profiler.start');
+    const perRun = await page.evaluate((c) => window.bench?.hotLoop(c, 300) ?? 0, command);
+    const { profile } = await cdp.send('Profiler.stop');
+    const self = new Map<string, number>();
+    const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+    const deltas = profile.timeDeltas ?? [];
+    (profile.samples ?? []).forEach((id, i) => {
+      const node = byId.get(id);
+      if (!node) return;
+      const frame = node.callFrame;
+      const file = frame.url.split('/').pop() ?? '';
+      const key = frame.functionName === '' ? `(anonymous) ${file}:${frame.lineNumber + 1}` : `${frame.functionName} ${file}:${frame.lineNumber + 1}`;
+      self.set(frame.url === '' ? frame.functionName || '(native)' : key, (self.get(frame.url === '' ? frame.functionName || '(native)' : key) ?? 0) + (deltas[i + 1] ?? 0) / 1000);
+    });
+    const total = [...self.values()].reduce((a, b) => a + b, 0);
+    const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([fn, ms]) => `${fn}: ${((ms / total) * 100).toFixed(1)}%`);
+    const busy = [...self].filter(([fn]) => fn !== '(idle)' && fn !== '(program)' && fn !== '(garbage collector)').reduce((a, [, ms]) => a + ms, 0);
+    out[command] = { msPerRun: Number(perRun.toFixed(3)), jsMsPerRun: Number((busy / 300).toFixed(3)), idleShare: `${(((self.get('(idle)') ?? 0) / total) * 100).toFixed(1)}%`, programShare: `${(((self.get('(program)') ?? 0) / total) * 100).toFixed(1)}%`, top };
+  }
+  await cdp.detach();
+  return out;
+}
+
+export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+  const options: Options = {
+    quick: argv.includes('--quick'),
+    peer: !argv.includes('--no-peer'),
+    size: !argv.includes('--no-size'),
+    profile: argv.includes('--profile'),
+    head: argv.includes('--head'),
+  };
+  const source = librarySource(options.head);
+  console.log(`library: ${source.label}`);
+  const started = Date.now();
+  const { scenarios, payloads } = plans(options.quick);
+
+  let sizes: SizeReport | undefined;
+  if (options.size) {
+    console.log('sizes: building the size entries and the demo …');
+    sizes = await measureSizes(source.plugins);
+  }
+
+  // Unminified for --profile, so the CPU profile names the library's functions.
+  const server = await servePage(!options.profile, source);
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true });
+  const results: CaseResult[] = [];
+  let environment: { userAgent: string; crossOriginIsolated: boolean; browserVersion: string };
+  let profile: unknown;
+  try {
+    const page = await browser.newPage();
+    page.on('console', (message) => {
+      // The page has no favicon; everything else the page logs is progress.
+      if (!message.text().startsWith('Failed to load resource')) console.log(message.text());
+    });
+    page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
+    await page.goto(server.url);
+    await page.waitForFunction(() => window.bench !== undefined);
+    environment = {
+      ...(await page.evaluate(() => ({
+        userAgent: window.bench?.userAgent ?? '',
+        crossOriginIsolated: window.bench?.crossOriginIsolated ?? false,
+      }))),
+      browserVersion: browser.version(),
+    };
+    console.log(`Chromium ${environment.browserVersion}, cross-origin isolated: ${environment.crossOriginIsolated}`);
+    if (options.profile) {
+      profile = {
+        ...((await page.evaluate(() => window.bench?.profile())) as object),
+        cpu: await cpuProfiles(page),
+      };
+    } else {
+      for (const plan of scenarios) {
+        results.push(...(await page.evaluate((p) => window.bench?.runScenario(p) ?? [], plan)));
+      }
+      for (const plan of payloads) {
+        results.push(...(await page.evaluate((p) => window.bench?.runPayload(p) ?? [], plan)));
+      }
+    }
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+
+  if (options.profile) {
+    const out = `${here}profile.json`;
+    await writeFile(out, JSON.stringify(profile, null, 2) + '\n');
+    console.log(JSON.stringify(profile, null, 2));
+    console.log(`wrote ${out}`);
+    return;
+  }
+
+  if (options.peer) {
+    console.log('SDK Node tool (BetaLocalFilesystemMemoryTool) on a temp folder:');
+    const peer: PeerTimes = new Map();
+    for (const plan of scenarios) {
+      for (const [key, values] of await runPeerScenario(plan, (line) => console.log(line))) peer.set(key, values);
+    }
+    for (const result of results) {
+      const values = peer.get(peerKey(result.command, result.files, result.size));
+      if (values) result.peer = values;
+    }
+  }
+
+  const run = {
+    date: new Date(started).toISOString(),
+    seconds: Math.round((Date.now() - started) / 1000),
+    quick: options.quick,
+    library: source.label,
+    node: process.version,
+    cpus: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}`,
+    ...environment,
+  };
+  const summary = summarize(results);
+  const markdown = renderMarkdown(run, results, summary, sizes);
+  await writeFile(`${here}results.md`, markdown);
+  await writeFile(`${here}results.json`, JSON.stringify({ run, summary, sizes, results }, null, 2) + '\n');
+  console.log('\n' + markdown);
+  console.log(`wrote ${here}results.md and results.json (${run.seconds} s)`);
+}

@@ -1,0 +1,2 @@
+// Size entry "whole library": every public export.
+export * from '../../../src/index.js';

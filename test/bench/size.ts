@@ -1,0 +1,150 @@
+// Size: the library's own code minified and gzipped (the SDK left external, idb included), from small entry
+// files built with Vite (rolldown), whether the tool alone tree-shakes bundles and the agent away, and the
+// demo's first load (its `vite build` JS and CSS, gzipped). Builds in memory; writes nothing to dist/.
+
+import { gzipSync } from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import { build, minifySync } from 'vite';
+import type { Plugin, Rolldown } from 'vite';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/** The modules of each part that the tool alone must not load. */
+const PARTS = {
+  bundle: /^src\/bundle\.ts$/u,
+  agent: /^src\/agent(?:-[a-z]+)?\.ts$/u,
+  scripted: /^src\/scripted-claude\.ts$/u,
+} as const;
+
+export interface EntrySize {
+  entry: string;
+  minified: number;
+  gzipped: number;
+  /** Which parts the eagerly loaded code holds (by module, see {@link PARTS}). */
+  contains: Record<keyof typeof PARTS, boolean>;
+  /**
+   * Source modules, biggest first: rendered bytes (tree-shaken, not yet minified) and, as an estimate of each one's
+   * share, that code minified and gzipped alone (alone it shares no gzip dictionary, so these sum to more than the total).
+   */
+  modules: { id: string; bytes: number; gzipped: number }[];
+  /** Chunks split off by dynamic import(), loaded on first use. */
+  lazy: { name: string; gzipped: number; modules: string[] }[];
+}
+
+export interface DemoSize {
+  /** Entry chunk, its static imports and the CSS: what the first page load fetches. */
+  firstLoadGzipped: number;
+  /** Every JS and CSS file of the build. */
+  allGzipped: number;
+  files: { name: string; bytes: number; gzipped: number; firstLoad: boolean }[];
+}
+
+export interface SizeReport {
+  core: EntrySize;
+  whole: EntrySize;
+  demo: DemoSize | { error: string };
+}
+
+const gz = (code: string | Uint8Array): number => gzipSync(code, { level: 9 }).length;
+
+function outputs(result: Awaited<ReturnType<typeof build>>): (Rolldown.OutputChunk | Rolldown.OutputAsset)[] {
+  const list = Array.isArray(result) ? result : [result];
+  return list.flatMap((item) => ('output' in item ? item.output : []));
+}
+
+async function entrySize(name: string, plugins: Plugin[]): Promise<EntrySize> {
+  const result = await build({
+    configFile: false,
+    root,
+    logLevel: 'silent',
+    plugins,
+    build: {
+      write: false,
+      minify: true,
+      sourcemap: false,
+      lib: { entry: `${here}size-entries/${name}.ts`, formats: ['es'], fileName: name },
+      rolldownOptions: { external: [/^@anthropic-ai\/sdk(\/|$)/u] },
+    },
+  });
+  const chunks = outputs(result).filter((item): item is Rolldown.OutputChunk => item.type === 'chunk');
+  // What `import` of the entry loads: the entry chunk and its static imports. Chunks reached only by a dynamic
+  // import() are counted apart (`lazyGzipped`): they load when first used.
+  const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]));
+  const eager = new Set<string>();
+  const visit = (fileName: string): void => {
+    if (eager.has(fileName)) return;
+    eager.add(fileName);
+    for (const imported of byName.get(fileName)?.imports ?? []) visit(imported);
+  };
+  for (const chunk of chunks) if (chunk.isEntry) visit(chunk.fileName);
+  const loaded = chunks.filter((chunk) => eager.has(chunk.fileName));
+  const lazy = chunks.filter((chunk) => !eager.has(chunk.fileName));
+  const code = loaded.map((chunk) => chunk.code).join('\n');
+  const modules = loaded
+    .flatMap((chunk) => Object.entries(chunk.modules))
+    .map(([id, info]) => ({
+      id: id.replace(root, '').replace(/^.*node_modules\//u, 'node_modules/'),
+      bytes: info.renderedLength,
+      // As a script, so its top-level code counts as used (it is, from the other modules).
+      gzipped: info.code ? gz(minifySync('module.js', info.code, { module: false }).code) : 0,
+    }))
+    .filter((module) => module.bytes > 0)
+    .sort((a, b) => b.bytes - a.bytes);
+  const contains = Object.fromEntries(
+    Object.entries(PARTS).map(([part, pattern]) => [part, modules.some((module) => pattern.test(module.id))]),
+  ) as EntrySize['contains'];
+  const lazyChunks = lazy.map((chunk) => ({
+    name: chunk.fileName,
+    gzipped: gz(chunk.code),
+    modules: Object.keys(chunk.modules).map((id) => id.replace(root, '')),
+  }));
+  return { entry: name, minified: Buffer.byteLength(code), gzipped: gz(code), contains, modules, lazy: lazyChunks };
+}
+
+async function demoSize(plugins: Plugin[]): Promise<DemoSize> {
+  // The project's own config (as `npm run build:demo` uses it), built in memory.
+  const result = await build({
+    configFile: `${root}vite.config.ts`,
+    root,
+    logLevel: 'silent',
+    plugins,
+    build: { write: false, outDir: `${here}demo.tmp`, emptyOutDir: false },
+  });
+  const items = outputs(result);
+  const chunks = new Map(items.flatMap((item) => (item.type === 'chunk' ? [[item.fileName, item] as const] : [])));
+  const firstLoad = new Set<string>();
+  const visit = (fileName: string): void => {
+    if (firstLoad.has(fileName)) return;
+    firstLoad.add(fileName);
+    for (const imported of chunks.get(fileName)?.imports ?? []) visit(imported);
+  };
+  for (const chunk of chunks.values()) if (chunk.isEntry) visit(chunk.fileName);
+  const files = items
+    .filter((item) => /\.(?:js|css)$/u.test(item.fileName))
+    .map((item) => {
+      const body = item.type === 'chunk' ? item.code : item.source;
+      const isCss = item.fileName.endsWith('.css');
+      return {
+        name: item.fileName,
+        bytes: typeof body === 'string' ? Buffer.byteLength(body) : body.length,
+        gzipped: gz(body),
+        firstLoad: isCss || firstLoad.has(item.fileName),
+      };
+    });
+  const sum = (list: typeof files): number => list.reduce((total, file) => total + file.gzipped, 0);
+  return { firstLoadGzipped: sum(files.filter((file) => file.firstLoad)), allGzipped: sum(files), files };
+}
+
+/** Builds the size entries and the demo; a demo that does not build (it is being edited) is reported, not fatal. */
+export async function measureSizes(plugins: Plugin[] = []): Promise<SizeReport> {
+  const core = await entrySize('core', plugins);
+  const whole = await entrySize('whole', plugins);
+  let demo: SizeReport['demo'];
+  try {
+    demo = await demoSize(plugins);
+  } catch (error) {
+    demo = { error: error instanceof Error ? error.message.split('\n')[0] ?? 'build failed' : String(error) };
+  }
+  return { core, whole, demo };
+}
