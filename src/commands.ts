@@ -191,14 +191,22 @@ const folderOps = (made: readonly string[]): JournalOp[] =>
  * ancestor is a file: nothing can live below a file, and nothing has been written at that point.
  */
 async function foldersToMake(tx: ReadTx, key: string, belowFile: (file: string) => string): Promise<string[]> {
+  const entries = tx.objectStore('entries');
   const ancestors = ancestorsOf(key);
-  const found = await Promise.all(ancestors.map((folder) => tx.objectStore('entries').get(folder)));
+  const parent = ancestors.at(-1);
+  if (parent === undefined) return [];
+  // A folder that exists has all its ancestors, so the usual case costs one read: the parent.
+  const near = await entries.get(parent);
+  if (near?.kind === 'folder') return [];
+  if (near?.kind === 'file') throw new MemoryToolError('not_a_file', belowFile(parent));
+  const found = await Promise.all(ancestors.slice(0, -1).map((folder) => entries.get(folder)));
   const missing: string[] = [];
   found.forEach((entry, i) => {
     const folder = ancestors[i] as string;
     if (entry?.kind === 'file') throw new MemoryToolError('not_a_file', belowFile(folder));
     if (!entry) missing.push(folder);
   });
+  missing.push(parent);
   return missing;
 }
 

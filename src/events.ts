@@ -23,6 +23,7 @@ export class ChangeHub {
   readonly #dbName: string;
   readonly #listeners = new Set<MemoryChangeListener>();
   #channel: BroadcastChannel | undefined;
+  #sender: BroadcastChannel | undefined;
 
   constructor(dbName: string) {
     this.#dbName = dbName;
@@ -42,18 +43,18 @@ export class ChangeHub {
   publish(changes: MemoryChange[]): void {
     if (changes.length === 0) return;
     this.#deliver({ dbName: this.#dbName, changes, source: 'local' });
-    // A tool with no listeners still tells the others: another tab's tree must update.
-    const channel = this.#channel ?? openChannel(this.#dbName);
-    try {
-      channel?.postMessage({ dbName: this.#dbName, changes } satisfies WireMessage);
-    } finally {
-      if (channel && channel !== this.#channel) channel.close();
-    }
+    // A tool with no listeners still tells the others: another tab's tree must update. The sending channel
+    // stays open (opening one per write costs more than the write's own bookkeeping).
+    // It must be the listening channel when there is one: a channel never hears itself, but hears its siblings.
+    const channel = this.#channel ?? (this.#sender ??= openChannel(this.#dbName));
+    channel?.postMessage({ dbName: this.#dbName, changes } satisfies WireMessage);
   }
 
   close(): void {
     this.#listeners.clear();
     this.#shut();
+    this.#sender?.close();
+    this.#sender = undefined;
   }
 
   #deliver(event: MemoryChangeEvent): void {
@@ -68,7 +69,9 @@ export class ChangeHub {
 
   #open(): void {
     if (this.#channel) return;
-    const channel = openChannel(this.#dbName);
+    // The sending channel becomes the listening one, so this tool never hears its own changes as remote.
+    const channel = this.#sender ?? openChannel(this.#dbName);
+    this.#sender = undefined;
     if (!channel) return;
     channel.onmessage = (message: MessageEvent<unknown>) => {
       const data = message.data as Partial<WireMessage> | null;
