@@ -127,11 +127,11 @@ function createLibRounds(db: IDBDatabase, path: string, content: string, now: nu
   const meta = tx.objectStore('meta');
   const ancestors = ['/memories/work', '/memories/work/new'];
   all([entries.get(path), meta.get('usage'), ...ancestors.map((a) => entries.get(a))], ([, usage]) => {
-    const added = tx.objectStore('bodies').add(content);
+    const added = tx.objectStore('bodies').add(content, raw.rawBodyKey());
     added.onsuccess = () => {
       const old = (usage as UsageRecord | undefined) ?? { bytes: 0, files: 0 };
       const entry: EntryRecord = { path, parent: parentOf(path), kind: 'file', size: content.length, bodyId: added.result as number, createdAt: now, updatedAt: now };
-      all([entries.put(entry), meta.put({ bytes: old.bytes + content.length, files: old.files + 1 }, 'usage')], () => {
+      all([entries.put(entry), meta.put({ ...old, bytes: old.bytes + content.length, files: old.files + 1 }, 'usage')], () => {
         all([meta.get('journal'), tx.objectStore('journal').add(journalRecord(path, [], now))], ([totals]) => {
           const t = (totals as UsageRecord | undefined) ?? { bytes: 0, files: 0 };
           meta.put({ bytes: t.bytes, files: t.files + 1 }, 'journal');
@@ -148,12 +148,12 @@ function createTwoRounds(db: IDBDatabase, path: string, content: string, now: nu
   const entries = tx.objectStore('entries');
   const meta = tx.objectStore('meta');
   const ancestors = ['/memories/work', '/memories/work/new'];
-  const added = tx.objectStore('bodies').add(content);
+  const added = tx.objectStore('bodies').add(content, raw.rawBodyKey());
   all([added, entries.get(path), meta.get('usage'), meta.get('journal'), ...ancestors.map((a) => entries.get(a))], ([bodyId, , usage, totals]) => {
     const old = (usage as UsageRecord | undefined) ?? { bytes: 0, files: 0 };
     const t = (totals as UsageRecord | undefined) ?? { bytes: 0, files: 0 };
     entries.put({ path, parent: parentOf(path), kind: 'file', size: content.length, bodyId: bodyId as number, createdAt: now, updatedAt: now });
-    meta.put({ bytes: old.bytes + content.length, files: old.files + 1 }, 'usage');
+    meta.put({ ...old, bytes: old.bytes + content.length, files: old.files + 1 }, 'usage');
     tx.objectStore('journal').add(journalRecord(path, [], now));
     meta.put({ bytes: t.bytes, files: t.files + 1 }, 'journal');
   });
@@ -168,11 +168,11 @@ function createProposed(db: IDBDatabase, path: string, content: string, now: num
   const tx = db.transaction(ALL, 'readwrite');
   const entries = tx.objectStore('entries');
   const meta = tx.objectStore('meta');
-  const added = tx.objectStore('bodies').add(content);
+  const added = tx.objectStore('bodies').add(content, raw.rawBodyKey());
   all([added, entries.get(path), entries.get(parentOf(path)), meta.get('usage')], ([bodyId, , , usage]) => {
     const old = (usage as UsageRecord | undefined) ?? { bytes: 0, files: 0 };
     entries.put({ path, parent: parentOf(path), kind: 'file', size: content.length, bodyId: bodyId as number, createdAt: now, updatedAt: now });
-    meta.put({ bytes: old.bytes + content.length, files: old.files + 1 }, 'usage');
+    meta.put({ ...old, bytes: old.bytes + content.length, files: old.files + 1 }, 'usage');
     tx.objectStore('journal').add(journalRecord(path, [], now));
   });
   return raw.done(tx);
@@ -187,7 +187,7 @@ function deleteProposed(db: IDBDatabase, path: string, now: number): Promise<voi
     const entry = found as EntryRecord;
     const old = (usage as UsageRecord | undefined) ?? { bytes: 0, files: 0 };
     entries.delete(path);
-    meta.put({ bytes: old.bytes - entry.size, files: old.files - 1 }, 'usage');
+    meta.put({ ...old, bytes: old.bytes - entry.size, files: old.files - 1 }, 'usage');
     tx.objectStore('journal').add(journalRecord(path, [entry.bodyId ?? -1], now));
   });
   return raw.done(tx);
@@ -196,7 +196,7 @@ function deleteProposed(db: IDBDatabase, path: string, now: number): Promise<voi
 /** The floor's two requests, but in a transaction over all four stores. */
 function createAllStores(db: IDBDatabase, path: string, content: string, now: number): Promise<void> {
   const tx = db.transaction(ALL, 'readwrite');
-  const added = tx.objectStore('bodies').add(content);
+  const added = tx.objectStore('bodies').add(content, raw.rawBodyKey());
   added.onsuccess = () => {
     tx.objectStore('entries').put({ path, parent: parentOf(path), kind: 'file', size: content.length, bodyId: added.result as number, createdAt: now, updatedAt: now });
   };
@@ -219,7 +219,7 @@ function editLibRounds(db: IDBDatabase, path: string, edit: (s: string) => strin
       const content = edit(body.result as string);
       const usage = meta.get('usage');
       usage.onsuccess = () => {
-        const added = tx.objectStore('bodies').add(content);
+        const added = tx.objectStore('bodies').add(content, raw.rawBodyKey());
         added.onsuccess = () => {
           all([entries.put({ ...entry, bodyId: added.result as number, size: content.length, updatedAt: now }), meta.put(usage.result as UsageRecord, 'usage')], () => {
             all([meta.get('journal'), tx.objectStore('journal').add(journalRecord(path, [entry.bodyId ?? -1], now))], ([totals]) => {
@@ -365,8 +365,8 @@ export async function profile(files = 1000): Promise<unknown> {
   uninstrument();
 
   // Timings: library variants next to the raw floor and raw replicas of the library's rounds.
-  let bodyCounter = 10_000_000;
   const timings: Record<string, Record<string, number>> = {};
+  const kept = new BroadcastChannel(`idb-memory-tool:${name}`);
   for (const [label, bytes] of Object.entries(sizes)) {
     const reps: Reps = bytes > 100_000 ? { reps: 30, warmup: 3 } : { reps: 100, warmup: 5 };
     const content = makeText(bytes, 3);
@@ -381,6 +381,20 @@ export async function profile(files = 1000): Promise<unknown> {
       "raw, library's 5 rounds": { run: (i) => createLibRounds(db, newFile('rawLib', i), content, Date.now()) },
       'raw, same requests in 2 rounds': { run: (i) => createTwoRounds(db, newFile('rawTwo', i), content, Date.now()) },
       'raw, proposed (7 requests, 2 rounds)': { run: (i) => createProposed(db, newFile('rawProp', i), content, Date.now()) },
+      'raw floor + a publish as events.ts does it (new channel, post, close)': {
+        run: async (i) => {
+          await raw.createFile(db, newFile('rawBc', i), content, Date.now());
+          const channel = new BroadcastChannel(`idb-memory-tool:${name}`);
+          channel.postMessage({ dbName: name, changes: [{ type: 'write', path: newFile('rawBc', i) }] });
+          channel.close();
+        },
+      },
+      'raw floor + a post on a kept channel': {
+        run: async (i) => {
+          await raw.createFile(db, newFile('rawKept', i), content, Date.now());
+          kept.postMessage({ dbName: name, changes: [{ type: 'write', path: newFile('rawKept', i) }] });
+        },
+      },
     });
     timings[`delete ${label}`] = await measureMany(reps, {
       'lib default': { run: (i) => tool.delete({ command: 'delete', path: newFile('default', i) }) },
@@ -402,7 +416,7 @@ export async function profile(files = 1000): Promise<unknown> {
       }),
       'raw floor (body in place, 3 rounds)': { run: (i) => raw.strReplace(db, target('raw'), ...swap(i), Date.now()) },
       "raw, library's 7 rounds": { run: (i) => editLibRounds(db, target('rawLib'), replaceOnce(...swap(i)), Date.now()) },
-      'raw, copy-on-write in 3 rounds': { run: (i) => editThreeRounds(db, target('rawThree'), replaceOnce(...swap(i)), Date.now(), () => bodyCounter++) },
+      'raw, copy-on-write in 3 rounds': { run: (i) => editThreeRounds(db, target('rawThree'), replaceOnce(...swap(i)), Date.now(), raw.rawBodyKey) },
     });
     console.log(`str_replace ${label}`, JSON.stringify(timings[`str_replace ${label}`]));
   }
@@ -478,6 +492,7 @@ export async function profile(files = 1000): Promise<unknown> {
   open.close();
   console.log(JSON.stringify(steps, null, 1));
 
+  kept.close();
   for (const t of Object.values(variants)) if (t !== tool) t.close();
   await memory.close();
   return { files, counts: countLines, timings, steps };
@@ -494,19 +509,21 @@ function openMemoryTool(name: string, options: { history?: false; blockSecrets?:
   return IndexedDBMemoryTool.init({ ...options, dbName: name });
 }
 
+export type HotCommand = 'create' | 'str_replace' | 'view' | 'create-1mb' | 'str_replace-1mb';
+
 /**
  * `count` library runs of one command on a fresh memory of 1 KB files, for run.ts to sample with the CPU
  * profiler: how much of a command's time is JavaScript at all, and whose.
  */
-export async function hotLoop(command: 'create' | 'str_replace' | 'view', count: number): Promise<number> {
+export async function hotLoop(command: HotCommand, count: number): Promise<number> {
   const memory = await openMemory(`hot-${command}-${Date.now()}`);
   const { tool, db } = memory;
   const now = Date.now();
-  const text = makeText(1024, 11, true);
+  const text = makeText(command.endsWith('1mb') ? 1024 * 1024 - 4096 : 1024, 11, true);
   await raw.seedFiles(db, [{ path: '/memories/work/t.md', content: text, createdAt: now, updatedAt: now }], ['/memories/work', '/memories/work/new'], now);
   const start = performance.now();
   for (let i = 0; i < count; i++) {
-    if (command === 'create') await tool.create({ command: 'create', path: `/memories/work/new/f${i}.md`, file_text: text });
+    if (command.startsWith('create')) await tool.create({ command: 'create', path: `/memories/work/new/f${i}.md`, file_text: text });
     else if (command === 'view') await tool.view({ command: 'view', path: '/memories/work/t.md' });
     else await tool.str_replace({ command: 'str_replace', path: '/memories/work/t.md', old_str: swap(i)[0], new_str: swap(i)[1] });
   }

@@ -12,6 +12,14 @@ export interface RawFile {
   updatedAt: number;
 }
 
+/**
+ * Keys of the bodies the raw side writes: negative, so they never meet the library's (which picks its own
+ * positive ids, from a counter or from the store's last key) and never move the store's key generator.
+ * Giving the key costs the same as letting the store generate one.
+ */
+let lastRawKey = 0;
+export const rawBodyKey = (): number => --lastRawKey;
+
 /** Every key strictly below `folder` (`'0'` follows `'/'`), as the library's subtree range. */
 export const below = (folder: string): IDBKeyRange => IDBKeyRange.bound(folder + '/', folder + '0', false, true);
 const parentOf = (path: string): string => path.slice(0, path.lastIndexOf('/'));
@@ -63,7 +71,7 @@ function folderRecord(path: string, now: number): EntryRecord {
 /** create: one readwrite transaction adding the body and putting its metadata record. */
 export function createFile(db: IDBDatabase, path: string, content: string, now: number): Promise<void> {
   const tx = db.transaction(['entries', 'bodies'], 'readwrite');
-  const added = tx.objectStore('bodies').add(content);
+  const added = tx.objectStore('bodies').add(content, rawBodyKey());
   added.onsuccess = () => {
     tx.objectStore('entries').put(fileRecord(path, content, added.result as number, now, now));
   };
@@ -235,7 +243,7 @@ export function writeFiles(db: IDBDatabase, files: readonly RawFile[], folders: 
   const bodies = tx.objectStore('bodies');
   for (const folder of folders) entries.put(folderRecord(folder, now));
   for (const file of files) {
-    const added = bodies.add(file.content);
+    const added = bodies.add(file.content, rawBodyKey());
     added.onsuccess = () => {
       entries.put(fileRecord(file.path, file.content, added.result as number, file.createdAt, file.updatedAt));
     };
@@ -254,7 +262,8 @@ export async function seedFiles(db: IDBDatabase, files: readonly RawFile[], fold
   usage.onsuccess = () => {
     const old = (usage.result as UsageRecord | undefined) ?? { bytes: 0, files: 0 };
     const bytes = files.reduce((sum, file) => sum + file.content.length, 0);
-    meta.put({ bytes: old.bytes + bytes, files: old.files + files.length }, 'usage');
+    // Spread, so whatever else the library keeps there (its next body id) stays.
+    meta.put({ ...old, bytes: old.bytes + bytes, files: old.files + files.length }, 'usage');
   };
   await done(tx);
 }

@@ -181,6 +181,10 @@ export function renderMarkdown(run: RunInfo, results: readonly CaseResult[], sum
       'The SDK column is the official `BetaLocalFilesystemMemoryTool` on a temp folder of the same disk, running the same ' +
       'script in Node afterwards (it fsyncs every write; Chromium commits IndexedDB with relaxed durability).',
     '',
+    '`npm run bench -- --quick` runs a fifth of the repetitions; `-- --head` benches the committed src/ instead of the ' +
+      'working tree; `-- --profile` writes the diagnosis (request and round counts, the library with history or the secret ' +
+      'check off, raw replicas of its request pattern, CPU profiles) to profile.json instead of this table.',
+    '',
     '## Goals',
     '',
     '| goal | measured | |',

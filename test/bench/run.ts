@@ -20,6 +20,7 @@ import { librarySource } from './source.js';
 import type { Source } from './source.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
+const round = (ms: number): number => Math.round(ms * 10_000) / 10_000;
 
 export interface Options {
   quick: boolean;
@@ -79,16 +80,17 @@ async function servePage(minify: boolean, source: Source): Promise<{ url: string
   };
 }
 
-/** Samples the CPU while the page runs 300 library commands of each kind; self time per function, per command. */
+/** Samples the CPU while the page runs library commands (300 of 1 KB, 40 of 1 MB); self time per function. */
 async function cpuProfiles(page: Page): Promise<Record<string, unknown>> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 50 });
   const out: Record<string, unknown> = {};
-  for (const command of ['create', 'str_replace', 'view'] as const) {
-    await page.evaluate((c) => window.bench?.hotLoop(c, 50), command);
+  for (const command of ['create', 'str_replace', 'view', 'create-1mb', 'str_replace-1mb'] as const) {
+    const runs = command.endsWith('1mb') ? 40 : 300;
+    await page.evaluate((c) => window.bench?.hotLoop(c, 10), command);
     await cdp.send('Profiler.start');
-    const perRun = await page.evaluate((c) => window.bench?.hotLoop(c, 300) ?? 0, command);
+    const perRun = await page.evaluate(([c, n]) => window.bench?.hotLoop(c, n) ?? 0, [command, runs] as const);
     const { profile } = await cdp.send('Profiler.stop');
     const self = new Map<string, number>();
     const byId = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -104,7 +106,7 @@ async function cpuProfiles(page: Page): Promise<Record<string, unknown>> {
     const total = [...self.values()].reduce((a, b) => a + b, 0);
     const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 25).map(([fn, ms]) => `${fn}: ${((ms / total) * 100).toFixed(1)}%`);
     const busy = [...self].filter(([fn]) => fn !== '(idle)' && fn !== '(program)' && fn !== '(garbage collector)').reduce((a, [, ms]) => a + ms, 0);
-    out[command] = { msPerRun: Number(perRun.toFixed(3)), jsMsPerRun: Number((busy / 300).toFixed(3)), idleShare: `${(((self.get('(idle)') ?? 0) / total) * 100).toFixed(1)}%`, programShare: `${(((self.get('(program)') ?? 0) / total) * 100).toFixed(1)}%`, top };
+    out[command] = { msPerRun: Number(perRun.toFixed(3)), jsMsPerRun: Number((busy / runs).toFixed(3)), idleShare: `${(((self.get('(idle)') ?? 0) / total) * 100).toFixed(1)}%`, programShare: `${(((self.get('(program)') ?? 0) / total) * 100).toFixed(1)}%`, top };
   }
   await cdp.detach();
   return out;
@@ -202,7 +204,10 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   const summary = summarize(results);
   const markdown = renderMarkdown(run, results, summary, sizes);
   await writeFile(`${here}results.md`, markdown);
-  await writeFile(`${here}results.json`, JSON.stringify({ run, summary, sizes, results }, null, 2) + '\n');
+  const rounded = results.map((r) => ({ ...r, lib: r.lib.map(round), raw: r.raw.map(round), ...(r.peer ? { peer: r.peer.map(round) } : {}) }));
+  // Every run's time is kept (ms, 4 decimals), one row's samples to a line.
+  const json = JSON.stringify({ run, summary, sizes, results: rounded }, null, 2).replace(/\[\s+(-?[\d.]+(?:,\s+-?[\d.]+)*)\s+\]/gu, (_, list: string) => `[${list.replace(/\s+/gu, ' ')}]`);
+  await writeFile(`${here}results.json`, json + '\n');
   console.log('\n' + markdown);
   console.log(`wrote ${here}results.md and results.json (${run.seconds} s)`);
 }

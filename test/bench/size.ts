@@ -46,6 +46,10 @@ export interface SizeReport {
   demo: DemoSize | { error: string };
 }
 
+/** A module id as the report shows it: `src/…` (also for the --head snapshot) or `node_modules/…`. */
+const shortId = (id: string): string =>
+  id.replace(root, '').replace(/^test\/bench\/head\.tmp\//u, '').replace(/^.*node_modules\//u, 'node_modules/');
+
 const gz = (code: string | Uint8Array): number => gzipSync(code, { level: 9 }).length;
 
 function outputs(result: Awaited<ReturnType<typeof build>>): (Rolldown.OutputChunk | Rolldown.OutputAsset)[] {
@@ -84,7 +88,7 @@ async function entrySize(name: string, plugins: Plugin[]): Promise<EntrySize> {
   const modules = loaded
     .flatMap((chunk) => Object.entries(chunk.modules))
     .map(([id, info]) => ({
-      id: id.replace(root, '').replace(/^.*node_modules\//u, 'node_modules/'),
+      id: shortId(id),
       bytes: info.renderedLength,
       // As a script, so its top-level code counts as used (it is, from the other modules).
       gzipped: info.code ? gz(minifySync('module.js', info.code, { module: false }).code) : 0,
@@ -97,7 +101,7 @@ async function entrySize(name: string, plugins: Plugin[]): Promise<EntrySize> {
   const lazyChunks = lazy.map((chunk) => ({
     name: chunk.fileName,
     gzipped: gz(chunk.code),
-    modules: Object.keys(chunk.modules).map((id) => id.replace(root, '')),
+    modules: Object.keys(chunk.modules).map(shortId),
   }));
   return { entry: name, minified: Buffer.byteLength(code), gzipped: gz(code), contains, modules, lazy: lazyChunks };
 }
