@@ -7,8 +7,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startMessagesApiServer } from '../helpers/messages-api-server.js';
 import type { MessagesApiServer } from '../helpers/messages-api-server.js';
 import type { ScriptedStep } from '../../src/scripted-claude.js';
-import { buildDemo, dumpIndexedDB, launchChromium, openDemo, recordRequests, serveStatic } from './harness.js';
-import type { Served } from './harness.js';
+import { dumpIndexedDB, openDemo, recordRequests, startBuiltDemo } from './harness.js';
+import type { BuiltDemo, Served } from './harness.js';
 
 const NOTE = '/memories/user.md';
 const LISTING_EMPTY =
@@ -22,21 +22,16 @@ const REMEMBERS_TEA: ScriptedStep[] = [
   { text: 'I will remember that you like green tea.' },
 ];
 
-let built: { dir: string; remove(): Promise<void> };
+let demo: BuiltDemo | undefined;
 let site: Served;
 let browser: Browser;
 
 beforeAll(async () => {
-  built = await buildDemo();
-  site = await serveStatic(built.dir);
-  browser = await launchChromium();
+  demo = await startBuiltDemo();
+  ({ site, browser } = demo);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-  await built?.remove();
-});
+afterAll(() => demo?.close());
 
 /** A fresh browser profile (its own IndexedDB and localStorage) and a scripted Claude, both closed after `body`. */
 async function withPage(

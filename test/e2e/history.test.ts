@@ -5,28 +5,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { startMessagesApiServer } from '../helpers/messages-api-server.js';
-import { buildDemo, launchChromium, openDemo, serveStatic } from './harness.js';
-import type { Served } from './harness.js';
+import { openDemo, startBuiltDemo } from './harness.js';
+import type { BuiltDemo, Served } from './harness.js';
 
 const NOTE = '/memories/offline-demo.md';
 const FIRST_TEXT = '# About the user\n- Drinks tea\n';
 const FINAL_TEXT = '# About the user\n- Drinks green tea, no sugar\n';
 
-let built: { dir: string; remove(): Promise<void> };
+let demo: BuiltDemo | undefined;
 let site: Served;
 let browser: Browser;
 
 beforeAll(async () => {
-  built = await buildDemo();
-  site = await serveStatic(built.dir);
-  browser = await launchChromium();
+  demo = await startBuiltDemo();
+  ({ site, browser } = demo);
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-  await built?.remove();
-});
+afterAll(() => demo?.close());
 
 /** A fresh browser profile (its own IndexedDB) with the demo open, closed after `body`. */
 async function withDemo(body: (page: Page, context: BrowserContext) => Promise<void>): Promise<void> {
