@@ -3,7 +3,7 @@
 // against the memory as it is then. Hashing is not IndexedDB, so it never runs inside a transaction.
 
 import type { MemoryChange } from './commands.js';
-import { getEntry, getUsage, subtreeRange } from './commands.js';
+import { folderRecord, getEntry, getUsage, subtreeRange } from './commands.js';
 import { MemoryToolError, isMemoryToolError } from './errors.js';
 import type { ResolvedLimits } from './limits.js';
 import { MEMORY_ROOT, ancestorsOf, normalizeMemoryPath, parentOf } from './paths.js';
@@ -241,9 +241,7 @@ async function applyPlan(
   }
   for (const folder of plan.report.folderPaths) {
     ops.push({ type: 'folder', path: folder, before: false, after: true });
-    pending.push(
-      entries.put({ path: folder, parent: parentOf(folder), kind: 'folder', size: 0, createdAt: now, updatedAt: now }),
-    );
+    pending.push(entries.put(folderRecord(folder, now)));
   }
   plan.report.skippedPaths.forEach(() => step());
   let bodyId = nextBody;

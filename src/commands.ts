@@ -69,7 +69,7 @@ export async function getUsage(tx: ReadTx): Promise<Usage & { nextBody: number }
   return { ...usage, nextBody: (typeof last?.key === 'number' ? last.key : 0) + 1 };
 }
 
-async function readBody(tx: ReadTx, entry: EntryRecord): Promise<string> {
+export async function readBody(tx: ReadTx, entry: EntryRecord): Promise<string> {
   return entry.bodyId === undefined ? '' : ((await tx.objectStore('bodies').get(entry.bodyId)) ?? '');
 }
 
@@ -210,11 +210,14 @@ async function foldersToMake(tx: ReadTx, key: string, belowFile: (file: string) 
   return missing;
 }
 
+/** The record of a new folder at `path`. */
+export function folderRecord(path: string, now: number): EntryRecord {
+  return { path, parent: parentOf(path), kind: 'folder', size: 0, createdAt: now, updatedAt: now };
+}
+
 function makeFolders(tx: WriteTx, folders: readonly string[], now: number): Promise<unknown>[] {
   const entries = tx.objectStore('entries');
-  return folders.map((folder) =>
-    entries.put({ path: folder, parent: parentOf(folder), kind: 'folder', size: 0, createdAt: now, updatedAt: now }),
-  );
+  return folders.map((folder) => entries.put(folderRecord(folder, now)));
 }
 
 // ---------------------------------------------------------------- str_replace and insert

@@ -2,7 +2,7 @@
 // Read-only, and not an access by Claude (expiry ignores it). Claude's `view` lives in commands.ts.
 
 import { MemoryToolError } from './errors.js';
-import { getEntry, subtreeRange } from './commands.js';
+import { getEntry, readBody, subtreeRange } from './commands.js';
 import { MEMORY_ROOT, isHiddenName, nameOf, normalizeMemoryPath } from './paths.js';
 import { reply } from './replies.js';
 import type { MemoryTx } from './store.js';
@@ -45,6 +45,6 @@ export async function listEntries(tx: ReadTx, path: string = MEMORY_ROOT): Promi
 export async function readFile(tx: ReadTx, path: string): Promise<string> {
   const entry = await getEntry(tx, normalizeMemoryPath(path));
   if (!entry) throw new MemoryToolError('not_found', reply.viewMissing(path));
-  if (entry.kind !== 'file' || entry.bodyId === undefined) throw new MemoryToolError('not_a_file', reply.notAFile(path));
-  return (await tx.objectStore('bodies').get(entry.bodyId)) ?? '';
+  if (entry.kind !== 'file') throw new MemoryToolError('not_a_file', reply.notAFile(path));
+  return readBody(tx, entry);
 }

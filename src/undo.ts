@@ -4,7 +4,7 @@
 
 import { MemoryToolError } from './errors.js';
 import type { MemoryChange, WriteResult } from './commands.js';
-import { getEntry, getUsage, moveTree, subtreeRange } from './commands.js';
+import { folderRecord, getEntry, getUsage, moveTree, subtreeRange } from './commands.js';
 import type { ResolvedLimits } from './limits.js';
 import { MEMORY_ROOT, ancestorsOf, parentOf } from './paths.js';
 import { reply } from './replies.js';
@@ -73,7 +73,7 @@ export async function undoChange(
     } else if (op.type === 'folder') {
       const existing = await entries.get(op.path);
       if (op.before && !existing) {
-        await entries.put(folderEntry(op.path, now));
+        await entries.put(folderRecord(op.path, now));
         inverse.push({ type: 'folder', path: op.path, before: false, after: true });
       } else if (!op.before && existing?.kind === 'folder' && (await entries.count(subtreeRange(op.path))) === 0) {
         // A folder the change made goes only if it is still empty.
@@ -108,10 +108,6 @@ export async function undoChange(
   return { reply: reply.undone(id), changes, ops: inverse, retired };
 }
 
-function folderEntry(path: string, now: number): EntryRecord {
-  return { path, parent: parentOf(path), kind: 'folder', size: 0, createdAt: now, updatedAt: now };
-}
-
 /** Makes the missing folders above `key` (a restored file's folder may have been deleted with it). */
 async function ensureFolders(tx: WriteTx, key: string, now: number, id: number): Promise<void> {
   const entries = tx.objectStore('entries');
@@ -119,6 +115,6 @@ async function ensureFolders(tx: WriteTx, key: string, now: number, id: number):
     if (folder === MEMORY_ROOT) continue;
     const existing = await entries.get(folder);
     if (existing?.kind === 'file') throw new MemoryToolError('conflict', reply.undoConflict(id, folder));
-    if (!existing) await entries.put(folderEntry(folder, now));
+    if (!existing) await entries.put(folderRecord(folder, now));
   }
 }
