@@ -5,12 +5,12 @@
 import type { MemoryChange } from './commands.js';
 import { folderRecord, getEntry, getUsage, subtreeRange } from './commands.js';
 import { MemoryToolError, isMemoryToolError } from './errors.js';
-import type { ResolvedLimits } from './limits.js';
+import type { ResolvedLimits, Usage } from './limits.js';
 import { MEMORY_ROOT, ancestorsOf, normalizeMemoryPath, parentOf } from './paths.js';
 import { reply } from './replies.js';
 import type { ResolvedHistoryLimits, RetiredBody } from './journal.js';
 import { fileState, record } from './journal.js';
-import type { EntryRecord, JournalOp, UsageRecord } from './schema.js';
+import type { EntryRecord, JournalOp } from './schema.js';
 import type { MemoryStore, MemoryTx } from './store.js';
 import { utf8Length } from './utf8.js';
 
@@ -199,7 +199,11 @@ export async function importBundle(
       if (done % 1000 === 0) progress(done);
     });
     const paths = [...plan.report.addedPaths, ...plan.report.replacedPaths, ...plan.report.removedPaths];
-    await record(tx, { actor: 'user', command: 'import', paths, ...applied }, now, history);
+    await record(tx, { actor: 'user', command: 'import', paths, ops: applied.ops, retired: applied.retired }, now, history, {
+      ...usage,
+      ...plan.usage,
+      nextBody: applied.nextBody,
+    });
     return plan.report;
   });
   options.onProgress?.(total, total);
@@ -226,7 +230,7 @@ async function applyPlan(
   nextBody: number,
   now: number,
   step: () => void,
-): Promise<{ ops: JournalOp[]; retired: RetiredBody[] }> {
+): Promise<{ ops: JournalOp[]; retired: RetiredBody[]; nextBody: number }> {
   const entries = tx.objectStore('entries');
   const bodies = tx.objectStore('bodies');
   const ops: JournalOp[] = [];
@@ -261,10 +265,9 @@ async function applyPlan(
     pending.push(bodies.add(file.content, entry.bodyId), entries.put(entry).then(step));
     ops.push({ type: 'file', path: file.key, before, after: fileState(entry) });
   }
-  pending.push(tx.objectStore('meta').put({ ...plan.usage, nextBody: bodyId }, 'usage'));
   await Promise.all(pending);
   const retired = ops.flatMap((op) => (op.type === 'file' && op.before ? [{ id: op.before.bodyId, size: op.before.size }] : []));
-  return { ops, retired };
+  return { ops, retired, nextBody: bodyId };
 }
 
 interface Settings {
@@ -528,7 +531,8 @@ interface Plan {
   deletes: EntryRecord[];
   /** Files to write, each as a new body. */
   writes: CheckedFile[];
-  usage: UsageRecord;
+  /** The memory's totals after the import. */
+  usage: Usage;
 }
 
 /**
@@ -634,7 +638,7 @@ function checkTotals(
   remaining: ReadonlyMap<string, EntryRecord>,
   writes: readonly CheckedFile[],
   limits: Readonly<ResolvedLimits>,
-): UsageRecord {
+): Usage {
   const before = sumFiles(existing);
   const after = sumFiles(remaining.values());
   let fileOver: CheckedFile | undefined;
@@ -656,7 +660,7 @@ function checkTotals(
   return after;
 }
 
-function sumFiles(entries: Iterable<EntryRecord>): UsageRecord {
+function sumFiles(entries: Iterable<EntryRecord>): Usage {
   const usage = { bytes: 0, files: 0 };
   for (const entry of entries) {
     if (entry.kind !== 'file') continue;

@@ -3,13 +3,14 @@
 // Input is already validated (input.ts); wording comes from replies.ts; nothing here opens a connection.
 
 import { MemoryToolError } from './errors.js';
-import type { ResolvedLimits, Usage } from './limits.js';
+import type { ResolvedLimits } from './limits.js';
 import { checkWrite } from './limits.js';
 import { MEMORY_ROOT, ancestorsOf, isHiddenName, isWithin, nameOf, normalizeMemoryPath, parentOf } from './paths.js';
 import { FOLDER_SIZE, MAX_VIEW_CHARS, MAX_VIEW_LINES, formatSize, numberedLine, reply } from './replies.js';
 import type { RetiredBody } from './journal.js';
 import { fileState } from './journal.js';
-import type { EntryRecord, JournalOp } from './schema.js';
+import { EMPTY_USAGE } from './schema.js';
+import type { EntryRecord, JournalOp, UsageRecord } from './schema.js';
 import type { MemoryTx } from './store.js';
 import { issue } from './store.js';
 import { utf8Length } from './utf8.js';
@@ -35,16 +36,27 @@ export interface WriteResult {
   ops: JournalOp[];
   /** Bodies no file uses any more: kept by the journal, or released. */
   retired: RetiredBody[];
+  /** The usage record after the change, for the journal to write with its own totals (journal.ts `record`). */
+  usage: UsageRecord;
 }
 
-/** Checks or rewrites content before it is stored; throws to refuse. Synchronous: it runs inside the transaction. */
-export type ContentFilter = (write: { path: string; key: string; content: string; command: string }) => string;
+/** A text about to be stored. An edit names the span of `content` it changed (UTF-16 offsets), so checks can look only there. */
+export interface ContentWrite {
+  path: string;
+  key: string;
+  content: string;
+  command: string;
+  changed?: { from: number; to: number };
+}
 
 export interface WriteContext {
   limits: ResolvedLimits;
   overwrite: boolean;
   now: number;
-  filter: ContentFilter;
+  /** The refusal for a text that must not be stored (a secret), or undefined. Pure, so it may run before the reads end. */
+  screen: (write: ContentWrite) => MemoryToolError | undefined;
+  /** The text to store for `write` (an app's hook may rewrite it); throws to refuse. Synchronous: it runs inside the transaction. */
+  filter: (write: ContentWrite) => string;
 }
 
 type ReadTx = MemoryTx<'readonly'> | MemoryTx<'readwrite'>;
@@ -61,12 +73,9 @@ export function getEntry(tx: ReadTx, key: string): Promise<EntryRecord | undefin
   return key === MEMORY_ROOT ? Promise.resolve(ROOT_ENTRY) : tx.objectStore('entries').get(key);
 }
 
-/** The running totals and the next body id (found from the store's last key once, for older memories). */
-export async function getUsage(tx: ReadTx): Promise<Usage & { nextBody: number }> {
-  const usage = (await tx.objectStore('meta').get('usage')) ?? { bytes: 0, files: 0 };
-  if (usage.nextBody !== undefined) return { ...usage, nextBody: usage.nextBody };
-  const last = await tx.objectStore('bodies').openKeyCursor(null, 'prev');
-  return { ...usage, nextBody: (typeof last?.key === 'number' ? last.key : 0) + 1 };
+/** The running totals, the next body id and the journal's totals: every write's bookkeeping, one record. */
+export async function getUsage(tx: ReadTx): Promise<UsageRecord> {
+  return (await tx.objectStore('meta').get('usage')) ?? { ...EMPTY_USAGE };
 }
 
 export async function readBody(tx: ReadTx, entry: EntryRecord): Promise<string> {
@@ -146,19 +155,31 @@ function viewFile(content: string, command: ViewCommand): string {
 export async function create(tx: WriteTx, command: CreateCommand, ctx: WriteContext): Promise<WriteResult> {
   const key = normalizeMemoryPath(command.path);
   const entries = tx.objectStore('entries');
-  const [existing, usage, missingFolders] = await Promise.all([
+  const bodies = tx.objectStore('bodies');
+  const write: ContentWrite = { path: command.path, key, content: command.file_text, command: 'create' };
+  // Always a new body: the old one stays intact for the journal (copy-on-write, no content is copied). It is
+  // sent first, beside the reads, and the text is checked and counted while they are under way: for a big
+  // file the backend stores it while this thread works. A refused create aborts the transaction and the body
+  // with it. Its key comes from the store (the reads bring it back), so nothing waits for `nextBody`.
+  const reads = Promise.all([
     getEntry(tx, key),
     getUsage(tx),
     foldersToMake(tx, key, (file) => reply.belowFile(command.path, file)),
+    // A request can also fail as it is made (a full disk, in some browsers): a rejection like the others then.
+    new Promise<number>((resolve, reject) => bodies.add(write.content).then(resolve, reject)),
   ]);
+  const refusal = ctx.screen(write);
+  const counted = utf8Length(write.content);
+  const [existing, usage, missingFolders, bodyId] = await reads;
   if (existing?.kind === 'folder') throw new MemoryToolError('is_a_directory', reply.isDirectory(command.path));
   if (existing && !ctx.overwrite) throw new MemoryToolError('already_exists', reply.alreadyExists(command.path));
-  const content = ctx.filter({ path: command.path, key, content: command.file_text, command: 'create' });
-  const size = utf8Length(content);
+  if (refusal) throw refusal;
+  const content = ctx.filter(write);
+  const rewritten = content !== write.content;
+  const size = rewritten ? utf8Length(content) : counted;
   const totals = checkWrite(ctx.limits, usage, command.path, size, existing?.size ?? 0, !existing);
+  if (rewritten) issue(bodies.put(content, bodyId));
 
-  // Always a new body: the old one stays intact for the journal (copy-on-write, no content is copied).
-  const bodyId = usage.nextBody;
   const entry: EntryRecord = {
     path: key,
     parent: parentOf(key),
@@ -168,18 +189,15 @@ export async function create(tx: WriteTx, command: CreateCommand, ctx: WriteCont
     createdAt: existing?.createdAt ?? ctx.now,
     updatedAt: ctx.now,
   };
-  issue(
-    tx.objectStore('bodies').add(content, bodyId),
-    ...makeFolders(tx, missingFolders, ctx.now),
-    entries.put(entry),
-    tx.objectStore('meta').put({ ...totals, nextBody: bodyId + 1 }, 'usage'),
-  );
+  issue(...makeFolders(tx, missingFolders, ctx.now), entries.put(entry));
   const before = existing ? fileState(existing) : null;
   return {
     reply: reply.created(command.path),
     changes: [{ type: 'write', path: key }],
     ops: [...folderOps(missingFolders), { type: 'file', path: key, before, after: fileState(entry) }],
     retired: before ? [{ id: before.bodyId, size: before.size }] : [],
+    // Ids handed out by `nextBody` (edits, imports) and by the store's key generator never meet: each moves past the other.
+    usage: { ...usage, ...totals, nextBody: Math.max(usage.nextBody, bodyId + 1) },
   };
 }
 
@@ -226,7 +244,7 @@ interface FoundFile {
   key: string;
   entry: EntryRecord;
   content: string;
-  usage: Usage & { nextBody: number };
+  usage: UsageRecord;
 }
 
 /** The file at `path` for an edit (read with the totals), or the contract's refusal for a missing path or a folder. */
@@ -238,30 +256,40 @@ async function fileForEdit(tx: WriteTx, path: string): Promise<FoundFile> {
   return { key, entry, usage, content: await readBody(tx, entry) };
 }
 
-/** Stores the edited content of a file as a new body and answers the journal's half of the result. */
+/** An edit of a file: its new text, the span of it that changed, and the new size worked out from the old one. */
+interface Edit {
+  content: string;
+  changed: { from: number; to: number };
+  size: number;
+}
+
+/**
+ * Stores the edited content of a file as a new body and answers the journal's half of the result. The size is
+ * the edit's own unless a content filter rewrote the text (then it is counted).
+ */
 async function writeEdit(
   tx: WriteTx,
   command: { command: string; path: string },
   found: FoundFile,
-  edited: string,
+  edit: Edit,
   ctx: WriteContext,
 ): Promise<Omit<WriteResult, 'reply'> & { content: string }> {
-  const content = ctx.filter({ path: command.path, key: found.key, content: edited, command: command.command });
-  const size = utf8Length(content);
+  const write: ContentWrite = { path: command.path, key: found.key, content: edit.content, command: command.command, changed: edit.changed };
+  const refusal = ctx.screen(write);
+  if (refusal) throw refusal;
+  const content = ctx.filter(write);
+  const size = content === edit.content ? edit.size : utf8Length(content);
   const totals = checkWrite(ctx.limits, found.usage, command.path, size, found.entry.size, false);
   const bodyId = found.usage.nextBody;
   const entry: EntryRecord = { ...found.entry, size, bodyId, updatedAt: ctx.now };
-  issue(
-    tx.objectStore('bodies').add(content, bodyId),
-    tx.objectStore('entries').put(entry),
-    tx.objectStore('meta').put({ ...totals, nextBody: bodyId + 1 }, 'usage'),
-  );
+  issue(tx.objectStore('bodies').add(content, bodyId), tx.objectStore('entries').put(entry));
   const before = fileState(found.entry);
   return {
     content,
     changes: [{ type: 'write', path: found.key }],
     ops: [{ type: 'file', path: found.key, before, after: fileState(entry) }],
     retired: before ? [{ id: before.bodyId, size: before.size }] : [],
+    usage: { ...found.usage, ...totals, nextBody: bodyId + 1 },
   };
 }
 
@@ -269,6 +297,7 @@ export async function strReplace(tx: WriteTx, command: StrReplaceCommand, ctx: W
   const found = await fileForEdit(tx, command.path);
   const { content } = found;
   const oldStr = command.old_str;
+  const newStr = command.new_str ?? '';
   // Every start over the whole text, overlapping ones too (the SDK's per-line count misses both).
   const starts: number[] = [];
   for (let at = content.indexOf(oldStr); at !== -1; at = content.indexOf(oldStr, at + 1)) starts.push(at);
@@ -277,16 +306,56 @@ export async function strReplace(tx: WriteTx, command: StrReplaceCommand, ctx: W
   if (starts.length > 1) throw new MemoryToolError('multiple_matches', reply.multipleMatches(oldStr, lines));
 
   const at = starts[0] as number;
-  const edited = content.slice(0, at) + (command.new_str ?? '') + content.slice(at + oldStr.length);
+  const end = at + oldStr.length;
+  const edit: Edit = {
+    content: content.slice(0, at) + newStr + content.slice(end),
+    changed: { from: at, to: at + newStr.length },
+    size: replacedSize(found.entry.size, content, at, end, newStr),
+  };
   // The snippet shows what was stored, which a content filter may have rewritten.
-  const { content: updated, ...written } = await writeEdit(tx, command, found, edited, ctx);
-
+  const { content: updated, ...written } = await writeEdit(tx, command, found, edit, ctx);
+  // Two lines before the change's first line to two after it, as the SDK shows them.
   const changed = (lines[0] as number) - 1;
-  const newLines = updated.split('\n');
   const from = Math.max(0, changed - 2);
-  const to = Math.min(newLines.length, changed + 3);
-  const snippet = newLines.slice(from, to).map((text, i) => numberedLine(from + i + 1, text));
-  return { reply: reply.edited(snippet.join('\n')), ...written };
+  const shown = linesAt(updated, from, changed + 3 - from);
+  return { reply: reply.edited(shown.map((text, i) => numberedLine(from + i + 1, text)).join('\n')), ...written };
+}
+
+const isHigh = (unit: number): boolean => unit >= 0xd800 && unit <= 0xdbff;
+const isLow = (unit: number): boolean => unit >= 0xdc00 && unit <= 0xdfff;
+/** UTF-8 bytes saved when `left` and `right` meet: a lone high and a lone low surrogate become one 4-byte pair. */
+const joined = (left: string, right: string): number =>
+  left !== '' && right !== '' && isHigh(left.charCodeAt(left.length - 1)) && isLow(right.charCodeAt(0)) ? 2 : 0;
+
+/**
+ * UTF-8 bytes of `content` with `content.slice(at, end)` replaced by `newStr`, from the old size: only the two
+ * strings are counted, not the whole file (which may be a megabyte).
+ */
+export function replacedSize(oldSize: number, content: string, at: number, end: number, newStr: string): number {
+  const before = content.slice(Math.max(0, at - 1), at);
+  const after = content.slice(end, end + 1);
+  const oldStr = content.slice(at, end);
+  const oldJoins = joined(before, oldStr) + joined(oldStr, after);
+  const newJoins = newStr === '' ? joined(before, after) : joined(before, newStr) + joined(newStr, after);
+  return oldSize - utf8Length(oldStr) + oldJoins + utf8Length(newStr) - newJoins;
+}
+
+/** Up to `count` lines of `text` from 0-based line `first`, without splitting the whole text. */
+function linesAt(text: string, first: number, count: number): string[] {
+  let start = 0;
+  for (let line = 0; line < first; line++) {
+    const nl = text.indexOf('\n', start);
+    if (nl === -1) return [];
+    start = nl + 1;
+  }
+  const out: string[] = [];
+  while (out.length < count) {
+    const nl = text.indexOf('\n', start);
+    out.push(nl === -1 ? text.slice(start) : text.slice(start, nl));
+    if (nl === -1) break;
+    start = nl + 1;
+  }
+  return out;
 }
 
 /** The distinct 1-based line numbers on which the (ascending) offsets `starts` fall. */
@@ -306,13 +375,36 @@ function lineNumbersOf(content: string, starts: readonly number[]): number[] {
 
 export async function insert(tx: WriteTx, command: InsertCommand, ctx: WriteContext): Promise<WriteResult> {
   const found = await fileForEdit(tx, command.path);
-  const lines = found.content.split('\n');
-  if (command.insert_line < 0 || command.insert_line > lines.length) {
-    throw new MemoryToolError('invalid_input', reply.badInsertLine(command.insert_line, lines.length));
+  const { content } = found;
+  const line = command.insert_line;
+  // Where line `line` starts (just after the text's `line`-th newline), found without splitting it into lines.
+  let at = 0;
+  let passed = 0;
+  while (passed < line) {
+    const nl = content.indexOf('\n', at);
+    if (nl === -1) break;
+    at = nl + 1;
+    passed++;
   }
-  lines.splice(command.insert_line, 0, command.insert_text.replace(/\n$/u, ''));
-  const { content: _stored, ...written } = await writeEdit(tx, command, found, lines.join('\n'), ctx);
+  // Valid lines are 0 to the line count; only a refusal counts every line, for its message.
+  if (line < 0 || passed < line - 1) throw new MemoryToolError('invalid_input', reply.badInsertLine(line, countLines(content)));
+  const text = command.insert_text.replace(/\n$/u, '');
+  // As the SDK splits the text into lines, adds one and joins them again: after the last line, or before line
+  // `line`. One newline joins the new line to its neighbours, so the size is the old one plus the line's.
+  const size = found.entry.size + utf8Length(text) + 1;
+  const edit: Edit =
+    passed < line
+      ? { content: `${content}\n${text}`, changed: { from: content.length, to: content.length + 1 + text.length }, size }
+      : { content: `${content.slice(0, at)}${text}\n${content.slice(at)}`, changed: { from: at, to: at + text.length + 1 }, size };
+  const { content: _stored, ...written } = await writeEdit(tx, command, found, edit, ctx);
   return { reply: reply.inserted(command.path), ...written };
+}
+
+/** Lines as `split('\n')` counts them (an empty text is one empty line). */
+function countLines(text: string): number {
+  let lines = 1;
+  for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', nl + 1)) lines++;
+  return lines;
 }
 
 // ---------------------------------------------------------------- delete
@@ -329,15 +421,15 @@ export async function remove(tx: WriteTx, command: DeleteCommand): Promise<Write
 }
 
 /**
- * Deletes `gone` (the whole subtree of `folder` when given, as one key range) and updates usage. Bodies are
- * not touched here: they are returned as retired, for the journal to keep or release.
+ * Deletes `gone` (the whole subtree of `folder` when given, as one key range) and answers the usage after it.
+ * Bodies are not touched here: they are returned as retired, for the journal to keep or release.
  */
 export function deleteEntries(
   tx: WriteTx,
   gone: readonly EntryRecord[],
-  usage: Usage & { nextBody: number },
+  usage: UsageRecord,
   folder?: string,
-): Pick<WriteResult, 'ops' | 'retired'> {
+): Pick<WriteResult, 'ops' | 'retired' | 'usage'> {
   const entries = tx.objectStore('entries');
   const ops: JournalOp[] = [];
   const retired: RetiredBody[] = [];
@@ -356,8 +448,7 @@ export function deleteEntries(
     if (folder === undefined) issue(entries.delete(entry.path));
   }
   if (folder !== undefined) issue(entries.delete(folder), entries.delete(subtreeRange(folder)));
-  issue(tx.objectStore('meta').put({ ...usage, bytes: usage.bytes - bytes, files: usage.files - files }, 'usage'));
-  return { ops, retired };
+  return { ops, retired, usage: { ...usage, bytes: usage.bytes - bytes, files: usage.files - files } };
 }
 
 // ---------------------------------------------------------------- rename
@@ -367,7 +458,7 @@ export async function rename(tx: WriteTx, command: RenameCommand, ctx: WriteCont
   const to = normalizeMemoryPath(command.new_path);
   // Checks in the SDK's order: root, destination, source; then the cases it gets wrong.
   if (from === MEMORY_ROOT) throw new MemoryToolError('forbidden', reply.renameRoot());
-  const [source, destination] = await Promise.all([getEntry(tx, from), getEntry(tx, to)]);
+  const [source, destination, usage] = await Promise.all([getEntry(tx, from), getEntry(tx, to), getUsage(tx)]);
   if (destination) throw new MemoryToolError('already_exists', reply.destinationExists(command.new_path));
   if (!source) throw new MemoryToolError('not_found', reply.renameMissing(command.old_path));
   if (source.kind === 'folder' && isWithin(to, from)) {
@@ -381,6 +472,7 @@ export async function rename(tx: WriteTx, command: RenameCommand, ctx: WriteCont
     changes: [{ type: 'rename', path: to, from }],
     ops: [...folderOps(missingFolders), { type: 'move', from, to }],
     retired: [],
+    usage,
   };
 }
 

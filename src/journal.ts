@@ -57,25 +57,23 @@ export async function releaseBodies(tx: WriteTx, ids: readonly number[]): Promis
   );
 }
 
-/** The journal's running totals; `tool.ts` asks for them as the transaction starts, beside the command's reads. */
-export async function journalTotals(tx: MemoryTx<'readwrite'>): Promise<UsageRecord> {
-  return (await tx.objectStore('meta').get('journal')) ?? { bytes: 0, files: 0 };
-}
-
 /**
- * Adds `draft` to the journal, then drops the oldest entries beyond `limits`. With `limits` undefined
- * (history off) nothing is recorded and the retired bodies are released at once. `totals` are the journal's
- * totals as read at the start of the transaction.
+ * Adds `draft` to the journal, drops the oldest entries beyond `limits`, and writes `usage` (the memory's totals
+ * after the change, as the change worked them out) with the journal's totals: the one write of bookkeeping a
+ * change makes. With `limits` undefined (history off) nothing is recorded and the retired bodies are released
+ * at once.
  */
 export async function record(
   tx: WriteTx,
   draft: JournalDraft,
   now: number,
   limits: ResolvedHistoryLimits | undefined,
-  totals?: Promise<UsageRecord>,
+  usage: UsageRecord,
 ): Promise<void> {
+  const meta = tx.objectStore('meta');
   const retiredIds = draft.retired.map((body) => body.id);
   if (!limits) {
+    issue(meta.put(usage, 'usage'));
     await releaseBodies(tx, retiredIds);
     return;
   }
@@ -92,23 +90,28 @@ export async function record(
     undoable: keep,
     ...(draft.undoOf === undefined ? {} : { undoOf: draft.undoOf }),
   };
-  const before = await (totals ?? journalTotals(tx));
   issue(tx.objectStore('journal').add(entry));
+  let totals: JournalTotals = { bytes: usage.journalBytes + entry.bytes, entries: usage.journalEntries + 1 };
+  if (totals.entries > limits.maxEntries || totals.bytes > limits.maxBytes) totals = await prune(tx, totals, limits);
+  issue(meta.put({ ...usage, journalBytes: totals.bytes, journalEntries: totals.entries }, 'usage'));
   if (!keep) await releaseBodies(tx, retiredIds);
-  let after = { bytes: before.bytes + entry.bytes, files: before.files + 1 };
-  if (after.files > limits.maxEntries || after.bytes > limits.maxBytes) after = await prune(tx, after, limits);
-  issue(tx.objectStore('meta').put(after, 'journal'));
+}
+
+interface JournalTotals {
+  bytes: number;
+  entries: number;
 }
 
 /**
- * Drops the oldest entries until the journal is within `limits`. Over the count it drops a tenth more than
- * needed, so a full journal is pruned once every hundred changes, not on every one.
+ * Drops the oldest entries until the journal is within `limits`, and a tenth below the bound it broke: a full
+ * journal is then pruned once every hundred changes (or every tenth of `maxBytes` written), not on every one.
  */
-async function prune(tx: WriteTx, totals: UsageRecord, limits: ResolvedHistoryLimits): Promise<UsageRecord> {
+async function prune(tx: WriteTx, totals: JournalTotals, limits: ResolvedHistoryLimits): Promise<JournalTotals> {
   const journal = tx.objectStore('journal');
-  const target = Math.max(1, limits.maxEntries - Math.max(1, Math.floor(limits.maxEntries / 10)));
-  const mustDrop = totals.files > limits.maxEntries ? totals.files - target : 0;
-  let { bytes, files } = totals;
+  const below = (max: number): number => Math.max(1, max - Math.max(1, Math.floor(max / 10)));
+  const mustDrop = totals.entries > limits.maxEntries ? totals.entries - below(limits.maxEntries) : 0;
+  const byteTarget = totals.bytes > limits.maxBytes ? below(limits.maxBytes) : limits.maxBytes;
+  let { bytes, entries } = totals;
   let dropped = 0;
   let lastKey: number | undefined;
   const released: number[] = [];
@@ -117,12 +120,13 @@ async function prune(tx: WriteTx, totals: UsageRecord, limits: ResolvedHistoryLi
     const batch = await journal.getAll(range, Math.max(mustDrop - dropped, 64));
     let more = batch.length > 0;
     for (const old of batch) {
-      if (files <= 1 || (dropped >= mustDrop && bytes <= limits.maxBytes)) {
+      // The newest entry (the change being recorded) always stays.
+      if (entries <= 1 || (dropped >= mustDrop && bytes <= byteTarget)) {
         more = false;
         break;
       }
       dropped++;
-      files--;
+      entries--;
       bytes -= old.bytes;
       lastKey = old.id;
       released.push(...old.retains);
@@ -134,7 +138,7 @@ async function prune(tx: WriteTx, totals: UsageRecord, limits: ResolvedHistoryLi
     issue(journal.delete(IDBKeyRange.upperBound(lastKey)));
     await releaseBodies(tx, released);
   }
-  return { bytes, files };
+  return { bytes, entries };
 }
 
 /** Marks entry `id` undone (kept in the history so the undo itself can be seen and undone). */

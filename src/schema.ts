@@ -4,7 +4,7 @@
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 
 /** Bump on every schema change and add its step to {@link upgradeMemoryDb}. */
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 
 /** One file or folder. Keyed by its normalized path, so a folder's subtree is one key range. */
 export interface EntryRecord {
@@ -62,14 +62,32 @@ export interface JournalRecord {
   undoOf?: number;
 }
 
-/** Running totals, so limits are checked without scanning the store. */
+/**
+ * The one record of running totals (`meta`, key `usage`), so limits and the history's bounds are checked
+ * without scanning a store. One record, so a write reads and writes its bookkeeping once.
+ */
 export interface UsageRecord {
+  /** UTF-8 bytes of all files. */
   bytes: number;
   files: number;
   /**
-   * Key of the next body (`usage` only). Ids are taken from here, read with the totals every write reads
-   * anyway, so a write need not wait for the store to hand out a key before writing the entry.
+   * Key of the next body. Ids are taken from here, read with the totals every write reads anyway, so a
+   * write need not wait for the store to hand out a key before writing the entry.
    */
+  nextBody: number;
+  /** Bytes of the old contents the history keeps. */
+  journalBytes: number;
+  /** Entries in the history. */
+  journalEntries: number;
+}
+
+/** The `usage` record of an empty memory. */
+export const EMPTY_USAGE: Readonly<UsageRecord> = { bytes: 0, files: 0, nextBody: 1, journalBytes: 0, journalEntries: 0 };
+
+/** What version 2 kept in `meta` (`usage` without the journal's totals, and `journal`). */
+interface LegacyTotals {
+  bytes: number;
+  files: number;
   nextBody?: number;
 }
 
@@ -77,7 +95,7 @@ export interface MemorySchema extends DBSchema {
   entries: { key: string; value: EntryRecord; indexes: { parent: string; bodyId: number } };
   /** File contents, out-of-line auto-increment keys referenced by `EntryRecord.bodyId`. */
   bodies: { key: number; value: string };
-  /** Small records: `usage` (live files) and `journal` (retained history). */
+  /** The `usage` record (before version 3 also a `journal` record, folded into it by the upgrade). */
   meta: { key: string; value: UsageRecord };
   /** The bounded history of changes, oldest first; `retains` is multi-entry so a body's holders are one lookup. */
   journal: { key: number; value: JournalRecord; indexes: { retains: number } };
@@ -89,8 +107,10 @@ export const ACCESS_GRANULARITY_MS = 60 * 60 * 1000;
 export type MemoryDb = IDBPDatabase<MemorySchema>;
 export type StoreName = StoreNames<MemorySchema>;
 
-/** Creates or migrates the stores; runs inside the browser's versionchange transaction. */
-/** Each step runs when the database is older than it and the target is at least it (so tests can build old versions). */
+/**
+ * Creates or migrates the stores; runs inside the browser's versionchange transaction.
+ * Each step runs when the database is older than it and the target is at least it (so tests can build old versions).
+ */
 export function upgradeMemoryDb(
   db: MemoryDb,
   oldVersion: number,
@@ -111,4 +131,33 @@ export function upgradeMemoryDb(
       multiEntry: true,
     });
   }
+  if (oldVersion < 3 && target >= 3) {
+    // Version 3: the journal's totals and the next body id join the usage record, so a write has one record
+    // of bookkeeping to read and write. The requests keep the versionchange transaction open until they end.
+    void foldTotals(transaction).catch(() => transaction.abort());
+  }
+}
+
+async function foldTotals(transaction: IDBPTransaction<MemorySchema, StoreName[], 'versionchange'>): Promise<void> {
+  const meta = transaction.objectStore('meta');
+  const legacy = meta as unknown as { get(key: string): Promise<LegacyTotals | undefined> };
+  const [usage, journal, lastBody] = await Promise.all([
+    legacy.get('usage'),
+    legacy.get('journal'),
+    transaction.objectStore('bodies').openKeyCursor(null, 'prev'),
+  ]);
+  const last = typeof lastBody?.key === 'number' ? lastBody.key : 0;
+  await Promise.all([
+    meta.put(
+      {
+        bytes: usage?.bytes ?? 0,
+        files: usage?.files ?? 0,
+        nextBody: Math.max(usage?.nextBody ?? 1, last + 1),
+        journalBytes: journal?.bytes ?? 0,
+        journalEntries: journal?.files ?? 0,
+      },
+      'usage',
+    ),
+    meta.delete('journal'),
+  ]);
 }

@@ -26,12 +26,12 @@ import { readChange, readHistory } from './history.js';
 import type { HistoryLimits, ResolvedHistoryLimits } from './journal.js';
 import type { MemoryEntry } from './listing.js';
 import { listEntries, readFile } from './listing.js';
-import { DEFAULT_HISTORY_LIMITS, journalTotals, markUndone, record } from './journal.js';
+import { DEFAULT_HISTORY_LIMITS, markUndone, record } from './journal.js';
 import type { MemoryLimits, ResolvedLimits } from './limits.js';
 import { resolveLimits } from './limits.js';
 import { reply } from './replies.js';
 import { ACCESS_GRANULARITY_MS } from './schema.js';
-import { findSecret } from './secrets.js';
+import { findSecret, findSecretAround } from './secrets.js';
 import type { MemoryTx } from './store.js';
 import { MemoryStore, READ_STORES, toMemoryError } from './store.js';
 import { findUndoTarget, undoChange } from './undo.js';
@@ -66,6 +66,8 @@ export interface BeforeWrite {
   /** The whole text the file would hold. */
   content: string;
   command: string;
+  /** For `str_replace` and `insert`: the span of `content` the edit wrote (UTF-16 offsets, `to` exclusive). */
+  changed?: { from: number; to: number };
 }
 
 /** Who a command is run for, recorded in the history. */
@@ -248,7 +250,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
       undoneId = target.id ?? 0;
       const undone = await undoChange(tx, target, this.limits, now);
       await markUndone(tx, target);
-      await record(tx, { actor: 'user', command: 'undo', paths: target.paths, ops: undone.ops, retired: undone.retired, undoOf: undoneId }, now, this.#history);
+      await record(tx, { actor: 'user', command: 'undo', paths: target.paths, ops: undone.ops, retired: undone.retired, undoOf: undoneId }, now, this.#history, undone.usage);
       return undone;
     });
     this.#hub.publish(result.changes);
@@ -268,7 +270,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     const result = await this.#store.run('readwrite', async (tx) => {
       const expired = await expireFiles(tx, cutoff);
       if (expired.paths.length > 0) {
-        await record(tx, { actor: 'expire', command: 'expire', paths: expired.paths, ops: expired.ops, retired: expired.retired }, now, this.#history);
+        await record(tx, { actor: 'expire', command: 'expire', paths: expired.paths, ops: expired.ops, retired: expired.retired }, now, this.#history, expired.usage);
       }
       return expired;
     });
@@ -321,24 +323,31 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     paths: string[],
     body: (tx: MemoryTx<'readwrite'>, ctx: WriteContext) => Promise<WriteResult>,
   ): Promise<string> {
-    const ctx: WriteContext = { limits: this.limits, overwrite: this.#overwrite, now: Date.now(), filter: (w) => this.#filter(w) };
+    const ctx: WriteContext = {
+      limits: this.limits,
+      overwrite: this.#overwrite,
+      now: Date.now(),
+      screen: (write) => this.#screen(write),
+      filter: (write) => this.#filter(write),
+    };
     const result = await this.#store.run('readwrite', async (tx) => {
-      // Asked for first, so it is read beside the command's own reads instead of after them.
-      const totals = this.#history ? journalTotals(tx) : undefined;
-      totals?.catch(() => undefined);
       const written = await body(tx, ctx);
-      await record(tx, { actor, command, paths, ops: written.ops, retired: written.retired }, ctx.now, this.#history, totals);
+      await record(tx, { actor, command, paths, ops: written.ops, retired: written.retired }, ctx.now, this.#history, written.usage);
       return written;
     });
     this.#hub.publish(result.changes);
     return result.reply;
   }
 
+  /** The secret check (`blockSecrets`): an edit is checked around what it changed, anything else whole. */
+  #screen(write: BeforeWrite): MemoryToolError | undefined {
+    if (this.#options.blockSecrets === false) return undefined;
+    const secret = write.changed ? findSecretAround(write.content, write.changed.from, write.changed.to) : findSecret(write.content);
+    return secret ? new MemoryToolError('forbidden', reply.secret(write.path, secret)) : undefined;
+  }
+
+  /** `beforeWrite`: the text to store, rewritten or not; a throw refuses the write. */
   #filter(write: BeforeWrite): string {
-    if (this.#options.blockSecrets !== false) {
-      const secret = findSecret(write.content);
-      if (secret) throw new MemoryToolError('forbidden', reply.secret(write.path, secret));
-    }
     const hook = this.#options.beforeWrite;
     if (!hook) return write.content;
     let rewritten: string | undefined | void;

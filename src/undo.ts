@@ -104,8 +104,7 @@ export async function undoChange(
   if ((bytes > 0 && after.bytes > limits.maxTotalBytes) || (files > 0 && after.files > limits.maxFiles)) {
     throw new MemoryToolError('too_large', reply.undoTooLarge(id));
   }
-  await tx.objectStore('meta').put(after, 'usage');
-  return { reply: reply.undone(id), changes, ops: inverse, retired };
+  return { reply: reply.undone(id), changes, ops: inverse, retired, usage: after };
 }
 
 /** Makes the missing folders above `key` (a restored file's folder may have been deleted with it). */

@@ -6,6 +6,10 @@ import { IndexedDBMemoryTool } from '../src/index.js';
 import { DB_VERSION, upgradeMemoryDb } from '../src/schema.js';
 import type { MemorySchema } from '../src/schema.js';
 
+/** The `meta` store as versions 1 and 2 wrote it (records the current type no longer describes). */
+const legacyMeta = (tx: { objectStore(name: 'meta'): unknown }) =>
+  tx.objectStore('meta') as { put(value: object, key: string): Promise<unknown>; get(key: string): Promise<unknown> };
+
 describe('upgradeMemoryDb', () => {
   it('creates entries (by path; parent and bodyId indexes), bodies, meta and journal from nothing', async () => {
     const db = await openDB<MemorySchema>(`schema-${crypto.randomUUID()}`, DB_VERSION, { upgrade: upgradeMemoryDb });
@@ -29,7 +33,8 @@ describe('upgradeMemoryDb', () => {
     const tx = v1.transaction(['entries', 'bodies', 'meta'], 'readwrite');
     const bodyId = await tx.objectStore('bodies').add('written by version 1');
     await tx.objectStore('entries').put({ path: '/memories/old.md', parent: '/memories', kind: 'file', size: 20, bodyId, createdAt: 1, updatedAt: 1 });
-    await tx.objectStore('meta').put({ bytes: 20, files: 1 }, 'usage');
+    // Version 1 kept only the totals.
+    await legacyMeta(tx).put({ bytes: 20, files: 1 }, 'usage');
     await tx.done;
     v1.close();
 
@@ -39,6 +44,47 @@ describe('upgradeMemoryDb', () => {
       await tool.run({ command: 'str_replace', path: '/memories/old.md', old_str: 'version 1', new_str: 'version 2' });
       await tool.undo();
       expect((await tool.run({ command: 'view', path: '/memories/old.md' })).content).toContain('written by version 1');
+    } finally {
+      tool.close();
+    }
+  });
+
+  it('folds a version 2 journal record and the next body id into the usage record (version 3)', async () => {
+    const name = `schema-${crypto.randomUUID()}`;
+    const v2 = await openDB<MemorySchema>(name, 2, { upgrade: upgradeMemoryDb });
+    const tx = v2.transaction(['entries', 'bodies', 'meta', 'journal'], 'readwrite');
+    const bodies = tx.objectStore('bodies');
+    const live = await bodies.add('the file now');
+    const old = await bodies.add('the file before');
+    await tx.objectStore('entries').put({ path: '/memories/a.md', parent: '/memories', kind: 'file', size: 12, bodyId: live, createdAt: 1, updatedAt: 2 });
+    const before = { bodyId: old, size: 15, createdAt: 1, updatedAt: 1 };
+    const after = { bodyId: live, size: 12, createdAt: 1, updatedAt: 2 };
+    await tx.objectStore('journal').add({
+      at: 2, actor: 'claude', command: 'create', paths: ['/memories/a.md'],
+      ops: [{ type: 'file', path: '/memories/a.md', before, after }], retains: [old], bytes: 15, undoable: true,
+    });
+    // An early version 2 memory: no `nextBody` yet, so the upgrade takes it from the last body's key.
+    await legacyMeta(tx).put({ bytes: 12, files: 1 }, 'usage');
+    await legacyMeta(tx).put({ bytes: 15, files: 1 }, 'journal');
+    await tx.done;
+    v2.close();
+
+    const v3 = await openDB<MemorySchema>(name, DB_VERSION, { upgrade: upgradeMemoryDb });
+    try {
+      const meta = v3.transaction('meta');
+      expect(await meta.store.get('usage')).toEqual({ bytes: 12, files: 1, nextBody: old + 1, journalBytes: 15, journalEntries: 1 });
+      expect(await legacyMeta(meta).get('journal')).toBeUndefined();
+    } finally {
+      v3.close();
+    }
+    // The journal still works on the folded totals: the old change is undone, and new bodies do not collide.
+    const tool = await IndexedDBMemoryTool.init({ dbName: name });
+    try {
+      await tool.undo();
+      expect((await tool.run({ command: 'view', path: '/memories/a.md' })).content).toContain('the file before');
+      await tool.run({ command: 'create', path: '/memories/b.md', file_text: 'new' });
+      expect((await tool.run({ command: 'view', path: '/memories/a.md' })).content).toContain('the file before');
+      expect((await tool.history()).length).toBe(3);
     } finally {
       tool.close();
     }

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { IndexedDBMemoryTool } from '../src/index.js';
 import type { IndexedDBMemoryToolOptions } from '../src/index.js';
-import { findSecret } from '../src/secrets.js';
+import { SECRET_CONTEXT, SECRET_PATTERNS, findSecret } from '../src/secrets.js';
 
 const tools: IndexedDBMemoryTool[] = [];
 afterEach(() => {
@@ -47,6 +47,33 @@ describe('findSecret', () => {
   });
 });
 
+describe('findSecret, one pass for the default patterns', () => {
+  it('names the same kind as a pass per pattern, for every known kind in any position', () => {
+    const filler = 'plain words\n'.repeat(300);
+    for (const [, secret] of SECRETS) {
+      for (const text of [secret, `${filler}${secret}`, `${secret}\n${filler}`, `${filler}(${secret})${filler}`]) {
+        const oneByOne = SECRET_PATTERNS.find(({ pattern }) => pattern.test(text))?.name;
+        expect(oneByOne).toBeDefined();
+        expect(findSecret(text)).toBe(oneByOne);
+      }
+    }
+    expect(findSecret(filler)).toBeUndefined();
+  });
+
+  it('reads the AWS secret key name in any case, without the i flag', () => {
+    const value = `${'a'.repeat(20)}${'B/'.repeat(10)}`;
+    for (const name of ['aws_secret_access_key', 'AWS_SECRET_ACCESS_KEY', 'Aws_Secret_Access_Key']) {
+      expect(findSecret(`${name}=${value}`)).toBe('an AWS secret access key');
+    }
+  });
+
+  it('uses the patterns it is given instead', () => {
+    const mine = [{ name: 'a ticket number', pattern: /\bTICKET-\d{4}\b/u }];
+    expect(findSecret('see TICKET-1234', mine)).toBe('a ticket number');
+    expect(findSecret(SECRETS[0]?.[1] ?? '', mine)).toBeUndefined();
+  });
+});
+
 describe('the default filter', () => {
   it('refuses to store a secret through create, str_replace and insert, writing nothing', async () => {
     const tool = await open();
@@ -65,6 +92,31 @@ describe('the default filter', () => {
     expect((await tool.run({ command: 'insert', path: '/memories/notes.md', insert_line: 1, insert_text: key })).is_error).toBe(true);
     expect((await tool.run({ command: 'view', path: '/memories/notes.md' })).content).toContain('key: TBD');
     await expect(tool.create({ command: 'create', path: '/memories/x', file_text: key })).rejects.toMatchObject({ code: 'forbidden' });
+  });
+
+  it('refuses an edit that completes a secret with text already in the file', async () => {
+    const tool = await open();
+    const head = fake('sk-ant-api03-', 'A'.repeat(10));
+    await tool.run({ command: 'create', path: '/memories/a.md', file_text: `${'intro\n'.repeat(500)}key: ${head}|end` });
+    // Neither the file nor the new text holds a whole key; together they do.
+    const joined = await tool.run({ command: 'str_replace', path: '/memories/a.md', old_str: '|end', new_str: 'B'.repeat(20) });
+    expect(joined).toMatchObject({ is_error: true, code: 'forbidden' });
+    const inserted = await tool.run({ command: 'insert', path: '/memories/a.md', insert_line: 500, insert_text: `${head}${'C'.repeat(20)}` });
+    expect(inserted).toMatchObject({ is_error: true, code: 'forbidden' });
+  });
+
+  it('checks an edit around what it changes, so a key far away in the file does not block it', async () => {
+    // A file holding a key is possible: written with blockSecrets off, or imported (bundles are the user's own).
+    const key = SECRETS[0]?.[1] ?? '';
+    const writer = await open({ blockSecrets: false });
+    const far = '.'.repeat(SECRET_CONTEXT + 10);
+    await writer.run({ command: 'create', path: '/memories/a.md', file_text: `${key}\n${far}\nstatus: draft` });
+    const tool = await open({ dbName: writer.dbName });
+    expect((await tool.run({ command: 'str_replace', path: '/memories/a.md', old_str: 'draft', new_str: 'final' })).is_error).toBe(false);
+    // Near it, the check sees the key.
+    expect((await tool.run({ command: 'insert', path: '/memories/a.md', insert_line: 1, insert_text: 'x' })).is_error).toBe(true);
+    // create always checks the whole text.
+    expect((await tool.run({ command: 'create', path: '/memories/b.md', file_text: `${far}${key}` })).is_error).toBe(true);
   });
 
   it('can be switched off with blockSecrets: false', async () => {

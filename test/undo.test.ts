@@ -91,6 +91,27 @@ describe('history', () => {
     expect((await small.history({ limit: 1 }))[0]).toMatchObject({ command: 'create', undoable: true });
   });
 
+  it('prunes old contents a tenth below maxBytes once over it, so a full history is not pruned on every write', async () => {
+    const small = await open({ history: { maxBytes: 1000 } });
+    const kept: number[] = [];
+    await run({ command: 'create', path: '/memories/a.md', file_text: 'x'.repeat(100) }, small);
+    for (let i = 0; i < 40; i++) {
+      // Each overwrite retires the previous 100 bytes.
+      await run({ command: 'create', path: '/memories/a.md', file_text: String(i % 10).repeat(100) }, small);
+      const history = await small.history({ limit: 100 });
+      kept.push(history.length);
+    }
+    // Up to 10 retired contents (1,000 bytes) fit; the 11th write prunes down to 900 bytes (9 kept, plus the
+    // first create, which retired nothing), and the next prune comes two writes later, not on the next one.
+    // Ten retired contents (1,000 bytes) fit. The next write goes over and prunes to 900 bytes: the first create
+    // (which retired nothing) and two contents go, leaving 9 entries; the write after that fits again.
+    // Pruning only down to the bound would prune on every write and keep 10.
+    expect(kept.slice(0, 10)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(kept.slice(10)).toEqual(Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? 9 : 10)));
+    // The live body plus one per kept entry: no body leaks.
+    expect(await bodyCount(small.dbName)).toBe(1 + (kept.at(-1) ?? 0));
+  });
+
   it('drops the contents of a change bigger than maxBytes and says it cannot be undone', async () => {
     const small = await open({ history: { maxBytes: 10 } });
     await run({ command: 'create', path: '/memories/a.md', file_text: 'x'.repeat(100) }, small);

@@ -46,6 +46,8 @@ export interface ScenarioPlan {
   renameFolder?: Reps;
   deleteFolder?: Reps;
   exportImport?: Reps;
+  /** Only these commands (`--only`); all when absent. */
+  only?: string[];
 }
 
 /** Export and import of a folder of `files` files of `bytes` each (no other files in that memory). */

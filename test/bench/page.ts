@@ -52,8 +52,15 @@ async function runScenario(plan: ScenarioPlan): Promise<CaseResult[]> {
   console.log(`memory of ${plan.files} files ready`);
 
   const row = (command: string, size: string, floor: string, times: { lib: number[]; raw: number[] }, group: CaseResult['group'] = 'single'): void => {
-    results.push(report({ group, command, files: plan.files, size, floor, ...times }));
+    if (times.lib.length > 0) results.push(report({ group, command, files: plan.files, size, floor, ...times }));
   };
+  // `npm run bench -- --only=…` measures some commands alone; the rest are skipped, not estimated.
+  // `delete` deletes what `create` made, so it brings `create` along.
+  const wanted = (command: string): boolean =>
+    plan.only === undefined || plan.only.includes(command) || (command === 'create' && plan.only.includes('delete'));
+  const none = { lib: [], raw: [] };
+  const measureIf = (command: string, ...args: Parameters<typeof measure>): ReturnType<typeof measure> =>
+    wanted(command) ? measure(...args) : Promise.resolve(none);
 
   for (const size of FILE_SIZES) {
     const reps = plan.single[size.label];
@@ -64,18 +71,18 @@ async function runScenario(plan: ScenarioPlan): Promise<CaseResult[]> {
     const rawFile = `/memories/work/raw-${t}.md`;
     const created = (who: string, i: number): string => `/memories/work/new/${who}-${t}-${i}.md`;
 
-    row('create', size.label, 'add body + put metadata (1 readwrite tx)', await measure(
+    row('create', size.label, 'get target + parent, add body + put metadata (1 readwrite tx)', await measureIf('create',
       reps,
       { run: (i) => tool.create({ command: 'create', path: created('lib', i), file_text: content }) },
       { run: (i) => raw.createFile(db, created('raw', i), content, Date.now()) },
     ));
-    row('view', size.label, 'get metadata, get body (1 readonly tx)', await measure(
+    row('view', size.label, 'get metadata, get body (1 readonly tx)', await measureIf('view',
       reps,
       { run: () => tool.view({ command: 'view', path: libFile }) },
       { run: () => raw.viewFile(db, rawFile) },
     ));
     const swap = (i: number): [string, string] => (i % 2 === 0 ? [TOKEN_A, TOKEN_B] : [TOKEN_B, TOKEN_A]);
-    row('str_replace', size.label, 'get metadata + body, put body + metadata (1 readwrite tx)', await measure(
+    row('str_replace', size.label, 'get metadata + body, put body + metadata (1 readwrite tx)', await measureIf('str_replace',
       reps,
       {
         run: (i) => {
@@ -90,33 +97,33 @@ async function runScenario(plan: ScenarioPlan): Promise<CaseResult[]> {
         },
       },
     ));
-    row('insert', size.label, 'get metadata + body, put body + metadata (1 readwrite tx)', await measure(
+    row('insert', size.label, 'get metadata + body, put body + metadata (1 readwrite tx)', await measureIf('insert',
       reps,
       { run: () => tool.insert({ command: 'insert', path: libFile, insert_line: 1, insert_text: INSERT_TEXT }) },
       { run: () => raw.insertLine(db, rawFile, INSERT_TEXT, Date.now()) },
     ));
-    row('delete', size.label, 'get metadata, delete metadata + body (1 readwrite tx)', await measure(
+    row('delete', size.label, 'get metadata, delete metadata + body (1 readwrite tx)', await measureIf('delete',
       reps,
       { run: (i) => tool.delete({ command: 'delete', path: created('lib', i) }) },
       { run: (i) => raw.deleteFile(db, created('raw', i)) },
     ));
   }
 
-  if (plan.list && plan.files > 0) {
+  if (plan.list && plan.files > 0 && wanted('list folder')) {
     row('list folder', '1 KB', 'getAll on the parent index, two levels (1 readonly tx)', await measure(
       plan.list,
       { run: () => tool.view({ command: 'view', path: bulk }) },
       { run: () => raw.listFolder(db, bulk) },
     ), 'bulk');
   }
-  if (plan.listSmall) {
+  if (plan.listSmall && wanted('list 10-file folder')) {
     row('list 10-file folder', '1 KB', 'getAll on the parent index (1 readonly tx)', await measure(
       plan.listSmall,
       { run: () => tool.view({ command: 'view', path: '/memories/small' }) },
       { run: () => raw.listFolder(db, '/memories/small') },
     ), 'bulk');
   }
-  if (plan.renameFolder && plan.files > 0) {
+  if (plan.renameFolder && plan.files > 0 && wanted('rename folder')) {
     // Each run moves the folder to the other name, whoever runs it; an even number of runs ends where it began.
     let at = bulk;
     const next = (): [string, string] => {
@@ -140,10 +147,10 @@ async function runScenario(plan: ScenarioPlan): Promise<CaseResult[]> {
       },
     ), 'bulk');
   }
-  if (plan.exportImport && plan.files > 0) {
+  if (plan.exportImport && plan.files > 0 && (wanted('export') || wanted('import'))) {
     results.push(...(await exportImport(memory, bulk, plan.files, '1 KB', plan.exportImport)));
   }
-  if (plan.deleteFolder && plan.files > 0) {
+  if (plan.deleteFolder && plan.files > 0 && wanted('delete folder')) {
     // Each run deletes the bulk folder; it is written again (untimed) and the history emptied before the next,
     // so every run deletes the same folder from the same state (history trimming is not part of this row).
     const restore = async (): Promise<void> => {

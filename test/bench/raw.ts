@@ -68,12 +68,25 @@ function folderRecord(path: string, now: number): EntryRecord {
 
 // ---------------------------------------------------------------- single-file floors
 
-/** create: one readwrite transaction adding the body and putting its metadata record. */
+/**
+ * create: the least a correct create does. It reads the target (a folder there must be refused, a file there is
+ * overwritten) and its parent folder (a file there must be refused, a missing one made), then writes the body
+ * and the metadata: 2 gets, then 2 writes, in one readwrite transaction.
+ */
 export function createFile(db: IDBDatabase, path: string, content: string, now: number): Promise<void> {
   const tx = db.transaction(['entries', 'bodies'], 'readwrite');
-  const added = tx.objectStore('bodies').add(content, rawBodyKey());
-  added.onsuccess = () => {
-    tx.objectStore('entries').put(fileRecord(path, content, added.result as number, now, now));
+  const entries = tx.objectStore('entries');
+  const target = entries.get(path);
+  const parent = entries.get(parentOf(path));
+  // Requests finish in order: when the parent is read, so is the target.
+  parent.onsuccess = () => {
+    const there = target.result as EntryRecord | undefined;
+    if (there?.kind === 'folder' || (parent.result as EntryRecord | undefined)?.kind !== 'folder') {
+      throw new Error(`raw create: ${path} is a folder or has no parent folder`);
+    }
+    const bodyId = rawBodyKey();
+    tx.objectStore('bodies').add(content, bodyId);
+    entries.put(fileRecord(path, content, bodyId, there?.createdAt ?? now, now));
   };
   return done(tx);
 }
@@ -260,10 +273,10 @@ export async function seedFiles(db: IDBDatabase, files: readonly RawFile[], fold
   const meta = tx.objectStore('meta');
   const usage = meta.get('usage');
   usage.onsuccess = () => {
-    const old = (usage.result as UsageRecord | undefined) ?? { bytes: 0, files: 0 };
+    const old = (usage.result ?? {}) as Partial<UsageRecord>;
     const bytes = files.reduce((sum, file) => sum + file.content.length, 0);
-    // Spread, so whatever else the library keeps there (its next body id) stays.
-    meta.put({ ...old, bytes: old.bytes + bytes, files: old.files + files.length }, 'usage');
+    // Spread, so whatever else the library keeps there (its next body id, the journal's totals) stays.
+    meta.put({ ...old, bytes: (old.bytes ?? 0) + bytes, files: (old.files ?? 0) + files.length }, 'usage');
   };
   await done(tx);
 }
@@ -294,7 +307,14 @@ export function resetHistory(db: IDBDatabase): Promise<void> {
       }
     }
     journal.clear();
-    tx.objectStore('meta').delete('journal');
+    // The journal's totals: in the usage record since schema version 3, a record of their own before
+    // (so `--head` can bench an older library).
+    const meta = tx.objectStore('meta');
+    meta.delete('journal');
+    const usage = meta.get('usage');
+    usage.onsuccess = () => {
+      if (usage.result !== undefined) meta.put({ ...(usage.result as UsageRecord), journalBytes: 0, journalEntries: 0 }, 'usage');
+    };
   };
   return done(tx);
 }

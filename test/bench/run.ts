@@ -1,7 +1,8 @@
 // `npm run bench`: builds the benchmark page with Vite, serves it cross-origin isolated (fine timers), drives
 // Debian's headless Chromium through it, runs the SDK's Node tool on the same script, measures sizes, then
 // prints the table and writes test/bench/results.{md,json}. Flags: --quick (fewer runs), --no-peer, --no-size,
-// --head (bench the committed src/, not the working tree), --profile (diagnosis instead: profile.json).
+// --head (bench the committed src/, not the working tree), --profile (diagnosis instead: profile.json),
+// --only=create,str_replace and --files=1000 (a partial run, written to results.{md,json}.tmp).
 
 import { writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
@@ -28,6 +29,10 @@ export interface Options {
   size: boolean;
   profile: boolean;
   head: boolean;
+  /** `--only=create,insert`: just these commands (for working on them; the table is then partial). */
+  only?: string[];
+  /** `--files=0,1000`: just the memories of these sizes. */
+  files?: number[];
 }
 
 /** Reps for the full run, scaled down for --quick (at least 3 timed, 1 warm-up). */
@@ -120,10 +125,21 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     profile: argv.includes('--profile'),
     head: argv.includes('--head'),
   };
+  const list = (flag: string): string[] | undefined =>
+    argv.find((arg) => arg.startsWith(`--${flag}=`))?.slice(flag.length + 3).split(',').filter(Boolean);
+  const only = list('only')?.map((command) => command.replaceAll('_', ' ').replace('str replace', 'str_replace'));
+  const files = list('files')?.map(Number);
+  if (only) options.only = only;
+  if (files) options.files = files;
   const source = librarySource(options.head);
   console.log(`library: ${source.label}`);
   const started = Date.now();
-  const { scenarios, payloads } = plans(options.quick);
+  const planned = plans(options.quick);
+  const scenarios = planned.scenarios
+    .filter((plan) => options.files === undefined || options.files.includes(plan.files))
+    .map((plan) => (options.only ? { ...plan, only: options.only } : plan));
+  const partial = options.only !== undefined || options.files !== undefined;
+  const payloads = partial ? [] : planned.payloads;
 
   let sizes: SizeReport | undefined;
   if (options.size) {
@@ -203,11 +219,13 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   };
   const summary = summarize(results);
   const markdown = renderMarkdown(run, results, summary, sizes);
-  await writeFile(`${here}results.md`, markdown);
+  // A partial run (--only, --files) is for working on a command: printed, never taken for the record.
+  const [mdFile, jsonFile] = partial ? ['results.md.tmp', 'results.json.tmp'] : ['results.md', 'results.json'];
+  await writeFile(`${here}${mdFile}`, markdown);
   const rounded = results.map((r) => ({ ...r, lib: r.lib.map(round), raw: r.raw.map(round), ...(r.peer ? { peer: r.peer.map(round) } : {}) }));
   // Every run's time is kept (ms, 4 decimals), one row's samples to a line.
   const json = JSON.stringify({ run, summary, sizes, results: rounded }, null, 2).replace(/\[\s+(-?[\d.]+(?:,\s+-?[\d.]+)*)\s+\]/gu, (_, list: string) => `[${list.replace(/\s+/gu, ' ')}]`);
-  await writeFile(`${here}results.json`, json + '\n');
+  await writeFile(`${here}${jsonFile}`, json + '\n');
   console.log('\n' + markdown);
-  console.log(`wrote ${here}results.md and results.json (${run.seconds} s)`);
+  console.log(`wrote ${here}${mdFile} and ${jsonFile} (${run.seconds} s)`);
 }
