@@ -7,6 +7,7 @@ import { folderRecord, getEntry, getUsage, subtreeRange } from './commands.js';
 import { MemoryToolError, isMemoryToolError } from './errors.js';
 import type { ResolvedLimits, Usage } from './limits.js';
 import { MEMORY_ROOT, ancestorsOf, normalizeMemoryPath, parentOf } from './paths.js';
+import { bundleReply } from './bundle-replies.js';
 import { reply } from './replies.js';
 import type { ResolvedHistoryLimits, RetiredBody } from './journal.js';
 import { fileState, record } from './journal.js';
@@ -177,7 +178,7 @@ export async function importBundle(
   // Hash what passed the structural checks; a mismatch before the first structural error is reported first.
   const digests = await sha256All(bundle.files.map((file) => file.content), progress);
   bundle.files.forEach((file, i) => {
-    if (digests[i] !== file.sha256) throw refused(file.where, reply.bundle.shaMismatch(digests[i] ?? ''));
+    if (digests[i] !== file.sha256) throw refused(file.where, bundleReply.shaMismatch(digests[i] ?? ''));
   });
   if (bundle.error) throw bundle.error;
 
@@ -323,7 +324,7 @@ interface ParsedBundle {
 }
 
 function refused(where: string, why: string, code: 'invalid_bundle' | 'too_large' = 'invalid_bundle'): MemoryToolError {
-  return new MemoryToolError(code, reply.bundle.refused(where, why));
+  return new MemoryToolError(code, bundleReply.refused(where, why));
 }
 
 async function readText(input: unknown): Promise<string> {
@@ -331,14 +332,14 @@ async function readText(input: unknown): Promise<string> {
   // Duck-typed, so a Blob from another realm (an iframe, a worker) works too.
   const blob = input as { arrayBuffer?: unknown } | null;
   if (typeof blob !== 'object' || blob === null || typeof blob.arrayBuffer !== 'function') {
-    throw refused('', reply.bundle.notText(describe(input)));
+    throw refused('', bundleReply.notText(describe(input)));
   }
   const bytes = await (input as Blob).arrayBuffer();
   try {
     // `fatal`: broken UTF-8 is refused, not silently turned into U+FFFD; a leading BOM is dropped.
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw refused('', reply.bundle.notUtf8());
+    throw refused('', bundleReply.notUtf8());
   }
 }
 
@@ -351,26 +352,26 @@ function parseBundle(text: string, limits: Readonly<ResolvedLimits>): ParsedBund
   try {
     top = JSON.parse(text);
   } catch (error) {
-    throw refused('', reply.bundle.notJson(error instanceof Error ? cut(error.message) : 'unreadable'));
+    throw refused('', bundleReply.notJson(error instanceof Error ? cut(error.message) : 'unreadable'));
   }
-  if (!isRecord(top)) throw refused('', reply.bundle.notObject(describe(top)));
+  if (!isRecord(top)) throw refused('', bundleReply.notObject(describe(top)));
   const format = own(top, 'format');
-  if (format !== BUNDLE_FORMAT) throw refused('', reply.bundle.unknownFormat(describe(format)));
+  if (format !== BUNDLE_FORMAT) throw refused('', bundleReply.unknownFormat(describe(format)));
   const version = own(top, 'version');
   if (!Number.isSafeInteger(version) || (version as number) < 1) {
-    throw refused('', reply.bundle.badField('version', 'a positive integer', describe(version)));
+    throw refused('', bundleReply.badField('version', 'a positive integer', describe(version)));
   }
   if ((version as number) > BUNDLE_VERSION) {
-    throw refused('', reply.bundle.futureVersion(version as number, BUNDLE_VERSION));
+    throw refused('', bundleReply.futureVersion(version as number, BUNDLE_VERSION));
   }
   const exportedAt = own(top, 'exportedAt');
   if (parseTime(exportedAt) === undefined) {
-    throw refused('', reply.bundle.badField('exportedAt', 'an ISO 8601 date-time string', describe(exportedAt)));
+    throw refused('', bundleReply.badField('exportedAt', 'an ISO 8601 date-time string', describe(exportedAt)));
   }
   const rawFiles = own(top, 'files');
-  if (!Array.isArray(rawFiles)) throw refused('', reply.bundle.badField('files', 'an array', describe(rawFiles)));
+  if (!Array.isArray(rawFiles)) throw refused('', bundleReply.badField('files', 'an array', describe(rawFiles)));
   const rawFolders = own(top, 'folders');
-  if (!Array.isArray(rawFolders)) throw refused('', reply.bundle.badField('folders', 'an array', describe(rawFolders)));
+  if (!Array.isArray(rawFolders)) throw refused('', bundleReply.badField('folders', 'an array', describe(rawFolders)));
 
   const parsed: ParsedBundle = { fileCount: rawFiles.length, files: [], folders: [] };
   const fileAt = new Map<string, string>(); // key -> where, of every file
@@ -381,19 +382,19 @@ function parseBundle(text: string, limits: Readonly<ResolvedLimits>): ParsedBund
     });
     const folderAt = new Map<string, string>();
     rawFolders.forEach((raw: unknown, index) => {
-      const where = reply.bundle.entry('folders', index, typeof raw === 'string' ? showPath(raw) : undefined);
+      const where = bundleReply.entry('folders', index, typeof raw === 'string' ? showPath(raw) : undefined);
       if (typeof raw !== 'string') {
-        throw refused(where, reply.bundle.badField(`folders[${index}]`, 'a path string', describe(raw)));
+        throw refused(where, bundleReply.badField(`folders[${index}]`, 'a path string', describe(raw)));
       }
       const key = checkedPath(raw, where);
-      if (key === MEMORY_ROOT) throw refused(where, reply.bundle.rootAsFolder());
+      if (key === MEMORY_ROOT) throw refused(where, bundleReply.rootAsFolder());
       const twin = folderAt.get(key);
-      if (twin !== undefined) throw refused(where, reply.bundle.duplicate(twin));
+      if (twin !== undefined) throw refused(where, bundleReply.duplicate(twin));
       const file = fileAt.get(key);
-      if (file !== undefined) throw refused(where, reply.bundle.folderIsFile(file));
+      if (file !== undefined) throw refused(where, bundleReply.folderIsFile(file));
       for (const ancestor of ancestorsOf(key)) {
         const above = fileAt.get(ancestor);
-        if (above !== undefined) throw refused(where, reply.bundle.belowFile(above));
+        if (above !== undefined) throw refused(where, bundleReply.belowFile(above));
       }
       folderAt.set(key, where);
       parsed.folders.push({ where, key });
@@ -412,14 +413,14 @@ function checkFile(
   fileAt: Map<string, string>,
   needed: Map<string, string>,
 ): CheckedFile {
-  if (!isRecord(raw)) throw refused(reply.bundle.entry('files', index), reply.bundle.entryNotObject(describe(raw)));
+  if (!isRecord(raw)) throw refused(bundleReply.entry('files', index), bundleReply.entryNotObject(describe(raw)));
   const path = own(raw, 'path');
-  const where = reply.bundle.entry('files', index, typeof path === 'string' ? showPath(path) : undefined);
+  const where = bundleReply.entry('files', index, typeof path === 'string' ? showPath(path) : undefined);
   const field = (name: string, expected: string, value: unknown): MemoryToolError =>
-    refused(where, reply.bundle.badField(name, expected, describe(value)));
+    refused(where, bundleReply.badField(name, expected, describe(value)));
   if (typeof path !== 'string') throw field('path', 'a path string', path);
   const key = checkedPath(path, where);
-  if (key === MEMORY_ROOT) throw refused(where, reply.bundle.rootAsFile());
+  if (key === MEMORY_ROOT) throw refused(where, bundleReply.rootAsFile());
 
   const content = own(raw, 'content');
   if (typeof content !== 'string') throw field('content', 'a string', content);
@@ -433,17 +434,17 @@ function checkFile(
   }
 
   const twin = fileAt.get(key);
-  if (twin !== undefined) throw refused(where, reply.bundle.duplicate(twin));
+  if (twin !== undefined) throw refused(where, bundleReply.duplicate(twin));
   const below = needed.get(key);
-  if (below !== undefined) throw refused(where, reply.bundle.fileAboveFile(below));
+  if (below !== undefined) throw refused(where, bundleReply.fileAboveFile(below));
   const ancestors = ancestorsOf(key);
   for (const ancestor of ancestors) {
     const above = fileAt.get(ancestor);
-    if (above !== undefined) throw refused(where, reply.bundle.belowFile(above));
+    if (above !== undefined) throw refused(where, bundleReply.belowFile(above));
   }
   const size = utf8Length(content);
   if (size > limits.maxFileBytes) {
-    throw refused(where, reply.bundle.fileTooLarge(size, limits.maxFileBytes), 'too_large');
+    throw refused(where, bundleReply.fileTooLarge(size, limits.maxFileBytes), 'too_large');
   }
 
   fileAt.set(key, where);
@@ -567,15 +568,15 @@ function planImport(
   for (const file of bundle.files) {
     const there = byPath.get(file.key);
     if (merge) {
-      if (there?.kind === 'folder') throw refused(file.where, reply.bundle.memoryFolder());
+      if (there?.kind === 'folder') throw refused(file.where, bundleReply.memoryFolder());
       for (const ancestor of ancestorsOf(file.key)) {
         if (byPath.get(ancestor)?.kind === 'file') {
-          throw refused(file.where, reply.bundle.belowMemoryFile(showPath(ancestor)));
+          throw refused(file.where, bundleReply.belowMemoryFile(showPath(ancestor)));
         }
       }
     }
     if (there?.kind === 'file') {
-      if (settings.onConflict === 'fail') throw new MemoryToolError('conflict', reply.bundle.conflict(file.where));
+      if (settings.onConflict === 'fail') throw new MemoryToolError('conflict', bundleReply.conflict(file.where));
       kept.add(file.key);
       if (settings.onConflict === 'skip') {
         report.skippedPaths.push(file.key);
@@ -596,7 +597,7 @@ function planImport(
     if (merge) {
       for (const key of [...ancestorsOf(folder.key), folder.key]) {
         if (byPath.get(key)?.kind !== 'file') continue;
-        const why = key === folder.key ? reply.bundle.memoryFile() : reply.bundle.belowMemoryFile(showPath(key));
+        const why = key === folder.key ? bundleReply.memoryFile() : bundleReply.belowMemoryFile(showPath(key));
         throw refused(folder.where, why);
       }
     }
@@ -652,10 +653,10 @@ function checkTotals(
     if (!byteOver && file.size > oldSize && after.bytes > limits.maxTotalBytes) byteOver = file;
   }
   if (fileOver && after.files > limits.maxFiles && after.files > before.files) {
-    throw refused(fileOver.where, reply.bundle.tooManyFiles(after.files, limits.maxFiles), 'too_large');
+    throw refused(fileOver.where, bundleReply.tooManyFiles(after.files, limits.maxFiles), 'too_large');
   }
   if (byteOver && after.bytes > limits.maxTotalBytes && after.bytes > before.bytes) {
-    throw refused(byteOver.where, reply.bundle.memoryFull(after.bytes, limits.maxTotalBytes), 'too_large');
+    throw refused(byteOver.where, bundleReply.memoryFull(after.bytes, limits.maxTotalBytes), 'too_large');
   }
   return after;
 }

@@ -95,6 +95,17 @@ export async function view(tx: ReadTx, command: ViewCommand, onFileRead?: (entry
   return text;
 }
 
+/** Sets `accessedAt` on the files at `paths` (those still there): one light metadata write for many views. */
+export async function touchFiles(tx: WriteTx, paths: Iterable<string>, now: number): Promise<void> {
+  const entries = tx.objectStore('entries');
+  await Promise.all(
+    [...paths].map(async (path) => {
+      const entry = await entries.get(path);
+      if (entry?.kind === 'file') await entries.put({ ...entry, accessedAt: now });
+    }),
+  );
+}
+
 const isVisible = (entry: EntryRecord): boolean => !isHiddenName(nameOf(entry.path));
 const byName = (a: EntryRecord, b: EntryRecord): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 

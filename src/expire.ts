@@ -4,7 +4,7 @@
 import type { WriteResult } from './commands.js';
 import { deleteEntries, getUsage } from './commands.js';
 import type { EntryRecord } from './schema.js';
-import { reply } from './replies.js';
+import { undoReply } from './undo-replies.js';
 import type { MemoryTx } from './store.js';
 
 /** When a file was last used: its last write, or its last view if later. */
@@ -17,20 +17,9 @@ export async function expireFiles(tx: MemoryTx<'readwrite'>, cutoff: number): Pr
   const removed = deleteEntries(tx, stale, usage);
   const paths = stale.map((entry) => entry.path);
   return {
-    reply: reply.expired(paths.length),
+    reply: undoReply.expired(paths.length),
     changes: paths.map((path) => ({ type: 'delete', path })),
     paths,
     ...removed,
   };
-}
-
-/** Sets `accessedAt` on the files at `paths` (those still there): one light metadata write for many views. */
-export async function touchFiles(tx: MemoryTx<'readwrite'>, paths: Iterable<string>, now: number): Promise<void> {
-  const entries = tx.objectStore('entries');
-  await Promise.all(
-    [...paths].map(async (path) => {
-      const entry = await entries.get(path);
-      if (entry?.kind === 'file') await entries.put({ ...entry, accessedAt: now });
-    }),
-  );
 }

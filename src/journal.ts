@@ -140,8 +140,3 @@ async function prune(tx: WriteTx, totals: JournalTotals, limits: ResolvedHistory
   }
   return { bytes, entries };
 }
-
-/** Marks entry `id` undone (kept in the history so the undo itself can be seen and undone). */
-export async function markUndone(tx: WriteTx, entry: JournalRecord): Promise<void> {
-  await tx.objectStore('journal').put({ ...entry, undone: true });
-}

@@ -20,13 +20,10 @@ import type { MemoryCommand } from './input.js';
 import { parseMemoryCommand } from './input.js';
 import { MemoryToolError } from './errors.js';
 import type { MemoryToolErrorCode } from './errors.js';
-import { expireFiles, touchFiles } from './expire.js';
 import type { ChangeDetail, HistoryEntry, HistoryOptions } from './history.js';
-import { readChange, readHistory } from './history.js';
 import type { HistoryLimits, ResolvedHistoryLimits } from './journal.js';
 import type { MemoryEntry } from './listing.js';
-import { listEntries, readFile } from './listing.js';
-import { DEFAULT_HISTORY_LIMITS, markUndone, record } from './journal.js';
+import { DEFAULT_HISTORY_LIMITS, record } from './journal.js';
 import type { MemoryLimits, ResolvedLimits } from './limits.js';
 import { resolveLimits } from './limits.js';
 import { reply } from './replies.js';
@@ -34,7 +31,6 @@ import { ACCESS_GRANULARITY_MS } from './schema.js';
 import { findSecret, findSecretAround } from './secrets.js';
 import type { MemoryTx } from './store.js';
 import { MemoryStore, READ_STORES, toMemoryError } from './store.js';
-import { findUndoTarget, undoChange } from './undo.js';
 
 export interface IndexedDBMemoryToolOptions {
   /** IndexedDB database name. Default `"claude-memory"`; use one per user or per app to keep memories apart. */
@@ -219,22 +215,26 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
    * Every file and folder below `path` (default the whole memory, hidden names included), sorted by path:
    * metadata only, for an app's own tree view. Not an access by Claude.
    */
-  list(path?: string): Promise<MemoryEntry[]> {
+  async list(path?: string): Promise<MemoryEntry[]> {
+    const { listEntries } = await import('./listing.js');
     return this.#store.run('readonly', (tx) => listEntries(tx, path), READ_STORES);
   }
 
   /** The raw text of a file (no line numbers), for an app's own viewer. Not an access by Claude. */
-  read(path: string): Promise<string> {
+  async read(path: string): Promise<string> {
+    const { readFile } = await import('./listing.js');
     return this.#store.run('readonly', (tx) => readFile(tx, path), READ_STORES);
   }
 
   /** The journaled changes, newest first. */
-  history(options: HistoryOptions = {}): Promise<HistoryEntry[]> {
+  async history(options: HistoryOptions = {}): Promise<HistoryEntry[]> {
+    const { readHistory } = await import('./history.js');
     return this.#store.run('readonly', (tx) => readHistory(tx, options));
   }
 
   /** One change with each file's text before and after it (for a diff), or undefined once dropped. */
-  change(id: number): Promise<ChangeDetail | undefined> {
+  async change(id: number): Promise<ChangeDetail | undefined> {
+    const { readChange } = await import('./history.js');
     return this.#store.run('readonly', (tx) => readChange(tx, id));
   }
 
@@ -243,6 +243,8 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
    * touched must still be as it left it. The undo is itself journaled (actor `user`), so it can be undone.
    */
   async undo(id?: number): Promise<HistoryEntry> {
+    // Loaded before the transaction starts: awaiting anything but its requests would let it commit.
+    const { findUndoTarget, markUndone, undoChange } = await import('./undo.js');
     const now = Date.now();
     let undoneId = 0;
     const result = await this.#store.run('readwrite', async (tx) => {
@@ -266,6 +268,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     const now = Date.now();
     const cutoff = options.olderThan instanceof Date ? options.olderThan.getTime() : now - options.olderThan;
     if (!Number.isFinite(cutoff)) throw new TypeError('expire: olderThan must be a Date or a number of milliseconds');
+    const { expireFiles } = await import('./expire.js');
     await this.flushAccess();
     const result = await this.#store.run('readwrite', async (tx) => {
       const expired = await expireFiles(tx, cutoff);
@@ -289,7 +292,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
       const paths = [...this.#touched];
       this.#touched.clear();
       try {
-        await this.#store.run('readwrite', (tx) => touchFiles(tx, paths, Date.now()), ['entries']);
+        await this.#store.run('readwrite', (tx) => commands.touchFiles(tx, paths, Date.now()), ['entries']);
       } catch {
         // Access times only steer expiry; a failed update must not fail the view that caused it.
       } finally {

@@ -7,7 +7,7 @@ import type { MemoryChange, WriteResult } from './commands.js';
 import { folderRecord, getEntry, getUsage, moveTree, subtreeRange } from './commands.js';
 import type { ResolvedLimits } from './limits.js';
 import { MEMORY_ROOT, ancestorsOf, parentOf } from './paths.js';
-import { reply } from './replies.js';
+import { undoReply } from './undo-replies.js';
 import type { EntryRecord, FileState, JournalOp, JournalRecord } from './schema.js';
 import type { MemoryTx } from './store.js';
 import type { RetiredBody } from './journal.js';
@@ -19,13 +19,13 @@ export async function findUndoTarget(tx: WriteTx, id: number | undefined): Promi
   const journal = tx.objectStore('journal');
   if (id !== undefined) {
     const entry = await journal.get(id);
-    if (!entry) throw new MemoryToolError('not_found', reply.undoMissing(id));
+    if (!entry) throw new MemoryToolError('not_found', undoReply.undoMissing(id));
     return entry;
   }
   for (let cursor = await journal.openCursor(null, 'prev'); cursor; cursor = await cursor.continue()) {
     if (!cursor.value.undone && cursor.value.undoOf === undefined) return cursor.value;
   }
-  throw new MemoryToolError('not_found', reply.nothingToUndo());
+  throw new MemoryToolError('not_found', undoReply.nothingToUndo());
 }
 
 const sameFile = (entry: EntryRecord | undefined, state: FileState | null): boolean =>
@@ -39,8 +39,8 @@ export async function undoChange(
   now: number,
 ): Promise<WriteResult> {
   const id = target.id ?? 0;
-  if (target.undone) throw new MemoryToolError('conflict', reply.alreadyUndone(id));
-  if (!target.undoable) throw new MemoryToolError('conflict', reply.notUndoable(id));
+  if (target.undone) throw new MemoryToolError('conflict', undoReply.alreadyUndone(id));
+  if (!target.undoable) throw new MemoryToolError('conflict', undoReply.notUndoable(id));
   const entries = tx.objectStore('entries');
   const ops = [...target.ops].reverse();
 
@@ -51,11 +51,11 @@ export async function undoChange(
   ops.forEach((op, i) => {
     const now = current[i];
     if (op.type === 'file' && !sameFile(now as EntryRecord | undefined, op.after)) {
-      throw new MemoryToolError('conflict', reply.undoConflict(id, op.path));
+      throw new MemoryToolError('conflict', undoReply.undoConflict(id, op.path));
     }
     if (op.type === 'move') {
       const [at, from] = now as [EntryRecord | undefined, EntryRecord | undefined];
-      if (!at || from) throw new MemoryToolError('conflict', reply.undoConflict(id, at ? op.from : op.to));
+      if (!at || from) throw new MemoryToolError('conflict', undoReply.undoConflict(id, at ? op.from : op.to));
     }
   });
 
@@ -102,9 +102,9 @@ export async function undoChange(
   const usage = await getUsage(tx);
   const after = { ...usage, bytes: usage.bytes + bytes, files: usage.files + files };
   if ((bytes > 0 && after.bytes > limits.maxTotalBytes) || (files > 0 && after.files > limits.maxFiles)) {
-    throw new MemoryToolError('too_large', reply.undoTooLarge(id));
+    throw new MemoryToolError('too_large', undoReply.undoTooLarge(id));
   }
-  return { reply: reply.undone(id), changes, ops: inverse, retired, usage: after };
+  return { reply: undoReply.undone(id), changes, ops: inverse, retired, usage: after };
 }
 
 /** Makes the missing folders above `key` (a restored file's folder may have been deleted with it). */
@@ -113,7 +113,12 @@ async function ensureFolders(tx: WriteTx, key: string, now: number, id: number):
   for (const folder of ancestorsOf(key)) {
     if (folder === MEMORY_ROOT) continue;
     const existing = await entries.get(folder);
-    if (existing?.kind === 'file') throw new MemoryToolError('conflict', reply.undoConflict(id, folder));
+    if (existing?.kind === 'file') throw new MemoryToolError('conflict', undoReply.undoConflict(id, folder));
     if (!existing) await entries.put(folderRecord(folder, now));
   }
+}
+
+/** Marks entry `id` undone (kept in the history so the undo itself can be seen and undone). */
+export async function markUndone(tx: WriteTx, entry: JournalRecord): Promise<void> {
+  await tx.objectStore('journal').put({ ...entry, undone: true });
 }
