@@ -9,10 +9,10 @@ import { MEMORY_ROOT, ancestorsOf, isHiddenName, isWithin, nameOf, normalizeMemo
 import { FOLDER_SIZE, MAX_VIEW_CHARS, MAX_VIEW_LINES, formatSize, numberedLine, reply } from './replies.js';
 import type { RetiredBody } from './journal.js';
 import { fileState } from './journal.js';
-import { EMPTY_USAGE } from './schema.js';
-import type { EntryRecord, JournalOp, UsageRecord } from './schema.js';
+import { EMPTY_USAGE, fromTotalsKey } from './schema.js';
+import type { EntryRecord, JournalOp, TotalsKey, UsageRecord } from './schema.js';
 import type { MemoryTx } from './store.js';
-import { issue } from './store.js';
+import { getRecord, plainStore, request, writer } from './store.js';
 import { utf8Length } from './utf8.js';
 import type {
   BetaMemoryTool20250818CreateCommand as CreateCommand,
@@ -70,16 +70,17 @@ export function subtreeRange(folder: string): IDBKeyRange {
 }
 
 export function getEntry(tx: ReadTx, key: string): Promise<EntryRecord | undefined> {
-  return key === MEMORY_ROOT ? Promise.resolve(ROOT_ENTRY) : tx.objectStore('entries').get(key);
+  return key === MEMORY_ROOT ? Promise.resolve(ROOT_ENTRY) : getRecord(tx, 'entries', key);
 }
 
-/** The running totals, the next body id and the journal's totals: every write's bookkeeping, one record. */
+/** The running totals, the next body id and the journal's totals: every write's bookkeeping, in one key lookup. */
 export async function getUsage(tx: ReadTx): Promise<UsageRecord> {
-  return (await tx.objectStore('meta').get('usage')) ?? { ...EMPTY_USAGE };
+  const newest = await request(plainStore(tx, 'journal').index('totals').openKeyCursor(null, 'prev'));
+  return newest ? fromTotalsKey(newest.key as TotalsKey) : { ...EMPTY_USAGE };
 }
 
 export async function readBody(tx: ReadTx, entry: EntryRecord): Promise<string> {
-  return entry.bodyId === undefined ? '' : ((await tx.objectStore('bodies').get(entry.bodyId)) ?? '');
+  return entry.bodyId === undefined ? '' : ((await getRecord(tx, 'bodies', entry.bodyId)) ?? '');
 }
 
 // ---------------------------------------------------------------- view
@@ -111,12 +112,11 @@ const byName = (a: EntryRecord, b: EntryRecord): number => (a.path < b.path ? -1
 
 /** Two levels below `key`, read from the parent index: the cost follows what is listed, not the memory. */
 async function listFolder(tx: ReadTx, key: string, shownPath: string): Promise<string> {
-  const byParent = tx.objectStore('entries').index('parent');
-  const children = (await byParent.getAll(key)).filter(isVisible).sort(byName);
+  const byParent = plainStore(tx, 'entries').index('parent');
+  const childrenOf = (folder: string) => request(byParent.getAll(folder)) as Promise<EntryRecord[]>;
+  const children = (await childrenOf(key)).filter(isVisible).sort(byName);
   const grandchildren = await Promise.all(
-    children.map((child) =>
-      child.kind === 'folder' ? byParent.getAll(child.path) : Promise.resolve([] as EntryRecord[]),
-    ),
+    children.map((child) => (child.kind === 'folder' ? childrenOf(child.path) : Promise.resolve([] as EntryRecord[]))),
   );
   const lines = [reply.listingHeader(shownPath), `${FOLDER_SIZE}\t${shownPath}`];
   const line = (entry: EntryRecord, rel: string): string =>
@@ -165,8 +165,6 @@ function viewFile(content: string, command: ViewCommand): string {
 
 export async function create(tx: WriteTx, command: CreateCommand, ctx: WriteContext): Promise<WriteResult> {
   const key = normalizeMemoryPath(command.path);
-  const entries = tx.objectStore('entries');
-  const bodies = tx.objectStore('bodies');
   const write: ContentWrite = { path: command.path, key, content: command.file_text, command: 'create' };
   // Always a new body: the old one stays intact for the journal (copy-on-write, no content is copied). It is
   // sent first, beside the reads, and the text is checked and counted while they are under way: for a big
@@ -177,7 +175,9 @@ export async function create(tx: WriteTx, command: CreateCommand, ctx: WriteCont
     getUsage(tx),
     foldersToMake(tx, key, (file) => reply.belowFile(command.path, file)),
     // A request can also fail as it is made (a full disk, in some browsers): a rejection like the others then.
-    new Promise<number>((resolve, reject) => bodies.add(write.content).then(resolve, reject)),
+    new Promise<number>((resolve, reject) => {
+      request(plainStore(tx, 'bodies').add(write.content) as IDBRequest<number>).then(resolve, reject);
+    }),
   ]);
   const refusal = ctx.screen(write);
   const counted = utf8Length(write.content);
@@ -189,7 +189,7 @@ export async function create(tx: WriteTx, command: CreateCommand, ctx: WriteCont
   const rewritten = content !== write.content;
   const size = rewritten ? utf8Length(content) : counted;
   const totals = checkWrite(ctx.limits, usage, command.path, size, existing?.size ?? 0, !existing);
-  if (rewritten) issue(bodies.put(content, bodyId));
+  if (rewritten) writer(tx, 'bodies').put(content, bodyId);
 
   const entry: EntryRecord = {
     path: key,
@@ -200,7 +200,8 @@ export async function create(tx: WriteTx, command: CreateCommand, ctx: WriteCont
     createdAt: existing?.createdAt ?? ctx.now,
     updatedAt: ctx.now,
   };
-  issue(...makeFolders(tx, missingFolders, ctx.now), entries.put(entry));
+  makeFolders(tx, missingFolders, ctx.now);
+  writer(tx, 'entries').put(entry);
   const before = existing ? fileState(existing) : null;
   return {
     reply: reply.created(command.path),
@@ -220,15 +221,14 @@ const folderOps = (made: readonly string[]): JournalOp[] =>
  * ancestor is a file: nothing can live below a file, and nothing has been written at that point.
  */
 async function foldersToMake(tx: ReadTx, key: string, belowFile: (file: string) => string): Promise<string[]> {
-  const entries = tx.objectStore('entries');
   const ancestors = ancestorsOf(key);
   const parent = ancestors.at(-1);
   if (parent === undefined) return [];
   // A folder that exists has all its ancestors, so the usual case costs one read: the parent.
-  const near = await entries.get(parent);
+  const near = await getEntry(tx, parent);
   if (near?.kind === 'folder') return [];
   if (near?.kind === 'file') throw new MemoryToolError('not_a_file', belowFile(parent));
-  const found = await Promise.all(ancestors.slice(0, -1).map((folder) => entries.get(folder)));
+  const found = await Promise.all(ancestors.slice(0, -1).map((folder) => getEntry(tx, folder)));
   const missing: string[] = [];
   found.forEach((entry, i) => {
     const folder = ancestors[i] as string;
@@ -244,9 +244,9 @@ export function folderRecord(path: string, now: number): EntryRecord {
   return { path, parent: parentOf(path), kind: 'folder', size: 0, createdAt: now, updatedAt: now };
 }
 
-function makeFolders(tx: WriteTx, folders: readonly string[], now: number): Promise<unknown>[] {
-  const entries = tx.objectStore('entries');
-  return folders.map((folder) => entries.put(folderRecord(folder, now)));
+function makeFolders(tx: WriteTx, folders: readonly string[], now: number): void {
+  const entries = writer(tx, 'entries');
+  for (const folder of folders) entries.put(folderRecord(folder, now));
 }
 
 // ---------------------------------------------------------------- str_replace and insert
@@ -293,7 +293,8 @@ async function writeEdit(
   const totals = checkWrite(ctx.limits, found.usage, command.path, size, found.entry.size, false);
   const bodyId = found.usage.nextBody;
   const entry: EntryRecord = { ...found.entry, size, bodyId, updatedAt: ctx.now };
-  issue(tx.objectStore('bodies').add(content, bodyId), tx.objectStore('entries').put(entry));
+  writer(tx, 'bodies').add(content, bodyId);
+  writer(tx, 'entries').put(entry);
   const before = fileState(found.entry);
   return {
     content,
@@ -441,7 +442,7 @@ export function deleteEntries(
   usage: UsageRecord,
   folder?: string,
 ): Pick<WriteResult, 'ops' | 'retired' | 'usage'> {
-  const entries = tx.objectStore('entries');
+  const entries = writer(tx, 'entries');
   const ops: JournalOp[] = [];
   const retired: RetiredBody[] = [];
   let bytes = 0;
@@ -456,9 +457,12 @@ export function deleteEntries(
       ops.push({ type: 'file', path: entry.path, before, after: null });
       if (before) retired.push({ id: before.bodyId, size: before.size });
     }
-    if (folder === undefined) issue(entries.delete(entry.path));
+    if (folder === undefined) entries.delete(entry.path);
   }
-  if (folder !== undefined) issue(entries.delete(folder), entries.delete(subtreeRange(folder)));
+  if (folder !== undefined) {
+    entries.delete(folder);
+    entries.delete(subtreeRange(folder));
+  }
   return { ops, retired, usage: { ...usage, bytes: usage.bytes - bytes, files: usage.files - files } };
 }
 
@@ -477,7 +481,8 @@ export async function rename(tx: WriteTx, command: RenameCommand, ctx: WriteCont
   }
   const missingFolders = await foldersToMake(tx, to, (file) => reply.belowFile(command.new_path, file));
 
-  await Promise.all([...makeFolders(tx, missingFolders, ctx.now), moveTree(tx, source, to)]);
+  makeFolders(tx, missingFolders, ctx.now);
+  await moveTree(tx, source, to);
   return {
     reply: reply.renamed(command.old_path, command.new_path),
     changes: [{ type: 'rename', path: to, from }],

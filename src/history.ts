@@ -54,14 +54,15 @@ export async function readHistory(tx: MemoryTx<'readonly'>, options: HistoryOpti
   const limit = options.limit ?? 100;
   const out: HistoryEntry[] = [];
   for (let cursor = await tx.objectStore('journal').openCursor(null, 'prev'); cursor && out.length < limit; cursor = await cursor.continue()) {
-    if (options.actor === undefined || cursor.value.actor === options.actor) out.push(toHistoryEntry(cursor.value));
+    const record = cursor.value;
+    if (!record.hidden && (options.actor === undefined || record.actor === options.actor)) out.push(toHistoryEntry(record));
   }
   return out;
 }
 
 export async function readChange(tx: MemoryTx<'readonly'>, id: number): Promise<ChangeDetail | undefined> {
   const record = await tx.objectStore('journal').get(id);
-  if (!record) return undefined;
+  if (!record || record.hidden) return undefined;
   const bodies = tx.objectStore('bodies');
   const text = async (bodyId: number | undefined): Promise<string | null> =>
     bodyId === undefined ? null : ((await bodies.get(bodyId)) ?? null);

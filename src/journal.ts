@@ -2,9 +2,10 @@
 // A journal entry references the bodies a change replaced or deleted instead of copying them, so history
 // costs no extra reads or writes of content; a body is deleted once no file and no entry holds it.
 
+import { toTotalsKey, totalsRecord } from './schema.js';
 import type { FileState, JournalOp, JournalRecord, UsageRecord } from './schema.js';
 import type { MemoryTx } from './store.js';
-import { issue } from './store.js';
+import { writer } from './store.js';
 
 type WriteTx = MemoryTx<'readwrite'>;
 
@@ -48,20 +49,20 @@ export async function releaseBodies(tx: WriteTx, ids: readonly number[]): Promis
   if (ids.length === 0) return;
   const byBody = tx.objectStore('entries').index('bodyId');
   const byRetained = tx.objectStore('journal').index('retains');
-  const bodies = tx.objectStore('bodies');
+  const bodies = writer(tx, 'bodies');
   await Promise.all(
     [...new Set(ids)].map(async (id) => {
       const [live, held] = await Promise.all([byBody.count(id), byRetained.count(id)]);
-      if (live === 0 && held === 0) issue(bodies.delete(id));
+      if (live === 0 && held === 0) bodies.delete(id);
     }),
   );
 }
 
 /**
- * Adds `draft` to the journal, drops the oldest entries beyond `limits`, and writes `usage` (the memory's totals
- * after the change, as the change worked them out) with the journal's totals: the one write of bookkeeping a
- * change makes. With `limits` undefined (history off) nothing is recorded and the retired bodies are released
- * at once.
+ * Adds `draft` to the journal with `usage` (the memory's totals after the change, as the change worked them out)
+ * and drops the oldest entries beyond `limits`: the entry is the one write of bookkeeping a change makes. With
+ * `limits` undefined (history off) no entry is added: the totals go in the hidden totals record, and the
+ * retired bodies are released at once.
  */
 export async function record(
   tx: WriteTx,
@@ -70,10 +71,11 @@ export async function record(
   limits: ResolvedHistoryLimits | undefined,
   usage: UsageRecord,
 ): Promise<void> {
-  const meta = tx.objectStore('meta');
+  const journal = tx.objectStore('journal');
   const retiredIds = draft.retired.map((body) => body.id);
+  const seq = usage.seq + 1;
   if (!limits) {
-    issue(meta.put(usage, 'usage'));
+    writer(tx, 'journal').put(totalsRecord({ ...usage, seq }));
     await releaseBodies(tx, retiredIds);
     return;
   }
@@ -90,10 +92,20 @@ export async function record(
     undoable: keep,
     ...(draft.undoOf === undefined ? {} : { undoOf: draft.undoOf }),
   };
-  issue(tx.objectStore('journal').add(entry));
-  let totals: JournalTotals = { bytes: usage.journalBytes + entry.bytes, entries: usage.journalEntries + 1 };
-  if (totals.entries > limits.maxEntries || totals.bytes > limits.maxBytes) totals = await prune(tx, totals, limits);
-  issue(meta.put({ ...usage, journalBytes: totals.bytes, journalEntries: totals.entries }, 'usage'));
+  const totals: JournalTotals = { bytes: usage.journalBytes + entry.bytes, entries: usage.journalEntries + 1 };
+  const withTotals = (t: JournalTotals): JournalRecord => ({
+    ...entry,
+    totals: toTotalsKey({ ...usage, seq, journalBytes: t.bytes, journalEntries: t.entries }),
+  });
+  if (totals.entries > limits.maxEntries || totals.bytes > limits.maxBytes) {
+    // Added before pruning, so that a body this entry retains is seen as held when pruning releases bodies.
+    // Rare (once in a tenth of the bounds): the entry is then written again with the totals after pruning.
+    const added = journal.add(withTotals(totals));
+    const pruned = await prune(tx, totals, limits);
+    writer(tx, 'journal').put({ ...withTotals(pruned), id: await added });
+  } else {
+    writer(tx, 'journal').add(withTotals(totals));
+  }
   if (!keep) await releaseBodies(tx, retiredIds);
 }
 
@@ -125,8 +137,11 @@ async function prune(tx: WriteTx, totals: JournalTotals, limits: ResolvedHistory
         more = false;
         break;
       }
-      dropped++;
-      entries--;
+      // The hidden totals record is older than every entry now and goes with the first ones; it is not a change.
+      if (!old.hidden) {
+        dropped++;
+        entries--;
+      }
       bytes -= old.bytes;
       lastKey = old.id;
       released.push(...old.retains);
@@ -135,7 +150,7 @@ async function prune(tx: WriteTx, totals: JournalTotals, limits: ResolvedHistory
   }
   if (lastKey !== undefined) {
     // Requests run in order: the entries are gone before the release counts who still holds each body.
-    issue(journal.delete(IDBKeyRange.upperBound(lastKey)));
+    writer(tx, 'journal').delete(IDBKeyRange.upperBound(lastKey));
     await releaseBodies(tx, released);
   }
   return { bytes, entries };

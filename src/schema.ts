@@ -60,13 +60,20 @@ export interface JournalRecord {
   undone?: boolean;
   /** For an undo: the id of the change it reversed. */
   undoOf?: number;
+  /** The memory's totals after this change (indexed: the newest is one key lookup). */
+  totals?: TotalsKey;
+  /** Not a change: the record that carries the totals when no history is kept (always id {@link TOTALS_ID}). */
+  hidden?: true;
 }
 
 /**
- * The one record of running totals (`meta`, key `usage`), so limits and the history's bounds are checked
- * without scanning a store. One record, so a write reads and writes its bookkeeping once.
+ * The running totals, so limits and the history's bounds are checked without scanning a store. Each journal
+ * entry carries them as they were after its change (as a {@link TotalsKey}, in an index), so a write reads its
+ * bookkeeping with one key lookup and writes it with the journal entry it adds anyway: no record of its own.
  */
 export interface UsageRecord {
+  /** Orders the totals: each write's are one more than those it read. */
+  seq: number;
   /** UTF-8 bytes of all files. */
   bytes: number;
   files: number;
@@ -81,10 +88,32 @@ export interface UsageRecord {
   journalEntries: number;
 }
 
-/** The `usage` record of an empty memory. */
-export const EMPTY_USAGE: Readonly<UsageRecord> = { bytes: 0, files: 0, nextBody: 1, journalBytes: 0, journalEntries: 0 };
+/** The totals of an empty memory. */
+export const EMPTY_USAGE: Readonly<UsageRecord> = { seq: 0, bytes: 0, files: 0, nextBody: 1, journalBytes: 0, journalEntries: 0 };
 
-/** What version 2 kept in `meta` (`usage` without the journal's totals, and `journal`). */
+/** {@link UsageRecord} as an index key: `seq` first, so the newest totals sort last. */
+export type TotalsKey = [seq: number, bytes: number, files: number, nextBody: number, journalBytes: number, journalEntries: number];
+
+export const toTotalsKey = (u: UsageRecord): TotalsKey => [u.seq, u.bytes, u.files, u.nextBody, u.journalBytes, u.journalEntries];
+
+export const fromTotalsKey = ([seq, bytes, files, nextBody, journalBytes, journalEntries]: TotalsKey): UsageRecord => ({
+  seq,
+  bytes,
+  files,
+  nextBody,
+  journalBytes,
+  journalEntries,
+});
+
+/** Key of the hidden journal record that carries the totals of writes made with the history off. */
+export const TOTALS_ID = 0;
+
+/** The hidden record holding `usage` (history off, or folded in by the upgrade). */
+export function totalsRecord(usage: UsageRecord): JournalRecord {
+  return { id: TOTALS_ID, hidden: true, at: 0, actor: '', command: '', paths: [], ops: [], retains: [], bytes: 0, undoable: false, totals: toTotalsKey(usage) };
+}
+
+/** What version 2 kept in its `meta` store: `usage` (`{bytes, files, nextBody?}`) and `journal` (`{bytes, files}`). */
 interface LegacyTotals {
   bytes: number;
   files: number;
@@ -95,10 +124,11 @@ export interface MemorySchema extends DBSchema {
   entries: { key: string; value: EntryRecord; indexes: { parent: string; bodyId: number } };
   /** File contents, out-of-line auto-increment keys referenced by `EntryRecord.bodyId`. */
   bodies: { key: number; value: string };
-  /** The `usage` record (before version 3 also a `journal` record, folded into it by the upgrade). */
-  meta: { key: string; value: UsageRecord };
-  /** The bounded history of changes, oldest first; `retains` is multi-entry so a body's holders are one lookup. */
-  journal: { key: number; value: JournalRecord; indexes: { retains: number } };
+  /**
+   * The bounded history of changes, oldest first; `retains` is multi-entry so a body's holders are one lookup,
+   * and `totals` finds the newest totals.
+   */
+  journal: { key: number; value: JournalRecord; indexes: { retains: number; totals: TotalsKey } };
 }
 
 /** `accessedAt` is refreshed when older than this: a `view` stays a read, not a write, almost always. */
@@ -122,7 +152,7 @@ export function upgradeMemoryDb(
     const entries = db.createObjectStore('entries', { keyPath: 'path' });
     entries.createIndex('parent', 'parent');
     db.createObjectStore('bodies', { autoIncrement: true });
-    db.createObjectStore('meta');
+    legacy(db).createObjectStore('meta');
   }
   if (oldVersion < 2 && target >= 2) {
     // Version 2: history and undo. Existing files keep their bodies; the history starts empty.
@@ -132,32 +162,37 @@ export function upgradeMemoryDb(
     });
   }
   if (oldVersion < 3 && target >= 3) {
-    // Version 3: the journal's totals and the next body id join the usage record, so a write has one record
-    // of bookkeeping to read and write. The requests keep the versionchange transaction open until they end.
-    void foldTotals(transaction).catch(() => transaction.abort());
+    // Version 3: the totals move from the `meta` store into the journal (see UsageRecord), so a write has one
+    // lookup and no record of its own for them. The requests keep the versionchange transaction open.
+    transaction.objectStore('journal').createIndex('totals', 'totals');
+    void foldTotals(db, transaction).catch(() => transaction.abort());
   }
 }
 
-async function foldTotals(transaction: IDBPTransaction<MemorySchema, StoreName[], 'versionchange'>): Promise<void> {
-  const meta = transaction.objectStore('meta');
-  const legacy = meta as unknown as { get(key: string): Promise<LegacyTotals | undefined> };
+/** `db` and `transaction` as versions 1 and 2 had them, with the `meta` store the current schema lacks. */
+const legacy = (db: unknown) =>
+  db as { createObjectStore(name: 'meta'): unknown; deleteObjectStore(name: 'meta'): void };
+const legacyMeta = (transaction: unknown) =>
+  (transaction as { objectStore(name: 'meta'): { get(key: string): Promise<LegacyTotals | undefined> } }).objectStore('meta');
+
+async function foldTotals(db: MemoryDb, transaction: IDBPTransaction<MemorySchema, StoreName[], 'versionchange'>): Promise<void> {
+  const meta = legacyMeta(transaction);
   const [usage, journal, lastBody] = await Promise.all([
-    legacy.get('usage'),
-    legacy.get('journal'),
+    meta.get('usage'),
+    meta.get('journal'),
     transaction.objectStore('bodies').openKeyCursor(null, 'prev'),
   ]);
+  legacy(db).deleteObjectStore('meta');
+  if (!usage && !journal && !lastBody) return;
   const last = typeof lastBody?.key === 'number' ? lastBody.key : 0;
-  await Promise.all([
-    meta.put(
-      {
-        bytes: usage?.bytes ?? 0,
-        files: usage?.files ?? 0,
-        nextBody: Math.max(usage?.nextBody ?? 1, last + 1),
-        journalBytes: journal?.bytes ?? 0,
-        journalEntries: journal?.files ?? 0,
-      },
-      'usage',
-    ),
-    meta.delete('journal'),
-  ]);
+  await transaction.objectStore('journal').put(
+    totalsRecord({
+      seq: 1,
+      bytes: usage?.bytes ?? 0,
+      files: usage?.files ?? 0,
+      nextBody: Math.max(usage?.nextBody ?? 1, last + 1),
+      journalBytes: journal?.bytes ?? 0,
+      journalEntries: journal?.files ?? 0,
+    }),
+  );
 }

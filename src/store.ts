@@ -2,7 +2,7 @@
 // Owns reconnecting (the browser may close a connection; another tab may upgrade the schema) and turning
 // IndexedDB failures into MemoryToolErrors. Knows nothing of commands or replies.
 
-import { openDB } from 'idb';
+import { openDB, unwrap } from 'idb';
 import type { IDBPTransaction } from 'idb';
 import { MemoryToolError, isMemoryToolError } from './errors.js';
 import { reply } from './replies.js';
@@ -12,7 +12,7 @@ import type { MemoryDb, MemorySchema, StoreName } from './schema.js';
 export type MemoryTx<Mode extends IDBTransactionMode> = IDBPTransaction<MemorySchema, StoreName[], Mode>;
 
 /** Every store a command may touch. Taking them all keeps each command one transaction whatever it needs. */
-export const ALL_STORES: StoreName[] = ['entries', 'bodies', 'meta', 'journal'];
+export const ALL_STORES: StoreName[] = ['entries', 'bodies', 'journal'];
 
 /** How long an open may wait for another tab that holds an older version open and does not let go. */
 export const BLOCKED_WAIT_MS = 5000;
@@ -137,12 +137,44 @@ export class MemoryStore {
   }
 }
 
+type Value<Name extends StoreName> = MemorySchema[Name]['value'];
+type Key<Name extends StoreName> = MemorySchema[Name]['key'];
+type AnyTx = MemoryTx<'readonly'> | MemoryTx<'readwrite'>;
+
 /**
- * Requests nothing needs to wait for: the transaction commits only after they succeed, and a failure aborts it,
- * which `run` reports. Waiting for each would cost a round trip to the storage backend for nothing.
+ * A request's result as a promise, settled in the request's own event (so the transaction stays usable). The
+ * hot paths use this on plain stores instead of idb's wrappers: those add a Proxy, a WeakMap lookup and two
+ * listeners per call, which on a slow machine cost more than the backend's answer.
  */
-export function issue(...requests: Promise<unknown>[]): void {
-  for (const request of requests) request.catch(() => undefined);
+export function request<T>(req: IDBRequest<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error ?? new Error('request failed'));
+  });
+}
+
+/** The plain IDBObjectStore `name` of `tx`. */
+export const plainStore = (tx: AnyTx, name: StoreName): IDBObjectStore => unwrap(tx).objectStore(name);
+
+/** One record of `name` by key, through {@link request}. */
+export function getRecord<Name extends StoreName>(tx: AnyTx, name: Name, key: Key<Name>): Promise<Value<Name> | undefined> {
+  return request(plainStore(tx, name).get(key)) as Promise<Value<Name> | undefined>;
+}
+
+/** Writes to one store that nothing waits for (see {@link writer}). */
+export interface StoreWriter<Name extends StoreName> {
+  put(value: MemorySchema[Name]['value'], key?: MemorySchema[Name]['key']): void;
+  add(value: MemorySchema[Name]['value'], key?: MemorySchema[Name]['key']): void;
+  delete(key: MemorySchema[Name]['key'] | IDBKeyRange): void;
+}
+
+/**
+ * The plain store of `tx`, for writes nothing waits for: the transaction commits only after they succeed, and a
+ * failure aborts it, which `run` reports. Waiting for each would cost a round trip to the storage backend for
+ * nothing, and a promise with its listeners per request costs more than the request itself on a slow machine.
+ */
+export function writer<Name extends StoreName>(tx: MemoryTx<'readwrite'>, name: Name): StoreWriter<Name> {
+  return plainStore(tx, name) as unknown as StoreWriter<Name>;
 }
 
 /** The stores a read of files needs. */

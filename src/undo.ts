@@ -19,11 +19,11 @@ export async function findUndoTarget(tx: WriteTx, id: number | undefined): Promi
   const journal = tx.objectStore('journal');
   if (id !== undefined) {
     const entry = await journal.get(id);
-    if (!entry) throw new MemoryToolError('not_found', undoReply.undoMissing(id));
+    if (!entry || entry.hidden) throw new MemoryToolError('not_found', undoReply.undoMissing(id));
     return entry;
   }
   for (let cursor = await journal.openCursor(null, 'prev'); cursor; cursor = await cursor.continue()) {
-    if (!cursor.value.undone && cursor.value.undoOf === undefined) return cursor.value;
+    if (!cursor.value.undone && cursor.value.undoOf === undefined && !cursor.value.hidden) return cursor.value;
   }
   throw new MemoryToolError('not_found', undoReply.nothingToUndo());
 }

@@ -8,6 +8,7 @@ import { isMemoryToolError } from '../src/errors.js';
 import type { MemoryToolError } from '../src/errors.js';
 import type { MemoryLimits } from '../src/limits.js';
 import { MemoryStore } from '../src/store.js';
+import { getUsage } from '../src/commands.js';
 import { IndexedDBMemoryTool } from '../src/tool.js';
 import { HOSTILE_PATHS } from './fixtures/hostile-paths.js';
 
@@ -68,9 +69,9 @@ async function read(tool: IndexedDBMemoryTool, path: string): Promise<string> {
 async function usageOf(tool: IndexedDBMemoryTool): Promise<unknown> {
   const store = await MemoryStore.open(tool.dbName);
   opened.push(store);
-  const usage = await store.run('readonly', (tx) => tx.objectStore('meta').get('usage'));
-  // The totals only: `nextBody` is the id allocator, not usage.
-  return usage && { bytes: usage.bytes, files: usage.files };
+  const usage = await store.run('readonly', (tx) => getUsage(tx));
+  // The totals only: `nextBody` is the id allocator, `seq` their order, and the journal's are its own.
+  return { bytes: usage.bytes, files: usage.files };
 }
 
 /** Bodies stored: with no history kept, exactly one per file (an import leaves no orphans). */

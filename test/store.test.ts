@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDB } from 'idb';
 import { IndexedDBMemoryTool, isMemoryToolError } from '../src/index.js';
 import { MemoryStore, toMemoryError } from '../src/store.js';
-import { EMPTY_USAGE, upgradeMemoryDb } from '../src/schema.js';
+import { upgradeMemoryDb } from '../src/schema.js';
 import type { MemorySchema } from '../src/schema.js';
 
 const opened: Array<{ close(): void }> = [];
@@ -19,24 +19,23 @@ describe('MemoryStore', () => {
     const store = await MemoryStore.open(freshName());
     opened.push(store);
     const value = await store.run('readwrite', async (tx) => {
-      await tx.objectStore('meta').put({ ...EMPTY_USAGE, bytes: 1, files: 1 }, 'usage');
+      await tx.objectStore('bodies').put('kept', 7);
       return 'done';
     });
     expect(value).toBe('done');
-    expect(await store.run('readonly', (tx) => tx.objectStore('meta').get('usage'))).toEqual({ ...EMPTY_USAGE, bytes: 1, files: 1 });
+    expect(await store.run('readonly', (tx) => tx.objectStore('bodies').get(7))).toBe('kept');
   });
 
   it('rolls back every write of a body that throws', async () => {
     const store = await MemoryStore.open(freshName());
     opened.push(store);
     const failing = store.run('readwrite', async (tx) => {
-      await tx.objectStore('meta').put({ ...EMPTY_USAGE, bytes: 5, files: 5 }, 'usage');
+      await tx.objectStore('entries').put({ path: '/memories/x', parent: '/memories', kind: 'folder', size: 0, createdAt: 0, updatedAt: 0 });
       await tx.objectStore('bodies').add('half-written');
       throw new Error('refused after writing');
     });
     await expect(failing).rejects.toMatchObject({ code: 'storage' });
-    // As the new database left it.
-    expect(await store.run('readonly', (tx) => tx.objectStore('meta').get('usage'))).toEqual(EMPTY_USAGE);
+    expect(await store.run('readonly', (tx) => tx.objectStore('entries').count())).toBe(0);
     expect(await store.run('readonly', (tx) => tx.objectStore('bodies').count())).toBe(0);
   });
 

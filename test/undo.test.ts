@@ -112,6 +112,38 @@ describe('history', () => {
     expect(await bodyCount(small.dbName)).toBe(1 + (kept.at(-1) ?? 0));
   });
 
+  it('keeps a body that the pruned entries and the new entry both hold', async () => {
+    const small = await open({ history: { maxEntries: 3 } });
+    await run({ command: 'create', path: '/memories/a.md', file_text: 'v0' }, small);
+    await run({ command: 'create', path: '/memories/a.md', file_text: 'v1' }, small);
+    await small.undo(); // v0's body is live again, and still held by the change it undid
+    // This retires v0's body again and overflows the history: the pruning drops the change that held it too.
+    await run({ command: 'create', path: '/memories/a.md', file_text: 'v2' }, small);
+    expect((await small.history({ limit: 10 })).map((entry) => entry.command)).toEqual(['create', 'undo']);
+    await small.undo();
+    expect(await text('/memories/a.md', small)).toBe('v0');
+  });
+
+  it('keeps the totals right across tools with the history on and off, and shows no totals record', async () => {
+    const name = `undo-${crypto.randomUUID()}`;
+    const on = await open({ dbName: name, limits: { maxFiles: 3 } });
+    await run({ command: 'create', path: '/memories/a.md', file_text: 'a' }, on);
+    const off = await open({ dbName: name, history: false, limits: { maxFiles: 3 } });
+    await run({ command: 'create', path: '/memories/b.md', file_text: 'b' }, off);
+    await run({ command: 'create', path: '/memories/c.md', file_text: 'c' }, on);
+    // Three files, counted by whichever tool wrote them: a fourth is refused by both.
+    for (const tool of [on, off]) {
+      expect((await tool.run({ command: 'create', path: '/memories/d.md', file_text: 'd' })).content).toMatch(/limit of 3 files/u);
+    }
+    await run({ command: 'delete', path: '/memories/b.md' }, off);
+    await run({ command: 'create', path: '/memories/d.md', file_text: 'd' }, on);
+    expect((await on.history()).map((entry) => `${entry.command} ${entry.paths.join()}`)).toEqual([
+      'create /memories/d.md',
+      'create /memories/c.md',
+      'create /memories/a.md',
+    ]);
+  });
+
   it('drops the contents of a change bigger than maxBytes and says it cannot be undone', async () => {
     const small = await open({ history: { maxBytes: 10 } });
     await run({ command: 'create', path: '/memories/a.md', file_text: 'x'.repeat(100) }, small);

@@ -7,7 +7,7 @@ import { parseMemoryCommand } from '../../src/input.js';
 import { normalizeMemoryPath } from '../../src/paths.js';
 import { utf8Length } from '../../src/utf8.js';
 import { IndexedDBMemoryTool } from '../../src/index.js';
-import type { EntryRecord, UsageRecord } from '../../src/schema.js';
+import type { EntryRecord } from '../../src/schema.js';
 import { BULK_FILE_BYTES, TOKEN_A, TOKEN_B, bulkFolders, makeText, median } from './fixtures.js';
 import type { Reps } from './fixtures.js';
 import { bulkFiles, openMemory } from './harness.js';
@@ -102,7 +102,7 @@ async function measureMany(reps: Reps, sides: Record<string, Side>): Promise<Rec
 
 // ---------------------------------------------------------------- raw replicas of the library's rounds
 
-const ALL = ['entries', 'bodies', 'meta', 'journal'];
+const ALL = ['entries', 'bodies', 'journal'];
 const parentOf = (path: string): string => path.slice(0, path.lastIndexOf('/'));
 
 /** Calls `then` once every request has succeeded. */
@@ -116,141 +116,73 @@ function all(requests: IDBRequest[], then: (results: unknown[]) => void): void {
   }
 }
 
-function journalRecord(path: string, retains: number[], now: number): object {
-  return { at: now, actor: 'claude', command: 'create', paths: [path], ops: [{ type: 'file', path, before: null, after: null }], retains, bytes: 0, undoable: true };
-}
+/** The newest totals, as the library reads them: one key cursor on the journal's `totals` index. */
+const totalsCursor = (tx: IDBTransaction): IDBRequest => tx.objectStore('journal').index('totals').openKeyCursor(null, 'prev');
+type Totals = [number, number, number, number, number, number];
+const totalsOf = (cursor: unknown): Totals => ((cursor as IDBCursor | null)?.key as Totals | undefined) ?? [0, 0, 0, 1, 0, 0];
 
-/** create as the library sequences it today: reads; add body; puts; journal add + totals; totals put. */
-function createLibRounds(db: IDBDatabase, path: string, content: string, now: number): Promise<void> {
-  const tx = db.transaction(ALL, 'readwrite');
-  const entries = tx.objectStore('entries');
-  const meta = tx.objectStore('meta');
-  const ancestors = ['/memories/work', '/memories/work/new'];
-  all([entries.get(path), meta.get('usage'), ...ancestors.map((a) => entries.get(a))], ([, usage]) => {
-    const added = tx.objectStore('bodies').add(content, raw.rawBodyKey());
-    added.onsuccess = () => {
-      const old = (usage as UsageRecord | undefined) ?? { bytes: 0, files: 0 };
-      const entry: EntryRecord = { path, parent: parentOf(path), kind: 'file', size: content.length, bodyId: added.result as number, createdAt: now, updatedAt: now };
-      all([entries.put(entry), meta.put({ ...old, bytes: old.bytes + content.length, files: old.files + 1 }, 'usage')], () => {
-        all([meta.get('journal'), tx.objectStore('journal').add(journalRecord(path, [], now))], ([totals]) => {
-          const t = (totals as UsageRecord | undefined) ?? { bytes: 0, files: 0 };
-          meta.put({ bytes: t.bytes, files: t.files + 1 }, 'journal');
-        });
-      });
-    };
-  });
-  return raw.done(tx);
-}
-
-/** create in two rounds: every read plus the body's add at once, then every put (the proposed sequencing). */
-function createTwoRounds(db: IDBDatabase, path: string, content: string, now: number): Promise<void> {
-  const tx = db.transaction(ALL, 'readwrite');
-  const entries = tx.objectStore('entries');
-  const meta = tx.objectStore('meta');
-  const ancestors = ['/memories/work', '/memories/work/new'];
-  const added = tx.objectStore('bodies').add(content, raw.rawBodyKey());
-  all([added, entries.get(path), meta.get('usage'), meta.get('journal'), ...ancestors.map((a) => entries.get(a))], ([bodyId, , usage, totals]) => {
-    const old = (usage as UsageRecord | undefined) ?? { bytes: 0, files: 0 };
-    const t = (totals as UsageRecord | undefined) ?? { bytes: 0, files: 0 };
-    entries.put({ path, parent: parentOf(path), kind: 'file', size: content.length, bodyId: bodyId as number, createdAt: now, updatedAt: now });
-    meta.put({ ...old, bytes: old.bytes + content.length, files: old.files + 1 }, 'usage');
-    tx.objectStore('journal').add(journalRecord(path, [], now));
-    meta.put({ bytes: t.bytes, files: t.files + 1 }, 'journal');
-  });
-  return raw.done(tx);
+function journalRecord(path: string, retains: number[], now: number, totals: Totals): object {
+  return { at: now, actor: 'claude', command: 'create', paths: [path], ops: [{ type: 'file', path, before: null, after: null }], retains, bytes: 0, undoable: true, totals };
 }
 
 /**
- * create as proposed: round 1 gets the entry, its parent and one meta record (usage and journal totals merged)
- * and adds the body; round 2 puts the entry and the meta record and adds the journal record. 7 requests.
+ * create with the library's requests: round 1 gets the entry, its parent and the newest totals and adds the body;
+ * round 2 puts the entry and adds the journal record that carries the new totals. 6 requests.
  */
-function createProposed(db: IDBDatabase, path: string, content: string, now: number): Promise<void> {
+function createLibPattern(db: IDBDatabase, path: string, content: string, now: number): Promise<void> {
   const tx = db.transaction(ALL, 'readwrite');
   const entries = tx.objectStore('entries');
-  const meta = tx.objectStore('meta');
   const added = tx.objectStore('bodies').add(content, raw.rawBodyKey());
-  all([added, entries.get(path), entries.get(parentOf(path)), meta.get('usage')], ([bodyId, , , usage]) => {
-    const old = (usage as UsageRecord | undefined) ?? { bytes: 0, files: 0 };
+  all([entries.get(path), entries.get(parentOf(path)), totalsCursor(tx), added], ([, , cursor, bodyId]) => {
+    const [seq, bytes, files, next, jb, je] = totalsOf(cursor);
     entries.put({ path, parent: parentOf(path), kind: 'file', size: content.length, bodyId: bodyId as number, createdAt: now, updatedAt: now });
-    meta.put({ ...old, bytes: old.bytes + content.length, files: old.files + 1 }, 'usage');
-    tx.objectStore('journal').add(journalRecord(path, [], now));
+    tx.objectStore('journal').add(journalRecord(path, [], now, [seq + 1, bytes + content.length, files + 1, next, jb, je + 1]));
   });
   return raw.done(tx);
 }
 
-/** delete as proposed: round 1 gets the entry and the meta record; round 2 deletes it, puts meta, adds the journal record. */
-function deleteProposed(db: IDBDatabase, path: string, now: number): Promise<void> {
+/** delete with the library's requests: round 1 gets the entry and the totals; round 2 deletes it and adds the journal record. */
+function deleteLibPattern(db: IDBDatabase, path: string, now: number): Promise<void> {
   const tx = db.transaction(ALL, 'readwrite');
   const entries = tx.objectStore('entries');
-  const meta = tx.objectStore('meta');
-  all([entries.get(path), meta.get('usage')], ([found, usage]) => {
+  all([entries.get(path), totalsCursor(tx)], ([found, cursor]) => {
     const entry = found as EntryRecord;
-    const old = (usage as UsageRecord | undefined) ?? { bytes: 0, files: 0 };
+    const [seq, bytes, files, next, jb, je] = totalsOf(cursor);
     entries.delete(path);
-    meta.put({ ...old, bytes: old.bytes - entry.size, files: old.files - 1 }, 'usage');
-    tx.objectStore('journal').add(journalRecord(path, [entry.bodyId ?? -1], now));
+    tx.objectStore('journal').add(journalRecord(path, [entry.bodyId ?? -1], now, [seq + 1, bytes - entry.size, files - 1, next, jb + entry.size, je + 1]));
   });
   return raw.done(tx);
 }
 
-/** The floor's two requests, but in a transaction over all four stores. */
+/** The floor's requests, but in a transaction over all the stores. */
 function createAllStores(db: IDBDatabase, path: string, content: string, now: number): Promise<void> {
   const tx = db.transaction(ALL, 'readwrite');
-  const added = tx.objectStore('bodies').add(content, raw.rawBodyKey());
-  added.onsuccess = () => {
-    tx.objectStore('entries').put({ path, parent: parentOf(path), kind: 'file', size: content.length, bodyId: added.result as number, createdAt: now, updatedAt: now });
+  const entries = tx.objectStore('entries');
+  const target = entries.get(path);
+  const parent = entries.get(parentOf(path));
+  parent.onsuccess = () => {
+    void target;
+    const bodyId = raw.rawBodyKey();
+    tx.objectStore('bodies').add(content, bodyId);
+    entries.put({ path, parent: parentOf(path), kind: 'file', size: content.length, bodyId, createdAt: now, updatedAt: now });
   };
   return raw.done(tx);
 }
 
-/**
- * str_replace as the library sequences it today: entry; body; usage; add new body; entry + usage puts;
- * journal add + totals; totals put (trimming aside).
- */
-function editLibRounds(db: IDBDatabase, path: string, edit: (s: string) => string, now: number): Promise<void> {
+/** str_replace with the library's requests: entry + totals; body; the new body, the entry and the journal record. */
+function editLibPattern(db: IDBDatabase, path: string, edit: (s: string) => string, now: number, nextId: () => number): Promise<void> {
   const tx = db.transaction(ALL, 'readwrite');
   const entries = tx.objectStore('entries');
-  const meta = tx.objectStore('meta');
-  const got = entries.get(path);
-  got.onsuccess = () => {
-    const entry = got.result as EntryRecord;
-    const body = tx.objectStore('bodies').get(entry.bodyId ?? -1);
-    body.onsuccess = () => {
-      const content = edit(body.result as string);
-      const usage = meta.get('usage');
-      usage.onsuccess = () => {
-        const added = tx.objectStore('bodies').add(content, raw.rawBodyKey());
-        added.onsuccess = () => {
-          all([entries.put({ ...entry, bodyId: added.result as number, size: content.length, updatedAt: now }), meta.put(usage.result as UsageRecord, 'usage')], () => {
-            all([meta.get('journal'), tx.objectStore('journal').add(journalRecord(path, [entry.bodyId ?? -1], now))], ([totals]) => {
-              const t = (totals as UsageRecord | undefined) ?? { bytes: 0, files: 0 };
-              meta.put({ bytes: t.bytes, files: t.files + 1 }, 'journal');
-            });
-          });
-        };
-      };
-    };
-  };
-  return raw.done(tx);
-}
-
-/** str_replace in three rounds: entry + usage + totals; body; every write (a body id the library picks itself). */
-function editThreeRounds(db: IDBDatabase, path: string, edit: (s: string) => string, now: number, nextId: () => number): Promise<void> {
-  const tx = db.transaction(ALL, 'readwrite');
-  const entries = tx.objectStore('entries');
-  const meta = tx.objectStore('meta');
-  all([entries.get(path), meta.get('usage'), meta.get('journal')], ([found, usage, totals]) => {
+  all([entries.get(path), totalsCursor(tx)], ([found, cursor]) => {
     const entry = found as EntryRecord;
     const body = tx.objectStore('bodies').get(entry.bodyId ?? -1);
     body.onsuccess = () => {
       const content = edit(body.result as string);
       const id = nextId();
-      const t = (totals as UsageRecord | undefined) ?? { bytes: 0, files: 0 };
-      tx.objectStore('bodies').put(content, id);
+      const [seq, bytes, files, next, jb, je] = totalsOf(cursor);
+      tx.objectStore('bodies').add(content, id);
       entries.put({ ...entry, bodyId: id, size: content.length, updatedAt: now });
-      meta.put(usage as UsageRecord, 'usage');
-      tx.objectStore('journal').add(journalRecord(path, [entry.bodyId ?? -1], now));
-      meta.put({ bytes: t.bytes, files: t.files + 1 }, 'journal');
+      tx.objectStore('journal').add(journalRecord(path, [entry.bodyId ?? -1], now, [seq + 1, bytes, files, next, jb + entry.size, je + 1]));
     };
   });
   return raw.done(tx);
@@ -325,7 +257,7 @@ export async function profile(files = 1000): Promise<unknown> {
   };
   const targets: RawFileLike[] = [];
   for (const [label, bytes] of Object.entries(sizes)) {
-    for (const who of [...Object.keys(variants), 'raw', 'rawLib', 'rawThree']) {
+    for (const who of [...Object.keys(variants), 'raw', 'rawLib']) {
       targets.push({ path: `/memories/work/${who}-${label}.md`, content: makeText(bytes, bytes, true), createdAt: now, updatedAt: now });
     }
   }
@@ -377,10 +309,8 @@ export async function profile(files = 1000): Promise<unknown> {
     timings[`create ${label}`] = await measureMany(reps, {
       ...libSides((t, who, i) => t.create({ command: 'create', path: newFile(who, i), file_text: content })),
       'raw floor': { run: (i) => raw.createFile(db, newFile('raw', i), content, Date.now()) },
-      'raw floor, 4-store tx': { run: (i) => createAllStores(db, newFile('raw4', i), content, Date.now()) },
-      "raw, library's 5 rounds": { run: (i) => createLibRounds(db, newFile('rawLib', i), content, Date.now()) },
-      'raw, same requests in 2 rounds': { run: (i) => createTwoRounds(db, newFile('rawTwo', i), content, Date.now()) },
-      'raw, proposed (7 requests, 2 rounds)': { run: (i) => createProposed(db, newFile('rawProp', i), content, Date.now()) },
+      'raw floor, 3-store tx': { run: (i) => createAllStores(db, newFile('raw4', i), content, Date.now()) },
+      "raw, the library's requests (6, 2 rounds)": { run: (i) => createLibPattern(db, newFile('rawLib', i), content, Date.now()) },
       'raw floor + a publish as events.ts does it (new channel, post, close)': {
         run: async (i) => {
           await raw.createFile(db, newFile('rawBc', i), content, Date.now());
@@ -399,7 +329,7 @@ export async function profile(files = 1000): Promise<unknown> {
     timings[`delete ${label}`] = await measureMany(reps, {
       'lib default': { run: (i) => tool.delete({ command: 'delete', path: newFile('default', i) }) },
       'raw floor': { run: (i) => raw.deleteFile(db, newFile('raw', i)) },
-      'raw, proposed (5 requests, 2 rounds)': { run: (i) => deleteProposed(db, newFile('rawProp', i), Date.now()) },
+      "raw, the library's requests (4, 2 rounds)": { run: (i) => deleteLibPattern(db, newFile('rawLib', i), Date.now()) },
     });
     console.log(`delete ${label}`, JSON.stringify(timings[`delete ${label}`]));
     console.log(`create ${label}`, JSON.stringify(timings[`create ${label}`]));
@@ -415,8 +345,7 @@ export async function profile(files = 1000): Promise<unknown> {
         return t.str_replace({ command: 'str_replace', path: target(who), old_str: o, new_str: n });
       }),
       'raw floor (body in place, 3 rounds)': { run: (i) => raw.strReplace(db, target('raw'), ...swap(i), Date.now()) },
-      "raw, library's 7 rounds": { run: (i) => editLibRounds(db, target('rawLib'), replaceOnce(...swap(i)), Date.now()) },
-      'raw, copy-on-write in 3 rounds': { run: (i) => editThreeRounds(db, target('rawThree'), replaceOnce(...swap(i)), Date.now(), raw.rawBodyKey) },
+      "raw, the library's requests (copy-on-write, 6, 3 rounds)": { run: (i) => editLibPattern(db, target('rawLib'), replaceOnce(...swap(i)), Date.now(), raw.rawBodyKey) },
     });
     console.log(`str_replace ${label}`, JSON.stringify(timings[`str_replace ${label}`]));
   }

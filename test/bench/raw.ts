@@ -2,7 +2,7 @@
 // library's own schema, so the two run on the same database side by side. Also the untimed setup writes.
 // Reads resolve at their last request's success (a reader needs no commit); writes resolve at `complete`.
 
-import type { EntryRecord, UsageRecord } from '../../src/schema.js';
+import type { EntryRecord } from '../../src/schema.js';
 
 /** One file as the raw floors write it: already the record the store keeps. */
 export interface RawFile {
@@ -269,16 +269,24 @@ export function writeFiles(db: IDBDatabase, files: readonly RawFile[], folders: 
 /** Setup: {@link writeFiles} plus the library's usage totals, so its limit checks see the files. */
 export async function seedFiles(db: IDBDatabase, files: readonly RawFile[], folders: readonly string[], now: number): Promise<void> {
   await writeFiles(db, files, folders, now);
-  const tx = db.transaction('meta', 'readwrite');
-  const meta = tx.objectStore('meta');
-  const usage = meta.get('usage');
-  usage.onsuccess = () => {
-    const old = (usage.result ?? {}) as Partial<UsageRecord>;
-    const bytes = files.reduce((sum, file) => sum + file.content.length, 0);
-    // Spread, so whatever else the library keeps there (its next body id, the journal's totals) stays.
-    meta.put({ ...old, bytes: (old.bytes ?? 0) + bytes, files: (old.files ?? 0) + files.length }, 'usage');
+  const bytes = files.reduce((sum, file) => sum + file.content.length, 0);
+  await updateTotals(db, ([seq, oldBytes, oldFiles, next, jb, je]) => [seq + 1, oldBytes + bytes, oldFiles + files.length, next, jb, je]);
+}
+
+/** The library's totals as an index key (schema.ts `TotalsKey`). */
+type Totals = [seq: number, bytes: number, files: number, nextBody: number, journalBytes: number, journalEntries: number];
+/** Key of the library's hidden totals record (schema.ts `TOTALS_ID`), written as a library with no history writes it. */
+const TOTALS_ID = 0;
+
+/** Reads the library's newest totals (its journal's `totals` index) and writes `change(totals)` as the newest. */
+function updateTotals(db: IDBDatabase, change: (totals: Totals) => Totals, tx = db.transaction('journal', 'readwrite')): Promise<void> {
+  const journal = tx.objectStore('journal');
+  const newest = journal.index('totals').openKeyCursor(null, 'prev');
+  newest.onsuccess = () => {
+    const totals = (newest.result?.key as Totals | undefined) ?? [0, 0, 0, 1, 0, 0];
+    journal.put({ id: TOTALS_ID, hidden: true, at: 0, actor: '', command: '', paths: [], ops: [], retains: [], bytes: 0, undoable: false, totals: change(totals) });
   };
-  await done(tx);
+  return done(tx);
 }
 
 /** True when `path` has a record. */
@@ -292,10 +300,12 @@ export function exists(db: IDBDatabase, path: string): Promise<boolean> {
 
 /** Empties the library's history (and frees the bodies only it held), so each measured delete starts alike. */
 export function resetHistory(db: IDBDatabase): Promise<void> {
-  const tx = db.transaction(['entries', 'bodies', 'meta', 'journal'], 'readwrite');
+  const tx = db.transaction(['entries', 'bodies', 'journal'], 'readwrite');
   const journal = tx.objectStore('journal');
+  const newest = journal.index('totals').openKeyCursor(null, 'prev');
   const all = journal.getAll();
   all.onsuccess = () => {
+    const totals = (newest.result?.key as Totals | undefined) ?? [0, 0, 0, 1, 0, 0];
     const byBody = tx.objectStore('entries').index('bodyId');
     const bodies = tx.objectStore('bodies');
     for (const record of all.result as { retains: number[] }[]) {
@@ -307,14 +317,9 @@ export function resetHistory(db: IDBDatabase): Promise<void> {
       }
     }
     journal.clear();
-    // The journal's totals: in the usage record since schema version 3, a record of their own before
-    // (so `--head` can bench an older library).
-    const meta = tx.objectStore('meta');
-    meta.delete('journal');
-    const usage = meta.get('usage');
-    usage.onsuccess = () => {
-      if (usage.result !== undefined) meta.put({ ...(usage.result as UsageRecord), journalBytes: 0, journalEntries: 0 }, 'usage');
-    };
+    // The memory's totals stay; the journal's go to zero.
+    const [seq, bytes, files, next] = totals;
+    journal.put({ id: TOTALS_ID, hidden: true, at: 0, actor: '', command: '', paths: [], ops: [], retains: [], bytes: 0, undoable: false, totals: [seq + 1, bytes, files, next, 0, 0] });
   };
   return done(tx);
 }
