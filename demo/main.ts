@@ -34,7 +34,8 @@ async function start(): Promise<void> {
     storage.clearFailure();
     void storage.refresh();
   });
-  await Promise.all([memory.refresh(), storage.refresh(), history.refresh()]);
+  // The demo must keep working offline once loaded: its export, import, undo and expiry included.
+  await Promise.all([memory.refresh(), storage.refresh(), history.refresh(), IndexedDBMemoryTool.preload()]);
   document.body.dataset.ready = 'true';
 }
 

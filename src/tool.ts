@@ -11,9 +11,10 @@ import type {
   BetaMemoryTool20250818StrReplaceCommand,
   BetaMemoryTool20250818ViewCommand,
 } from '@anthropic-ai/sdk/resources/beta';
-import type { ExportBundleOptions, ImportBundleOptions, ImportReport } from './bundle.js';
+import type { ExportBundleOptions, ImportBundleOptions, ImportReport } from './bundle-format.js';
 import * as commands from './commands.js';
 import type { WriteContext, WriteResult } from './commands.js';
+import { importChanges } from './bundle-format.js';
 import { ChangeHub } from './events.js';
 import type { MemoryChangeListener } from './events.js';
 import type { MemoryCommand } from './input.js';
@@ -122,6 +123,14 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     resolveLimits(options.limits);
     const store = await MemoryStore.open(options.dbName ?? DEFAULT_DB_NAME);
     return new IndexedDBMemoryTool(store, options);
+  }
+
+  /**
+   * Fetches now the parts loaded on first use (undo, history, listing, expiry, bundles), for an app that must keep
+   * working when the network goes away after the page has loaded. Claude's six commands never need this.
+   */
+  static async preload(): Promise<void> {
+    await Promise.all([import('./undo.js'), import('./history.js'), import('./listing.js'), import('./expire.js'), import('./bundle.js')]);
   }
 
   /** Closes the database connection. Commands after this fail with a `storage` error. */
@@ -315,7 +324,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   async importBundle(input: Blob | string, options: ImportBundleOptions = {}): Promise<ImportReport> {
     const bundles = await import('./bundle.js');
     const report = await bundles.importBundle(this.#store, this.limits, input, options, this.#history);
-    if (!report.dryRun) this.#hub.publish(bundles.importChanges(report));
+    if (!report.dryRun) this.#hub.publish(importChanges(report));
     return report;
   }
 

@@ -196,6 +196,12 @@ describe('the demo page', () => {
       await expect
         .poll(() => page.getByLabel('File content').textContent())
         .toBe('# About the user\n- Drinks green tea, no sugar\n');
+      // Export loads on first use in the library; the demo fetched it while online, so it works offline too.
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Export', exact: true }).click(),
+      ]);
+      expect(JSON.parse(await readFile(await download.path(), 'utf8'))).toMatchObject({ files: [{ path: '/memories/offline-demo.md' }] });
 
       expect(requests.length).toBeGreaterThan(0);
       expect(requests.filter((url) => !url.startsWith(`${origin}/`))).toEqual([]);

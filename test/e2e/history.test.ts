@@ -254,7 +254,8 @@ describe('expiry and hidden files', () => {
 
 describe('a full quota', () => {
   it('says in the console, the transcript and the storage panel that the browser’s storage is full', async () => {
-    const big = 'x'.repeat(400_000);
+    // Random hex, so that it stays big on disk: Chromium compresses large values ('x' × 400,000 takes a few KB).
+    const big = Array.from({ length: 400_000 / 64 }, () => crypto.getRandomValues(new Uint8Array(32)).reduce((hex, byte) => hex + byte.toString(16).padStart(2, '0'), '')).join('');
     const api = await startMessagesApiServer([
       { toolUses: [{ input: { command: 'create', path: '/memories/claude-big.md', file_text: big } }] },
       { text: 'That did not fit.' },

@@ -124,16 +124,21 @@ async function rawStats(dbName: string): Promise<RawStats> {
   const db = await request(indexedDB.open(dbName));
   db.onversionchange = () => db.close();
   try {
-    const tx = db.transaction(['entries', 'bodies', 'journal', 'meta'], 'readonly');
+    const tx = db.transaction(['entries', 'bodies', 'journal'], 'readonly');
     const entries = await request(tx.objectStore('entries').getAll());
-    const usage = (await request(tx.objectStore('meta').get('usage'))) as RawStats['usage'] | undefined;
+    // The library's totals: the newest key of the journal's `totals` index ([seq, bytes, files, …], schema.ts).
+    const newest = await request(tx.objectStore('journal').index('totals').openKeyCursor(null, 'prev'));
+    const totals = newest?.key as number[] | undefined;
+    const usage = totals ? { bytes: totals[1] ?? 0, files: totals[2] ?? 0 } : undefined;
+    // Changes only: the hidden totals record is not one.
+    const changes = ((await request(tx.objectStore('journal').getAll())) as { hidden?: boolean }[]).filter((record) => !record.hidden);
     return {
       exists: true,
       version: db.version,
       files: entries.filter((entry: { kind: string }) => entry.kind === 'file').length,
       folders: entries.filter((entry: { kind: string }) => entry.kind === 'folder').length,
       bodies: await request(tx.objectStore('bodies').count()),
-      journal: await request(tx.objectStore('journal').count()),
+      journal: changes.length,
       usage: usage ?? null,
     };
   } finally {
