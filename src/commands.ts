@@ -36,7 +36,7 @@ export interface WriteResult {
   ops: JournalOp[];
   /** Bodies no file uses any more: kept by the journal, or released. */
   retired: RetiredBody[];
-  /** The usage record after the change, for the journal to write with its own totals (journal.ts `record`). */
+  /** The totals after the change, for the journal to write with its own (journal.ts `record`). */
   usage: UsageRecord;
 }
 
@@ -57,6 +57,8 @@ export interface WriteContext {
   screen: (write: ContentWrite) => MemoryToolError | undefined;
   /** The text to store for `write` (an app's hook may rewrite it); throws to refuse. Synchronous: it runs inside the transaction. */
   filter: (write: ContentWrite) => string;
+  /** Whether `filter` can rewrite or refuse anything (an app hook is set). */
+  rewrites: boolean;
 }
 
 type ReadTx = MemoryTx<'readonly'> | MemoryTx<'readwrite'>;
@@ -77,6 +79,18 @@ export function getEntry(tx: ReadTx, key: string): Promise<EntryRecord | undefin
 export async function getUsage(tx: ReadTx): Promise<UsageRecord> {
   const newest = await request(plainStore(tx, 'journal').index('totals').openKeyCursor(null, 'prev'));
   return newest ? fromTotalsKey(newest.key as TotalsKey) : { ...EMPTY_USAGE };
+}
+
+/** A request made now, as its key or its error: never a rejection, so the caller decides when a failure counts. */
+function settle(make: () => IDBRequest<number>): Promise<{ key: number } | { error: unknown }> {
+  return new Promise((resolve) => {
+    try {
+      request(make()).then((key) => resolve({ key }), (error: unknown) => resolve({ error }));
+    } catch (error) {
+      // Some browsers refuse a request as it is made (a full disk): the same as a failed request.
+      resolve({ error });
+    }
+  });
 }
 
 export async function readBody(tx: ReadTx, entry: EntryRecord): Promise<string> {
@@ -166,30 +180,42 @@ function viewFile(content: string, command: ViewCommand): string {
 export async function create(tx: WriteTx, command: CreateCommand, ctx: WriteContext): Promise<WriteResult> {
   const key = normalizeMemoryPath(command.path);
   const write: ContentWrite = { path: command.path, key, content: command.file_text, command: 'create' };
-  // Always a new body: the old one stays intact for the journal (copy-on-write, no content is copied). It is
-  // sent first, beside the reads, and the text is checked and counted while they are under way: for a big
-  // file the backend stores it while this thread works. A refused create aborts the transaction and the body
-  // with it. Its key comes from the store (the reads bring it back), so nothing waits for `nextBody`.
   const reads = Promise.all([
     getEntry(tx, key),
     getUsage(tx),
     foldersToMake(tx, key, (file) => reply.belowFile(command.path, file)),
-    // A request can also fail as it is made (a full disk, in some browsers): a rejection like the others then.
-    new Promise<number>((resolve, reject) => {
-      request(plainStore(tx, 'bodies').add(write.content) as IDBRequest<number>).then(resolve, reject);
-    }),
   ]);
+  // The secret check runs while the reads are under way.
   const refusal = ctx.screen(write);
+  // Always a new body: the old one stays intact for the journal (copy-on-write, no content is copied). When
+  // nothing can refuse or rewrite the text any more (no secret, no app hook, not plainly over the size limit)
+  // it is sent now, beside the reads, with a key from the store: a big file is then stored while this thread
+  // counts it. Otherwise it waits for every check, so that refused text never reaches the storage backend.
+  const early =
+    !refusal && !ctx.rewrites && write.content.length <= ctx.limits.maxFileBytes
+      ? settle(() => plainStore(tx, 'bodies').add(write.content) as IDBRequest<number>)
+      : undefined;
   const counted = utf8Length(write.content);
-  const [existing, usage, missingFolders, bodyId] = await reads;
+  const [existing, usage, missingFolders] = await reads;
   if (existing?.kind === 'folder') throw new MemoryToolError('is_a_directory', reply.isDirectory(command.path));
   if (existing && !ctx.overwrite) throw new MemoryToolError('already_exists', reply.alreadyExists(command.path));
   if (refusal) throw refusal;
   const content = ctx.filter(write);
-  const rewritten = content !== write.content;
-  const size = rewritten ? utf8Length(content) : counted;
+  const size = content === command.file_text ? counted : utf8Length(content);
   const totals = checkWrite(ctx.limits, usage, command.path, size, existing?.size ?? 0, !existing);
-  if (rewritten) writer(tx, 'bodies').put(content, bodyId);
+  let bodyId = usage.nextBody;
+  let nextBody = bodyId + 1;
+  if (early) {
+    // Answered with the reads (requests are served in order), so this waits for no extra round trip. Its
+    // failure (a full disk) comes after the refusals above, as it would have without sending early.
+    const sent = await early;
+    if ('error' in sent) throw sent.error;
+    bodyId = sent.key;
+    // Keys from the store's generator and from `nextBody` (edits, imports) never meet: each moves past the other.
+    nextBody = Math.max(usage.nextBody, bodyId + 1);
+  } else {
+    writer(tx, 'bodies').add(content, bodyId);
+  }
 
   const entry: EntryRecord = {
     path: key,
@@ -208,8 +234,7 @@ export async function create(tx: WriteTx, command: CreateCommand, ctx: WriteCont
     changes: [{ type: 'write', path: key }],
     ops: [...folderOps(missingFolders), { type: 'file', path: key, before, after: fileState(entry) }],
     retired: before ? [{ id: before.bodyId, size: before.size }] : [],
-    // Ids handed out by `nextBody` (edits, imports) and by the store's key generator never meet: each moves past the other.
-    usage: { ...usage, ...totals, nextBody: Math.max(usage.nextBody, bodyId + 1) },
+    usage: { ...usage, ...totals, nextBody },
   };
 }
 

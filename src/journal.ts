@@ -71,7 +71,6 @@ export async function record(
   limits: ResolvedHistoryLimits | undefined,
   usage: UsageRecord,
 ): Promise<void> {
-  const journal = tx.objectStore('journal');
   const retiredIds = draft.retired.map((body) => body.id);
   const seq = usage.seq + 1;
   if (!limits) {
@@ -100,7 +99,9 @@ export async function record(
   if (totals.entries > limits.maxEntries || totals.bytes > limits.maxBytes) {
     // Added before pruning, so that a body this entry retains is seen as held when pruning releases bodies.
     // Rare (once in a tenth of the bounds): the entry is then written again with the totals after pruning.
-    const added = journal.add(withTotals(totals));
+    const added = tx.objectStore('journal').add(withTotals(totals));
+    // Awaited only after pruning: if pruning fails, the transaction aborts and this must not be an unhandled rejection.
+    added.catch(() => undefined);
     const pruned = await prune(tx, totals, limits);
     writer(tx, 'journal').put({ ...withTotals(pruned), id: await added });
   } else {
@@ -137,7 +138,7 @@ async function prune(tx: WriteTx, totals: JournalTotals, limits: ResolvedHistory
         more = false;
         break;
       }
-      // The hidden totals record is older than every entry now and goes with the first ones; it is not a change.
+      // The hidden totals record (the lowest key) goes with the first entries; it is not a change, so not counted.
       if (!old.hidden) {
         dropped++;
         entries--;

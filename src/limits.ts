@@ -1,5 +1,5 @@
 // Size and count limits: their defaults, their validation, and the checks every write makes before it
-// writes anything. Pure; the running totals they are checked against live in the `usage` record.
+// writes anything. Pure; the running totals they are checked against ride on the journal (schema.ts UsageRecord).
 
 import { MemoryToolError } from './errors.js';
 import { reply } from './replies.js';
@@ -36,7 +36,7 @@ export function resolveLimits(limits: MemoryLimits = {}): ResolvedLimits {
   return resolved;
 }
 
-/** Running totals of the store, as kept in the `usage` record. */
+/** The running totals of the files (the part of schema.ts UsageRecord that limits need). */
 export interface Usage {
   bytes: number;
   files: number;

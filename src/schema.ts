@@ -69,7 +69,8 @@ export interface JournalRecord {
 /**
  * The running totals, so limits and the history's bounds are checked without scanning a store. Each journal
  * entry carries them as they were after its change (as a {@link TotalsKey}, in an index), so a write reads its
- * bookkeeping with one key lookup and writes it with the journal entry it adds anyway: no record of its own.
+ * bookkeeping with one key lookup and writes it with the journal entry it adds anyway. Only with the history
+ * off do they need a record of their own (the hidden {@link TOTALS_ID} record).
  */
 export interface UsageRecord {
   /** Orders the totals: each write's are one more than those it read. */
@@ -78,8 +79,9 @@ export interface UsageRecord {
   bytes: number;
   files: number;
   /**
-   * Key of the next body. Ids are taken from here, read with the totals every write reads anyway, so a
-   * write need not wait for the store to hand out a key before writing the entry.
+   * Key of the next body for edits and imports: read with the totals every write reads anyway, so they need not
+   * wait for the store to hand out a key before writing the entry. (A create's early body takes the store's key,
+   * and this moves past it.)
    */
   nextBody: number;
   /** Bytes of the old contents the history keeps. */
@@ -165,7 +167,13 @@ export function upgradeMemoryDb(
     // Version 3: the totals move from the `meta` store into the journal (see UsageRecord), so a write has one
     // lookup and no record of its own for them. The requests keep the versionchange transaction open.
     transaction.objectStore('journal').createIndex('totals', 'totals');
-    void foldTotals(db, transaction).catch(() => transaction.abort());
+    void foldTotals(db, transaction).catch(() => {
+      try {
+        transaction.abort();
+      } catch {
+        // Already over: its own failure fails the open.
+      }
+    });
   }
 }
 

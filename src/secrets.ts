@@ -38,6 +38,7 @@ export function findSecret(text: string, patterns: readonly SecretPattern[] = SE
   if (patterns === SECRET_PATTERNS) {
     // One pass of all the default patterns as one alternation clears ordinary text several times faster than a
     // pass per pattern (a megabyte is written on every edit of a big file); only a hit is named, pattern by pattern.
+    // Every default pattern has the `u` flag alone, so their sources join without changing meaning.
     anySecret ??= new RegExp(SECRET_PATTERNS.map(({ pattern }) => `(?:${pattern.source})`).join('|'), 'u');
     if (!anySecret.test(text)) return undefined;
   }
@@ -45,16 +46,25 @@ export function findSecret(text: string, patterns: readonly SecretPattern[] = SE
 }
 
 /**
- * How far around an edit the secret check looks: further than the longest credential the patterns know, so a
- * secret the edit completes is seen whole. Text further away was checked when it was written.
+ * How far around an edit the secret check looks: further than any credential these patterns match as they are
+ * written out in practice, so a secret the edit completes is seen whole. Text further away is not checked again.
  */
 export const SECRET_CONTEXT = 512;
 
+const isSpace = (unit: number): boolean => unit === 0x20 || (unit >= 0x09 && unit <= 0x0d);
+
 /**
  * {@link findSecret} on the part of `text` an edit changed (`from` to `to`, UTF-16 offsets) and
- * {@link SECRET_CONTEXT} characters either side: an edit of a big file is checked for what it brings, not
- * for the whole file again.
+ * {@link SECRET_CONTEXT} characters either side, widened to whitespace so that no word is cut (a cut word
+ * would look like a fresh word to the patterns' `\b`): an edit of a big file is checked for what it brings,
+ * not for the whole file again.
  */
 export function findSecretAround(text: string, from: number, to: number): string | undefined {
-  return findSecret(text.slice(Math.max(0, from - SECRET_CONTEXT), to + SECRET_CONTEXT));
+  let start = Math.max(0, from - SECRET_CONTEXT);
+  let end = Math.min(text.length, to + SECRET_CONTEXT);
+  const startLimit = Math.max(0, start - SECRET_CONTEXT);
+  const endLimit = Math.min(text.length, end + SECRET_CONTEXT);
+  while (start > startLimit && !isSpace(text.charCodeAt(start - 1))) start--;
+  while (end < endLimit && !isSpace(text.charCodeAt(end))) end++;
+  return findSecret(text.slice(start, end));
 }

@@ -341,6 +341,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
       now: Date.now(),
       screen: (write) => this.#screen(write),
       filter: (write) => this.#filter(write),
+      rewrites: this.#options.beforeWrite !== undefined,
     };
     const result = await this.#store.run('readwrite', async (tx) => {
       const written = await body(tx, ctx);

@@ -1,7 +1,7 @@
 // The secret filter and beforeWrite: obvious credentials are refused with a message telling Claude not to
 // store them, prose about keys is not, the filter can be switched off, and beforeWrite can refuse or rewrite.
 
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { IndexedDBMemoryTool } from '../src/index.js';
 import type { IndexedDBMemoryToolOptions } from '../src/index.js';
 import { SECRET_CONTEXT, SECRET_PATTERNS, findSecret } from '../src/secrets.js';
@@ -67,6 +67,10 @@ describe('findSecret, one pass for the default patterns', () => {
     }
   });
 
+  it('joins only patterns whose sole flag is u (their sources then mean the same in one alternation)', () => {
+    expect(SECRET_PATTERNS.map(({ pattern }) => pattern.flags)).toEqual(SECRET_PATTERNS.map(() => 'u'));
+  });
+
   it('uses the patterns it is given instead', () => {
     const mine = [{ name: 'a ticket number', pattern: /\bTICKET-\d{4}\b/u }];
     expect(findSecret('see TICKET-1234', mine)).toBe('a ticket number');
@@ -117,6 +121,43 @@ describe('the default filter', () => {
     expect((await tool.run({ command: 'insert', path: '/memories/a.md', insert_line: 1, insert_text: 'x' })).is_error).toBe(true);
     // create always checks the whole text.
     expect((await tool.run({ command: 'create', path: '/memories/b.md', file_text: `${far}${key}` })).is_error).toBe(true);
+  });
+
+  it('never hands refused or unredacted text to the storage backend, even for a moment', async () => {
+    const key = SECRETS[0]?.[1] ?? '';
+    const sent: unknown[] = [];
+    const realAdd = IDBObjectStore.prototype.add;
+    const realPut = IDBObjectStore.prototype.put;
+    const spyAdd = vi.spyOn(IDBObjectStore.prototype, 'add').mockImplementation(function (this: IDBObjectStore, ...args) {
+      if (this.name === 'bodies') sent.push(args[0]);
+      return realAdd.apply(this, args);
+    });
+    const spyPut = vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(function (this: IDBObjectStore, ...args) {
+      if (this.name === 'bodies') sent.push(args[0]);
+      return realPut.apply(this, args);
+    });
+    try {
+      const plain = await open();
+      expect((await plain.run({ command: 'create', path: '/memories/k.md', file_text: `key: ${key}` })).is_error).toBe(true);
+      const redacting = await open({ beforeWrite: ({ content }) => content.replaceAll('hunter2', '[redacted]') });
+      await redacting.run({ command: 'create', path: '/memories/p.md', file_text: 'password hunter2' });
+      expect(await redacting.read('/memories/p.md')).toBe('password [redacted]');
+    } finally {
+      spyAdd.mockRestore();
+      spyPut.mockRestore();
+    }
+    expect(sent).toEqual(['password [redacted]']);
+  });
+
+  it('does not cut a word where it starts to look around an edit', async () => {
+    // In the file the key-like run is inside a longer word, so it is no key. A check starting exactly at its
+    // "AKIA" would see a word boundary there that the file does not have.
+    const before = `intro ${'Q'.repeat(100)}`;
+    const text = `${before}${fake('AKIA', 'B'.repeat(16))} ${'.'.repeat(SECRET_CONTEXT - 21)}MARK end`;
+    expect(text.indexOf('MARK') - before.length).toBe(SECRET_CONTEXT);
+    const tool = await open();
+    expect((await tool.run({ command: 'create', path: '/memories/a.md', file_text: text })).is_error).toBe(false);
+    expect((await tool.run({ command: 'str_replace', path: '/memories/a.md', old_str: 'MARK', new_str: 'DONE' })).is_error).toBe(false);
   });
 
   it('can be switched off with blockSecrets: false', async () => {

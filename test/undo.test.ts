@@ -101,8 +101,6 @@ describe('history', () => {
       const history = await small.history({ limit: 100 });
       kept.push(history.length);
     }
-    // Up to 10 retired contents (1,000 bytes) fit; the 11th write prunes down to 900 bytes (9 kept, plus the
-    // first create, which retired nothing), and the next prune comes two writes later, not on the next one.
     // Ten retired contents (1,000 bytes) fit. The next write goes over and prunes to 900 bytes: the first create
     // (which retired nothing) and two contents go, leaving 9 entries; the write after that fits again.
     // Pruning only down to the bound would prune on every write and keep 10.
