@@ -278,13 +278,18 @@ type Totals = [seq: number, bytes: number, files: number, nextBody: number, jour
 /** Key of the library's hidden totals record (schema.ts `TOTALS_ID`), written as a library with no history writes it. */
 const TOTALS_ID = 0;
 
+/** The library's hidden totals record holding `totals` (schema.ts `totalsRecord`). */
+const totalsRecord = (totals: Totals): object => ({
+  id: TOTALS_ID, hidden: true, at: 0, actor: '', command: '', paths: [], ops: [], retains: [], bytes: 0, undoable: false, totals,
+});
+
 /** Reads the library's newest totals (its journal's `totals` index) and writes `change(totals)` as the newest. */
 function updateTotals(db: IDBDatabase, change: (totals: Totals) => Totals, tx = db.transaction('journal', 'readwrite')): Promise<void> {
   const journal = tx.objectStore('journal');
   const newest = journal.index('totals').openKeyCursor(null, 'prev');
   newest.onsuccess = () => {
     const totals = (newest.result?.key as Totals | undefined) ?? [0, 0, 0, 1, 0, 0];
-    journal.put({ id: TOTALS_ID, hidden: true, at: 0, actor: '', command: '', paths: [], ops: [], retains: [], bytes: 0, undoable: false, totals: change(totals) });
+    journal.put(totalsRecord(change(totals)));
   };
   return done(tx);
 }
@@ -319,7 +324,7 @@ export function resetHistory(db: IDBDatabase): Promise<void> {
     journal.clear();
     // The memory's totals stay; the journal's go to zero.
     const [seq, bytes, files, next] = totals;
-    journal.put({ id: TOTALS_ID, hidden: true, at: 0, actor: '', command: '', paths: [], ops: [], retains: [], bytes: 0, undoable: false, totals: [seq + 1, bytes, files, next, 0, 0] });
+    journal.put(totalsRecord([seq + 1, bytes, files, next, 0, 0]));
   };
   return done(tx);
 }
