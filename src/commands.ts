@@ -10,7 +10,7 @@ import { FOLDER_SIZE, MAX_VIEW_CHARS, MAX_VIEW_LINES, formatSize, numberedLine, 
 import type { RetiredBody } from './journal.js';
 import { fileState } from './journal.js';
 import { EMPTY_USAGE, fromTotalsKey } from './schema.js';
-import type { EntryRecord, JournalOp, TotalsKey, UsageRecord } from './schema.js';
+import type { EntryRecord, JournalOp, JournalRecord, UsageRecord } from './schema.js';
 import type { MemoryTx } from './store.js';
 import { getRecord, plainStore, request, writer } from './store.js';
 import { utf8Length } from './utf8.js';
@@ -75,10 +75,17 @@ export function getEntry(tx: ReadTx, key: string): Promise<EntryRecord | undefin
   return key === MEMORY_ROOT ? Promise.resolve(ROOT_ENTRY) : getRecord(tx, 'entries', key);
 }
 
-/** The running totals, the next body id and the journal's totals: every write's bookkeeping, in one key lookup. */
+/**
+ * The running totals, the next body id and the journal's totals: every write's bookkeeping, from the journal's
+ * last record (one cursor step from the end).
+ */
 export async function getUsage(tx: ReadTx): Promise<UsageRecord> {
-  const newest = await request(plainStore(tx, 'journal').index('totals').openKeyCursor(null, 'prev'));
-  return newest ? fromTotalsKey(newest.key as TotalsKey) : { ...EMPTY_USAGE };
+  const newest = await request(plainStore(tx, 'journal').openCursor(null, 'prev'));
+  const record = newest?.value as JournalRecord | undefined;
+  if (!record?.totals) return { ...EMPTY_USAGE };
+  const usage = fromTotalsKey(record.totals);
+  if (record.hidden) usage.holder = newest?.primaryKey as number;
+  return usage;
 }
 
 /** A request made now, as its key or its error: never a rejection, so the caller decides when a failure counts. */

@@ -61,8 +61,8 @@ export async function releaseBodies(tx: WriteTx, ids: readonly number[]): Promis
 /**
  * Adds `draft` to the journal with `usage` (the memory's totals after the change, as the change worked them out)
  * and drops the oldest entries beyond `limits`: the entry is the one write of bookkeeping a change makes. With
- * `limits` undefined (history off) no entry is added: the totals go in the hidden totals record, and the
- * retired bodies are released at once.
+ * `limits` undefined (history off) no entry is added: the totals go in a hidden record at the journal's end (the
+ * one they were read from, when it is there), and the retired bodies are released at once.
  */
 export async function record(
   tx: WriteTx,
@@ -74,7 +74,8 @@ export async function record(
   const retiredIds = draft.retired.map((body) => body.id);
   const seq = usage.seq + 1;
   if (!limits) {
-    writer(tx, 'journal').put(totalsRecord({ ...usage, seq }));
+    const { holder, ...totals } = usage;
+    writer(tx, 'journal').put(totalsRecord({ ...totals, seq }, holder));
     await releaseBodies(tx, retiredIds);
     return;
   }
@@ -138,7 +139,8 @@ async function prune(tx: WriteTx, totals: JournalTotals, limits: ResolvedHistory
         more = false;
         break;
       }
-      // The hidden totals record (the lowest key) goes with the first entries; it is not a change, so not counted.
+      // A hidden totals record (left by writes with no history, since followed by changes) goes with the entries
+      // around it; it is not a change, so not counted.
       if (!old.hidden) {
         dropped++;
         entries--;

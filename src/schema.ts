@@ -4,7 +4,7 @@
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 
 /** Bump on every schema change and add its step to {@link upgradeMemoryDb}. */
-export const DB_VERSION = 3;
+export const DB_VERSION = 4;
 
 /** One file or folder. Keyed by its normalized path, so a folder's subtree is one key range. */
 export interface EntryRecord {
@@ -60,20 +60,21 @@ export interface JournalRecord {
   undone?: boolean;
   /** For an undo: the id of the change it reversed. */
   undoOf?: number;
-  /** The memory's totals after this change (indexed: the newest is one key lookup). */
+  /** The memory's totals after this change: those of the newest record (the last key) are the current ones. */
   totals?: TotalsKey;
-  /** Not a change: the record that carries the totals when no history is kept (always id {@link TOTALS_ID}). */
+  /** Not a change: a record that carries the totals of a write made with no history kept. */
   hidden?: true;
 }
 
 /**
  * The running totals, so limits and the history's bounds are checked without scanning a store. Each journal
- * entry carries them as they were after its change (as a {@link TotalsKey}, in an index), so a write reads its
- * bookkeeping with one key lookup and writes it with the journal entry it adds anyway. Only with the history
- * off do they need a record of their own (the hidden {@link TOTALS_ID} record).
+ * entry carries them as they were after its change (as a {@link TotalsKey}), and the journal's last record is
+ * the newest change: a write reads its bookkeeping with one step of a cursor from the end and writes it with the
+ * journal entry it adds anyway. Only with the history off do they need a record of their own (a hidden one,
+ * kept last: {@link totalsRecord}).
  */
 export interface UsageRecord {
-  /** Orders the totals: each write's are one more than those it read. */
+  /** Counts the writes: each write's are one more than those it read. */
   seq: number;
   /** UTF-8 bytes of all files. */
   bytes: number;
@@ -88,12 +89,17 @@ export interface UsageRecord {
   journalBytes: number;
   /** Entries in the history. */
   journalEntries: number;
+  /**
+   * Not stored: the key of the hidden record these totals were read from, when it is the journal's last. A write
+   * with no history kept overwrites it in place instead of adding one more record.
+   */
+  holder?: number;
 }
 
 /** The totals of an empty memory. */
 export const EMPTY_USAGE: Readonly<UsageRecord> = { seq: 0, bytes: 0, files: 0, nextBody: 1, journalBytes: 0, journalEntries: 0 };
 
-/** {@link UsageRecord} as an index key: `seq` first, so the newest totals sort last. */
+/** {@link UsageRecord} as stored: a tuple, without the key names an object would store and clone on every write. */
 export type TotalsKey = [seq: number, bytes: number, files: number, nextBody: number, journalBytes: number, journalEntries: number];
 
 export const toTotalsKey = (u: UsageRecord): TotalsKey => [u.seq, u.bytes, u.files, u.nextBody, u.journalBytes, u.journalEntries];
@@ -107,12 +113,14 @@ export const fromTotalsKey = ([seq, bytes, files, nextBody, journalBytes, journa
   journalEntries,
 });
 
-/** Key of the hidden journal record that carries the totals of writes made with the history off. */
-export const TOTALS_ID = 0;
-
-/** The hidden record holding `usage` (history off, or folded in by the upgrade). */
-export function totalsRecord(usage: UsageRecord): JournalRecord {
-  return { id: TOTALS_ID, hidden: true, at: 0, actor: '', command: '', paths: [], ops: [], retains: [], bytes: 0, undoable: false, totals: toTotalsKey(usage) };
+/**
+ * The hidden record holding `usage` (history off, or folded in by an upgrade): at key `id`, or at the journal's
+ * next key (after every other record, so it is the newest) when `id` is undefined.
+ */
+export function totalsRecord(usage: UsageRecord, id?: number): JournalRecord {
+  const record: JournalRecord = { hidden: true, at: 0, actor: '', command: '', paths: [], ops: [], retains: [], bytes: 0, undoable: false, totals: toTotalsKey(usage) };
+  if (id !== undefined) record.id = id;
+  return record;
 }
 
 /** What version 2 kept in its `meta` store: `usage` (`{bytes, files, nextBody?}`) and `journal` (`{bytes, files}`). */
@@ -127,10 +135,10 @@ export interface MemorySchema extends DBSchema {
   /** File contents, out-of-line auto-increment keys referenced by `EntryRecord.bodyId`. */
   bodies: { key: number; value: string };
   /**
-   * The bounded history of changes, oldest first; `retains` is multi-entry so a body's holders are one lookup,
-   * and `totals` finds the newest totals.
+   * The bounded history of changes, oldest first, the last carrying the current totals; `retains` is multi-entry
+   * so a body's holders are one lookup.
    */
-  journal: { key: number; value: JournalRecord; indexes: { retains: number; totals: TotalsKey } };
+  journal: { key: number; value: JournalRecord; indexes: { retains: number } };
 }
 
 /** `accessedAt` is refreshed when older than this: a `view` stays a read, not a write, almost always. */
@@ -141,7 +149,8 @@ export type StoreName = StoreNames<MemorySchema>;
 
 /**
  * Creates or migrates the stores; runs inside the browser's versionchange transaction.
- * Each step runs when the database is older than it and the target is at least it (so tests can build old versions).
+ * Each step runs when the database is older than it and the target is at least it (so tests can build old
+ * versions); what a later step of the same upgrade would only take away again is not made.
  */
 export function upgradeMemoryDb(
   db: MemoryDb,
@@ -150,11 +159,12 @@ export function upgradeMemoryDb(
   transaction: IDBPTransaction<MemorySchema, StoreName[], 'versionchange'>,
 ): void {
   const target = newVersion ?? DB_VERSION;
+  const steps: Array<Promise<void>> = [];
   if (oldVersion < 1 && target >= 1) {
     const entries = db.createObjectStore('entries', { keyPath: 'path' });
     entries.createIndex('parent', 'parent');
     db.createObjectStore('bodies', { autoIncrement: true });
-    legacy(db).createObjectStore('meta');
+    if (target < 3) legacy(db).createObjectStore('meta');
   }
   if (oldVersion < 2 && target >= 2) {
     // Version 2: history and undo. Existing files keep their bodies; the history starts empty.
@@ -165,25 +175,44 @@ export function upgradeMemoryDb(
   }
   if (oldVersion < 3 && target >= 3) {
     // Version 3: the totals move from the `meta` store into the journal (see UsageRecord), so a write has one
-    // lookup and no record of its own for them. The requests keep the versionchange transaction open.
-    transaction.objectStore('journal').createIndex('totals', 'totals');
-    void foldTotals(db, transaction).catch(() => {
-      try {
-        transaction.abort();
-      } catch {
-        // Already over: its own failure fails the open.
-      }
-    });
+    // lookup and no record of its own for them. Version 3 found the newest in a `totals` index.
+    if (target < 4) legacyJournal(transaction).createIndex('totals', 'totals');
+    if (oldVersion >= 1) steps.push(foldTotals(db, transaction, target));
   }
+  if (oldVersion === 3 && target >= 4) {
+    // Version 4: the newest totals are the journal's last record's, so the `totals` index goes (a write no longer
+    // updates it, nor reads through it).
+    steps.push(lastCarriesTotals(transaction));
+  }
+  // The requests keep the versionchange transaction open; a failed step aborts it, which fails the open.
+  void Promise.all(steps).catch(() => {
+    try {
+      transaction.abort();
+    } catch {
+      // Already over: its own failure fails the open.
+    }
+  });
 }
 
-/** `db` and `transaction` as versions 1 and 2 had them, with the `meta` store the current schema lacks. */
+/** `db` and `transaction` as versions 1 to 3 had them: the `meta` store and the `totals` index the current schema lacks. */
 const legacy = (db: unknown) =>
   db as { createObjectStore(name: 'meta'): unknown; deleteObjectStore(name: 'meta'): void };
 const legacyMeta = (transaction: unknown) =>
   (transaction as { objectStore(name: 'meta'): { get(key: string): Promise<LegacyTotals | undefined> } }).objectStore('meta');
+interface LegacyJournal {
+  createIndex(name: 'totals', keyPath: 'totals'): unknown;
+  deleteIndex(name: 'totals'): void;
+  index(name: 'totals'): { openCursor(query: null, direction: 'prev'): Promise<{ value: JournalRecord } | null> };
+}
+const legacyJournal = (transaction: unknown) =>
+  (transaction as { objectStore(name: 'journal'): LegacyJournal }).objectStore('journal');
 
-async function foldTotals(db: MemoryDb, transaction: IDBPTransaction<MemorySchema, StoreName[], 'versionchange'>): Promise<void> {
+/** Version 3: the totals of version 2's `meta` store become a hidden journal record, the newest. */
+async function foldTotals(
+  db: MemoryDb,
+  transaction: IDBPTransaction<MemorySchema, StoreName[], 'versionchange'>,
+  target: number,
+): Promise<void> {
   const meta = legacyMeta(transaction);
   const [usage, journal, lastBody] = await Promise.all([
     meta.get('usage'),
@@ -193,14 +222,29 @@ async function foldTotals(db: MemoryDb, transaction: IDBPTransaction<MemorySchem
   legacy(db).deleteObjectStore('meta');
   if (!usage && !journal && !lastBody) return;
   const last = typeof lastBody?.key === 'number' ? lastBody.key : 0;
-  await transaction.objectStore('journal').put(
-    totalsRecord({
-      seq: 1,
-      bytes: usage?.bytes ?? 0,
-      files: usage?.files ?? 0,
-      nextBody: Math.max(usage?.nextBody ?? 1, last + 1),
-      journalBytes: journal?.bytes ?? 0,
-      journalEntries: journal?.files ?? 0,
-    }),
-  );
+  const totals = {
+    seq: 1,
+    bytes: usage?.bytes ?? 0,
+    files: usage?.files ?? 0,
+    nextBody: Math.max(usage?.nextBody ?? 1, last + 1),
+    journalBytes: journal?.bytes ?? 0,
+    journalEntries: journal?.files ?? 0,
+  };
+  // Version 3 kept it at key 0 (its index found it); from version 4 it is the last record.
+  await transaction.objectStore('journal').put(totalsRecord(totals, target < 4 ? 0 : undefined));
+}
+
+/**
+ * Version 4: version 3 found the newest totals through its `totals` index, and kept those of writes made with no
+ * history at key 0, below every change. When they are the newest, they move to the end; then the index goes.
+ */
+async function lastCarriesTotals(transaction: IDBPTransaction<MemorySchema, StoreName[], 'versionchange'>): Promise<void> {
+  const journal = transaction.objectStore('journal');
+  const [newest, last] = await Promise.all([legacyJournal(transaction).index('totals').openCursor(null, 'prev'), journal.openKeyCursor(null, 'prev')]);
+  const record = newest?.value;
+  if (record?.totals && record.id !== last?.key) {
+    const moved = journal.add(totalsRecord(fromTotalsKey(record.totals)));
+    await Promise.all([moved, record.hidden && record.id !== undefined ? journal.delete(record.id) : undefined]);
+  }
+  legacyJournal(transaction).deleteIndex('totals');
 }

@@ -1,9 +1,9 @@
-// The schema: what a new database holds, and the upgrade from version 1 keeping every file.
+// The schema: what a new database holds, and the upgrades from versions 1, 2 and 3 keeping every file and total.
 
 import { describe, expect, it } from 'vitest';
 import { openDB } from 'idb';
 import { IndexedDBMemoryTool } from '../src/index.js';
-import { DB_VERSION, TOTALS_ID, upgradeMemoryDb } from '../src/schema.js';
+import { DB_VERSION, upgradeMemoryDb } from '../src/schema.js';
 import { getUsage } from '../src/commands.js';
 import type { MemorySchema } from '../src/schema.js';
 
@@ -11,7 +11,7 @@ import type { MemorySchema } from '../src/schema.js';
 const openLegacy = (name: string, version: number) => openDB(name, version, { upgrade: upgradeMemoryDb as never });
 
 describe('upgradeMemoryDb', () => {
-  it('creates entries (by path; parent and bodyId indexes), bodies and journal (retains and totals indexes) from nothing', async () => {
+  it('creates entries (by path; parent and bodyId indexes), bodies and journal (retains index) from nothing', async () => {
     const db = await openDB<MemorySchema>(`schema-${crypto.randomUUID()}`, DB_VERSION, { upgrade: upgradeMemoryDb });
     try {
       expect([...db.objectStoreNames].sort()).toEqual(['bodies', 'entries', 'journal']);
@@ -20,7 +20,7 @@ describe('upgradeMemoryDb', () => {
       expect([...tx.objectStore('entries').indexNames].sort()).toEqual(['bodyId', 'parent']);
       expect(tx.objectStore('bodies').autoIncrement).toBe(true);
       expect(tx.objectStore('journal').index('retains').multiEntry).toBe(true);
-      expect(tx.objectStore('journal').index('totals').keyPath).toBe('totals');
+      expect([...tx.objectStore('journal').indexNames]).toEqual(['retains']);
       // A new memory has no totals record: empty totals are the default.
       expect(await tx.objectStore('journal').count()).toBe(0);
       await tx.done;
@@ -76,9 +76,12 @@ describe('upgradeMemoryDb', () => {
     try {
       expect([...v3.objectStoreNames].sort()).toEqual(['bodies', 'entries', 'journal']);
       const tx = v3.transaction('journal');
-      expect(await getUsage(tx as never)).toEqual({ seq: 1, bytes: 12, files: 1, nextBody: old + 1, journalBytes: 15, journalEntries: 1 });
-      // The totals record is not a change.
-      expect((await tx.store.get(TOTALS_ID))?.hidden).toBe(true);
+      const usage = await getUsage(tx as never);
+      expect(usage).toMatchObject({ seq: 1, bytes: 12, files: 1, nextBody: old + 1, journalBytes: 15, journalEntries: 1 });
+      // The totals record is not a change, and comes after the change it counts: the newest.
+      const [, last] = await tx.store.getAllKeys();
+      expect(usage.holder).toBe(last);
+      expect((await tx.store.get(last as number))?.hidden).toBe(true);
     } finally {
       v3.close();
     }
@@ -93,5 +96,90 @@ describe('upgradeMemoryDb', () => {
     } finally {
       tool.close();
     }
+  });
+
+  it('moves the newest version 3 totals to the journal end and drops the totals index (version 4)', async () => {
+    const name = `schema-${crypto.randomUUID()}`;
+    const v3 = await openLegacy(name, 3);
+    const tx = v3.transaction(['entries', 'bodies', 'journal'], 'readwrite');
+    const journal = tx.objectStore('journal');
+    expect([...journal.indexNames].sort()).toEqual(['retains', 'totals']);
+    const bodyId = await tx.objectStore('bodies').add('b');
+    await tx.objectStore('entries').put({ path: '/memories/b.md', parent: '/memories', kind: 'file', size: 1, bodyId, createdAt: 1, updatedAt: 2 });
+    // One change with history on (seq 1), then one with it off: version 3 kept those newer totals at key 0.
+    const op = { type: 'file', path: '/memories/a.md', before: null, after: null };
+    const entry = { at: 1, actor: 'claude', command: 'create', paths: ['/memories/a.md'], ops: [op], retains: [], bytes: 0, undoable: true };
+    await journal.add({ ...entry, totals: [1, 1, 1, 2, 0, 1] });
+    const hidden = { hidden: true, at: 0, actor: '', command: '', paths: [], ops: [], retains: [], bytes: 0, undoable: false };
+    await journal.put({ ...hidden, id: 0, totals: [2, 1, 1, 3, 0, 1] });
+    await tx.done;
+    v3.close();
+
+    const v4 = await openDB<MemorySchema>(name, DB_VERSION, { upgrade: upgradeMemoryDb });
+    try {
+      const tx = v4.transaction('journal');
+      expect([...tx.store.indexNames]).toEqual(['retains']);
+      const usage = await getUsage(tx as never);
+      expect(usage).toMatchObject({ seq: 2, bytes: 1, files: 1, nextBody: 3, journalBytes: 0, journalEntries: 1 });
+      // The old key-0 record is gone; the change stays, followed by the totals.
+      expect(await tx.store.getAllKeys()).toEqual([1, usage.holder]);
+      expect(usage.holder).toBeGreaterThan(1);
+    } finally {
+      v4.close();
+    }
+    const tool = await IndexedDBMemoryTool.init({ dbName: name });
+    try {
+      expect((await tool.history()).map((e) => e.command)).toEqual(['create']);
+      await tool.run({ command: 'create', path: '/memories/c.md', file_text: 'cc' });
+      expect((await tool.run({ command: 'view', path: '/memories' })).content).toContain('/memories/c.md');
+    } finally {
+      tool.close();
+    }
+    const after = await openDB<MemorySchema>(name, DB_VERSION);
+    try {
+      // The new write read the upgraded totals: one more file, two more bytes, one more change.
+      expect(await getUsage(after.transaction('journal') as never)).toMatchObject({ seq: 3, bytes: 3, files: 2, journalEntries: 2 });
+    } finally {
+      after.close();
+    }
+  });
+
+  it('keeps the version 3 totals where they are when the newest change carries them', async () => {
+    const name = `schema-${crypto.randomUUID()}`;
+    const v3 = await openLegacy(name, 3);
+    const tx = v3.transaction('journal', 'readwrite');
+    const hidden = { hidden: true, at: 0, actor: '', command: '', paths: [], ops: [], retains: [], bytes: 0, undoable: false };
+    await tx.store.put({ ...hidden, id: 0, totals: [1, 0, 0, 1, 0, 0] });
+    const entry = { at: 1, actor: 'claude', command: 'delete', paths: ['/memories/x'], ops: [], retains: [], bytes: 0, undoable: true };
+    await tx.store.add({ ...entry, totals: [2, 0, 0, 1, 0, 1] });
+    await tx.done;
+    v3.close();
+
+    const v4 = await openDB<MemorySchema>(name, DB_VERSION, { upgrade: upgradeMemoryDb });
+    try {
+      const tx = v4.transaction('journal');
+      expect(await tx.store.getAllKeys()).toEqual([0, 1]);
+      const usage = await getUsage(tx as never);
+      expect(usage).toMatchObject({ seq: 2, journalEntries: 1 });
+      expect(usage.holder).toBeUndefined();
+    } finally {
+      v4.close();
+    }
+  });
+
+  it('never makes the stores and indexes a later step of the same upgrade removes', async () => {
+    const seen: string[] = [];
+    const db = await openDB<MemorySchema>(`schema-${crypto.randomUUID()}`, DB_VERSION, {
+      upgrade(db, oldVersion, newVersion, tx) {
+        const create = db.createObjectStore.bind(db);
+        db.createObjectStore = ((name: never, options: never) => {
+          seen.push(name);
+          return create(name, options);
+        }) as never;
+        upgradeMemoryDb(db, oldVersion, newVersion, tx);
+      },
+    });
+    db.close();
+    expect(seen.sort()).toEqual(['bodies', 'entries', 'journal']);
   });
 });

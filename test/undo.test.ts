@@ -31,6 +31,16 @@ const text = async (path: string, on = tool): Promise<string | undefined> => {
 };
 const listing = (on = tool) => on.run({ command: 'view', path: '/memories' }).then((r) => r.content);
 
+/** How many journal records the database holds, hidden ones included, read directly. */
+async function journalCount(name: string): Promise<number> {
+  const db = await openDB(name);
+  try {
+    return await db.count('journal');
+  } finally {
+    db.close();
+  }
+}
+
 /** How many body records the database holds, read directly (to prove none leak). */
 async function bodyCount(name: string): Promise<number> {
   const db = await openDB(name);
@@ -160,6 +170,8 @@ describe('history', () => {
     await run({ command: 'delete', path: '/memories/d' }, none);
     expect(await none.history()).toEqual([]);
     expect(await bodyCount(none.dbName)).toBe(1);
+    // The totals of all four writes are in one record, overwritten in place: nothing piles up with no history.
+    expect(await journalCount(none.dbName)).toBe(1);
   });
 });
 

@@ -116,10 +116,11 @@ function all(requests: IDBRequest[], then: (results: unknown[]) => void): void {
   }
 }
 
-/** The newest totals, as the library reads them: one key cursor on the journal's `totals` index. */
-const totalsCursor = (tx: IDBTransaction): IDBRequest => tx.objectStore('journal').index('totals').openKeyCursor(null, 'prev');
+/** The newest totals, as the library reads them: one step of a cursor from the journal's end. */
+const totalsCursor = (tx: IDBTransaction): IDBRequest => tx.objectStore('journal').openCursor(null, 'prev');
 type Totals = [number, number, number, number, number, number];
-const totalsOf = (cursor: unknown): Totals => ((cursor as IDBCursor | null)?.key as Totals | undefined) ?? [0, 0, 0, 1, 0, 0];
+const totalsOf = (cursor: unknown): Totals =>
+  ((cursor as IDBCursorWithValue | null)?.value as { totals?: Totals } | undefined)?.totals ?? [0, 0, 0, 1, 0, 0];
 
 function journalRecord(path: string, retains: number[], now: number, totals: Totals): object {
   return { at: now, actor: 'claude', command: 'create', paths: [path], ops: [{ type: 'file', path, before: null, after: null }], retains, bytes: 0, undoable: true, totals };

@@ -273,24 +273,30 @@ export async function seedFiles(db: IDBDatabase, files: readonly RawFile[], fold
   await updateTotals(db, ([seq, oldBytes, oldFiles, next, jb, je]) => [seq + 1, oldBytes + bytes, oldFiles + files.length, next, jb, je]);
 }
 
-/** The library's totals as an index key (schema.ts `TotalsKey`). */
+/** The library's totals as it stores them (schema.ts `TotalsKey`). */
 type Totals = [seq: number, bytes: number, files: number, nextBody: number, journalBytes: number, journalEntries: number];
-/** Key of the library's hidden totals record (schema.ts `TOTALS_ID`), written as a library with no history writes it. */
-const TOTALS_ID = 0;
 
-/** The library's hidden totals record holding `totals` (schema.ts `totalsRecord`). */
-const totalsRecord = (totals: Totals): object => ({
-  id: TOTALS_ID, hidden: true, at: 0, actor: '', command: '', paths: [], ops: [], retains: [], bytes: 0, undoable: false, totals,
+/**
+ * The library's hidden totals record holding `totals` (schema.ts `totalsRecord`), as a library with no history
+ * writes it: at `id` (the hidden record it read them from), or after every other record.
+ */
+const totalsRecord = (totals: Totals, id: number | undefined): object => ({
+  ...(id === undefined ? {} : { id }), hidden: true, at: 0, actor: '', command: '', paths: [], ops: [], retains: [], bytes: 0, undoable: false, totals,
 });
 
-/** Reads the library's newest totals (its journal's `totals` index) and writes `change(totals)` as the newest. */
+/** The library's newest totals (its journal's last record's) and the key to write the next ones at, when hidden. */
+function readTotals(journal: IDBObjectStore, then: (totals: Totals, holder: number | undefined) => void): void {
+  const newest = journal.openCursor(null, 'prev');
+  newest.onsuccess = () => {
+    const record = newest.result?.value as { totals?: Totals; hidden?: boolean } | undefined;
+    then(record?.totals ?? [0, 0, 0, 1, 0, 0], record?.hidden ? (newest.result?.primaryKey as number) : undefined);
+  };
+}
+
+/** Reads the library's newest totals and writes `change(totals)` as the newest. */
 function updateTotals(db: IDBDatabase, change: (totals: Totals) => Totals, tx = db.transaction('journal', 'readwrite')): Promise<void> {
   const journal = tx.objectStore('journal');
-  const newest = journal.index('totals').openKeyCursor(null, 'prev');
-  newest.onsuccess = () => {
-    const totals = (newest.result?.key as Totals | undefined) ?? [0, 0, 0, 1, 0, 0];
-    journal.put(totalsRecord(change(totals)));
-  };
+  readTotals(journal, (totals, holder) => journal.put(totalsRecord(change(totals), holder)));
   return done(tx);
 }
 
@@ -307,24 +313,24 @@ export function exists(db: IDBDatabase, path: string): Promise<boolean> {
 export function resetHistory(db: IDBDatabase): Promise<void> {
   const tx = db.transaction(['entries', 'bodies', 'journal'], 'readwrite');
   const journal = tx.objectStore('journal');
-  const newest = journal.index('totals').openKeyCursor(null, 'prev');
-  const all = journal.getAll();
-  all.onsuccess = () => {
-    const totals = (newest.result?.key as Totals | undefined) ?? [0, 0, 0, 1, 0, 0];
-    const byBody = tx.objectStore('entries').index('bodyId');
-    const bodies = tx.objectStore('bodies');
-    for (const record of all.result as { retains: number[] }[]) {
-      for (const id of record.retains) {
-        const live = byBody.count(id);
-        live.onsuccess = () => {
-          if (live.result === 0) bodies.delete(id);
-        };
+  readTotals(journal, (totals) => {
+    const all = journal.getAll();
+    all.onsuccess = () => {
+      const byBody = tx.objectStore('entries').index('bodyId');
+      const bodies = tx.objectStore('bodies');
+      for (const record of all.result as { retains: number[] }[]) {
+        for (const id of record.retains) {
+          const live = byBody.count(id);
+          live.onsuccess = () => {
+            if (live.result === 0) bodies.delete(id);
+          };
+        }
       }
-    }
-    journal.clear();
-    // The memory's totals stay; the journal's go to zero.
-    const [seq, bytes, files, next] = totals;
-    journal.put(totalsRecord([seq + 1, bytes, files, next, 0, 0]));
-  };
+      journal.clear();
+      // The memory's totals stay; the journal's go to zero.
+      const [seq, bytes, files, next] = totals;
+      journal.put(totalsRecord([seq + 1, bytes, files, next, 0, 0], undefined));
+    };
+  });
   return done(tx);
 }

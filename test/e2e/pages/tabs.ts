@@ -126,9 +126,9 @@ async function rawStats(dbName: string): Promise<RawStats> {
   try {
     const tx = db.transaction(['entries', 'bodies', 'journal'], 'readonly');
     const entries = await request(tx.objectStore('entries').getAll());
-    // The library's totals: the newest key of the journal's `totals` index ([seq, bytes, files, …], schema.ts).
-    const newest = await request(tx.objectStore('journal').index('totals').openKeyCursor(null, 'prev'));
-    const totals = newest?.key as number[] | undefined;
+    // The library's totals: those the journal's last record carries ([seq, bytes, files, …], schema.ts).
+    const newest = await request(tx.objectStore('journal').openCursor(null, 'prev'));
+    const totals = (newest?.value as { totals?: number[] } | undefined)?.totals;
     const usage = totals ? { bytes: totals[1] ?? 0, files: totals[2] ?? 0 } : undefined;
     // Changes only: the hidden totals record is not one.
     const changes = ((await request(tx.objectStore('journal').getAll())) as { hidden?: boolean }[]).filter((record) => !record.hidden);
