@@ -123,20 +123,27 @@ function table(rows: readonly CaseResult[], single: boolean): string {
 
 const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
 
+/** Gzipped bytes of an entry's eager code plus every chunk it can load later. */
+const withLazy = (e: SizeReport['core']): number => e.gzipped + e.lazy.reduce((sum, chunk) => sum + chunk.gzipped, 0);
+
 function sizeSection(sizes: SizeReport): string {
-  const entry = (name: string, e: SizeReport['core'], target: number): string =>
-    `| ${name} | ${kb(e.minified)} | **${kb(e.gzipped)}** | ${kb(target)} | ${e.gzipped <= target ? 'met' : 'missed'} | ` +
+  // `judged` is what the target is held against: for the core what the tool alone loads, for the whole library
+  // all of its code, the chunks loaded on first use included.
+  const entry = (name: string, e: SizeReport['core'], target: number, judged: number): string =>
+    `| ${name} | ${kb(e.minified)} | ${kb(e.gzipped)} | ${kb(withLazy(e))} | ${kb(target)} | **${kb(judged)}** ${judged <= target ? 'met' : 'missed'} | ` +
     `${(['bundle', 'agent', 'scripted'] as const).filter((part) => e.contains[part]).join(', ') || 'none'} | ` +
     `${e.lazy.map((chunk) => `${chunk.modules.join('+')} ${kb(chunk.gzipped)}`).join(', ') || '—'} |`;
   const lines = [
     '## Size',
     '',
-    'Minified (Vite 8 / rolldown) and gzipped (level 9); the SDK is external, idb is included.',
+    'Minified (Vite 8 / rolldown) and gzipped (level 9); the SDK is external, idb is included. The core is judged on ' +
+      'what it loads up front (the tool alone; undo, history, listing, expiry and bundles are fetched on first use), ' +
+      'the whole library on all its code, lazy chunks included.',
     '',
-    '| entry | minified | gzipped | target | | eagerly holds | lazy chunks (gzipped) |',
-    '|---|---:|---:|---:|---|---|---|',
-    entry('core: `IndexedDBMemoryTool` + `memoryTool`', sizes.core, 8 * 1024),
-    entry('whole library (`export *`)', sizes.whole, 16 * 1024),
+    '| entry | minified (eager) | gzipped (eager) | gzipped with lazy chunks | target | judged | eagerly holds | lazy chunks (gzipped) |',
+    '|---|---:|---:|---:|---:|---|---|---|',
+    entry('core: `IndexedDBMemoryTool` + `memoryTool`', sizes.core, 8 * 1024, sizes.core.gzipped),
+    entry('whole library (`export *`)', sizes.whole, 16 * 1024, withLazy(sizes.whole)),
     '',
     `Tree-shaking: the core entry ${sizes.core.contains.bundle || sizes.core.contains.agent || sizes.core.contains.scripted ? '**does** load' : 'loads no'} bundle/agent code eagerly.`,
     '',
