@@ -236,15 +236,20 @@ async function foldTotals(
 
 /**
  * Version 4: version 3 found the newest totals through its `totals` index, and kept those of writes made with no
- * history at key 0, below every change. When they are the newest, they move to the end; then the index goes.
+ * history at key 0, below every change. When they are the newest, they move to the end; a key-0 record that is
+ * not the last is then stale either way, so it goes; then the index goes.
  */
 async function lastCarriesTotals(transaction: IDBPTransaction<MemorySchema, StoreName[], 'versionchange'>): Promise<void> {
   const journal = transaction.objectStore('journal');
-  const [newest, last] = await Promise.all([legacyJournal(transaction).index('totals').openCursor(null, 'prev'), journal.openKeyCursor(null, 'prev')]);
+  const [newest, last, atZero] = await Promise.all([
+    legacyJournal(transaction).index('totals').openCursor(null, 'prev'),
+    journal.openKeyCursor(null, 'prev'),
+    journal.get(0),
+  ]);
   const record = newest?.value;
-  if (record?.totals && record.id !== last?.key) {
-    const moved = journal.add(totalsRecord(fromTotalsKey(record.totals)));
-    await Promise.all([moved, record.hidden && record.id !== undefined ? journal.delete(record.id) : undefined]);
-  }
+  const writes: Array<Promise<unknown>> = [];
+  if (record?.totals && record.id !== last?.key) writes.push(journal.add(totalsRecord(fromTotalsKey(record.totals))));
+  if (atZero?.hidden && last?.key !== 0) writes.push(journal.delete(0));
+  await Promise.all(writes);
   legacyJournal(transaction).deleteIndex('totals');
 }

@@ -79,9 +79,9 @@ describe('upgradeMemoryDb', () => {
       const usage = await getUsage(tx as never);
       expect(usage).toMatchObject({ seq: 1, bytes: 12, files: 1, nextBody: old + 1, journalBytes: 15, journalEntries: 1 });
       // The totals record is not a change, and comes after the change it counts: the newest.
-      const [, last] = await tx.store.getAllKeys();
-      expect(usage.holder).toBe(last);
-      expect((await tx.store.get(last as number))?.hidden).toBe(true);
+      expect(await tx.store.getAllKeys()).toEqual([1, 2]);
+      expect(usage.holder).toBe(2);
+      expect((await tx.store.get(2))?.hidden).toBe(true);
     } finally {
       v3.close();
     }
@@ -144,7 +144,7 @@ describe('upgradeMemoryDb', () => {
     }
   });
 
-  it('keeps the version 3 totals where they are when the newest change carries them', async () => {
+  it('keeps the version 3 totals where they are when the newest change carries them, dropping a stale key-0 record', async () => {
     const name = `schema-${crypto.randomUUID()}`;
     const v3 = await openLegacy(name, 3);
     const tx = v3.transaction('journal', 'readwrite');
@@ -158,7 +158,7 @@ describe('upgradeMemoryDb', () => {
     const v4 = await openDB<MemorySchema>(name, DB_VERSION, { upgrade: upgradeMemoryDb });
     try {
       const tx = v4.transaction('journal');
-      expect(await tx.store.getAllKeys()).toEqual([0, 1]);
+      expect(await tx.store.getAllKeys()).toEqual([1]);
       const usage = await getUsage(tx as never);
       expect(usage).toMatchObject({ seq: 2, journalEntries: 1 });
       expect(usage.holder).toBeUndefined();
@@ -167,19 +167,28 @@ describe('upgradeMemoryDb', () => {
     }
   });
 
-  it('never makes the stores and indexes a later step of the same upgrade removes', async () => {
-    const seen: string[] = [];
-    const db = await openDB<MemorySchema>(`schema-${crypto.randomUUID()}`, DB_VERSION, {
-      upgrade(db, oldVersion, newVersion, tx) {
-        const create = db.createObjectStore.bind(db);
-        db.createObjectStore = ((name: never, options: never) => {
-          seen.push(name);
-          return create(name, options);
-        }) as never;
-        upgradeMemoryDb(db, oldVersion, newVersion, tx);
-      },
-    });
-    db.close();
-    expect(seen.sort()).toEqual(['bodies', 'entries', 'journal']);
+  it.each([0, 1, 2])('never makes, upgrading from version %i, a store or index a later step removes', async (from) => {
+    const name = `schema-${crypto.randomUUID()}`;
+    if (from > 0) (await openLegacy(name, from)).close();
+    const made: string[] = [];
+    const stores = IDBDatabase.prototype.createObjectStore;
+    const indexes = IDBObjectStore.prototype.createIndex;
+    IDBDatabase.prototype.createObjectStore = function (this: IDBDatabase, ...args: Parameters<typeof stores>) {
+      made.push(args[0]);
+      return stores.apply(this, args);
+    };
+    IDBObjectStore.prototype.createIndex = function (this: IDBObjectStore, ...args: Parameters<typeof indexes>) {
+      made.push(`${this.name}.${args[0]}`);
+      return indexes.apply(this, args);
+    };
+    try {
+      (await openDB<MemorySchema>(name, DB_VERSION, { upgrade: upgradeMemoryDb })).close();
+    } finally {
+      IDBDatabase.prototype.createObjectStore = stores;
+      IDBObjectStore.prototype.createIndex = indexes;
+    }
+    const all = ['entries', 'entries.parent', 'bodies', 'journal', 'journal.retains', 'entries.bodyId'];
+    // What each step adds (version 1 the first three, version 2 the last three), and never `meta` or `totals`.
+    expect(made.sort()).toEqual(all.slice(from === 0 ? 0 : from === 1 ? 3 : 6).sort());
   });
 });
