@@ -112,6 +112,20 @@ describe('exportBundle', () => {
     expect(bundle.folders).toEqual(['/memories/empty']);
   });
 
+  it('hashes each file on its own bytes, across batches and in any script', async () => {
+    const tool = await freshTool();
+    // More files than a hashing batch, of growing and shrinking sizes, with 2-, 3- and 4-byte UTF-8 characters.
+    const contents = Array.from({ length: 120 }, (_, i) => `${i}: ${'é漢😀'.repeat(i % 7 === 0 ? 400 - i : i)}\n`);
+    for (const [i, content] of contents.entries()) await write(tool, `/memories/h/${String(i).padStart(3, '0')}.md`, content);
+    const files = (JSON.parse(await (await tool.exportBundle({ exportedAt: EXPORTED_AT })).text()) as { files: BundleFile[] }).files;
+    expect(files.map((f) => f.content)).toEqual(contents);
+    expect(files.map((f) => f.sha256)).toEqual(await Promise.all(contents.map(sha256)));
+    // And an import checks them the same way: the export goes back in unchanged.
+    const copy = await freshTool();
+    await copy.importBundle(await tool.exportBundle({ exportedAt: EXPORTED_AT }));
+    expect((await copy.run({ command: 'view', path: '/memories/h/119.md' })).content).toContain('119: ');
+  });
+
   it('gives the same bytes on a second export with the same exportedAt, and differs only in exportedAt otherwise', async () => {
     const tool = await freshTool();
     await write(tool, '/memories/one.md', '1');

@@ -139,7 +139,12 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     .filter((plan) => options.files === undefined || options.files.includes(plan.files))
     .map((plan) => (options.only ? { ...plan, only: options.only } : plan));
   const partial = options.only !== undefined || options.files !== undefined;
-  const payloads = partial ? [] : planned.payloads;
+  // The big-payload export/import rows run in a partial run too when it asks for export or import (and their size).
+  const payloads = planned.payloads.filter(
+    (plan) =>
+      (options.only === undefined || options.only.some((command) => command === 'export' || command === 'import')) &&
+      (options.files === undefined || options.files.includes(plan.files)),
+  );
 
   let sizes: SizeReport | undefined;
   if (options.size) {
