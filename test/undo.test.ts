@@ -31,25 +31,18 @@ const text = async (path: string, on = tool): Promise<string | undefined> => {
 };
 const listing = (on = tool) => on.run({ command: 'view', path: '/memories' }).then((r) => r.content);
 
-/** How many journal records the database holds, hidden ones included, read directly. */
-async function journalCount(name: string): Promise<number> {
+/** How many records `store` of the database holds (the journal's hidden ones included), read directly. */
+async function storeCount(name: string, store: 'bodies' | 'journal'): Promise<number> {
   const db = await openDB(name);
   try {
-    return await db.count('journal');
+    return await db.count(store);
   } finally {
     db.close();
   }
 }
-
-/** How many body records the database holds, read directly (to prove none leak). */
-async function bodyCount(name: string): Promise<number> {
-  const db = await openDB(name);
-  try {
-    return await db.count('bodies');
-  } finally {
-    db.close();
-  }
-}
+/** Bodies, to prove none leak. */
+const bodyCount = (name: string): Promise<number> => storeCount(name, 'bodies');
+const journalCount = (name: string): Promise<number> => storeCount(name, 'journal');
 
 describe('history', () => {
   it('journals each change with actor, command, paths and time, newest first', async () => {
