@@ -116,11 +116,10 @@ function all(requests: IDBRequest[], then: (results: unknown[]) => void): void {
   }
 }
 
-/** The newest totals, as the library reads them: one step of a cursor from the journal's end. */
-const totalsCursor = (tx: IDBTransaction): IDBRequest => tx.objectStore('journal').openCursor(null, 'prev');
-type Totals = [number, number, number, number, number, number];
-const totalsOf = (cursor: unknown): Totals =>
-  ((cursor as IDBCursorWithValue | null)?.value as { totals?: Totals } | undefined)?.totals ?? [0, 0, 0, 1, 0, 0];
+/** The newest totals, as the library reads them (raw.ts). */
+const totalsCursor = (tx: IDBTransaction): IDBRequest => raw.newestTotals(tx.objectStore('journal'));
+type Totals = raw.Totals;
+const totalsOf = (cursor: unknown): Totals => raw.totalsOf(cursor as IDBCursorWithValue | null);
 
 function journalRecord(path: string, retains: number[], now: number, totals: Totals): object {
   return { at: now, actor: 'claude', command: 'create', paths: [path], ops: [{ type: 'file', path, before: null, after: null }], retains, bytes: 0, undoable: true, totals };

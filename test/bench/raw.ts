@@ -274,7 +274,7 @@ export async function seedFiles(db: IDBDatabase, files: readonly RawFile[], fold
 }
 
 /** The library's totals as it stores them (schema.ts `TotalsKey`). */
-type Totals = [seq: number, bytes: number, files: number, nextBody: number, journalBytes: number, journalEntries: number];
+export type Totals = [seq: number, bytes: number, files: number, nextBody: number, journalBytes: number, journalEntries: number];
 
 /**
  * The library's hidden totals record holding `totals` (schema.ts `totalsRecord`), as a library with no history
@@ -284,12 +284,19 @@ const totalsRecord = (totals: Totals, id: number | undefined): object => ({
   ...(id === undefined ? {} : { id }), hidden: true, at: 0, actor: '', command: '', paths: [], ops: [], retains: [], bytes: 0, undoable: false, totals,
 });
 
-/** The library's newest totals (its journal's last record's) and the key to write the next ones at, when hidden. */
+/** The request that reads the library's newest totals: one step of a cursor from its journal's end. */
+export const newestTotals = (journal: IDBObjectStore): IDBRequest<IDBCursorWithValue | null> => journal.openCursor(null, 'prev');
+
+/** The totals a {@link newestTotals} cursor found (an empty memory's when the journal is empty). */
+export const totalsOf = (cursor: IDBCursorWithValue | null): Totals =>
+  (cursor?.value as { totals?: Totals } | undefined)?.totals ?? [0, 0, 0, 1, 0, 0];
+
+/** The library's newest totals and the key to write the next ones at, when hidden. */
 function readTotals(journal: IDBObjectStore, then: (totals: Totals, holder: number | undefined) => void): void {
-  const newest = journal.openCursor(null, 'prev');
+  const newest = newestTotals(journal);
   newest.onsuccess = () => {
-    const record = newest.result?.value as { totals?: Totals; hidden?: boolean } | undefined;
-    then(record?.totals ?? [0, 0, 0, 1, 0, 0], record?.hidden ? (newest.result?.primaryKey as number) : undefined);
+    const cursor = newest.result;
+    then(totalsOf(cursor), (cursor?.value as { hidden?: boolean } | undefined)?.hidden ? (cursor?.primaryKey as number) : undefined);
   };
 }
 
