@@ -10,7 +10,7 @@ import type { ResolvedLimits, Usage } from './limits.js';
 import { MEMORY_ROOT, ancestorsOf, normalizeMemoryPath, parentOf } from './paths.js';
 import { bundleReply } from './bundle-replies.js';
 import { reply } from './replies.js';
-import type { ResolvedHistoryLimits, RetiredBody } from './journal.js';
+import type { Recorded, ResolvedHistoryLimits, RetiredBody } from './journal.js';
 import { fileState, record } from './journal.js';
 import type { EntryRecord, JournalOp } from './schema.js';
 import type { MemoryStore, MemoryTx } from './store.js';
@@ -103,6 +103,7 @@ export async function importBundle(
   input: Blob | File | string,
   options: ImportBundleOptions = {},
   history?: ResolvedHistoryLimits,
+  onRecorded?: (tx: MemoryTx<'readwrite'>, recorded: Recorded) => void,
 ): Promise<ImportReport> {
   const settings = checkOptions(options);
   const bundle = parseBundle(await readText(input), limits);
@@ -136,11 +137,12 @@ export async function importBundle(
       if (done % 1000 === 0) progress(done);
     });
     const paths = [...plan.report.addedPaths, ...plan.report.replacedPaths, ...plan.report.removedPaths];
-    await record(tx, { actor: 'user', command: 'import', paths, ops: applied.ops, retired: applied.retired }, now, history, {
+    const recorded = await record(tx, { actor: 'user', command: 'import', paths, ops: applied.ops, retired: applied.retired }, now, history, {
       ...usage,
       ...plan.usage,
       nextBody: applied.nextBody,
     });
+    onRecorded?.(tx, recorded);
     return plan.report;
   });
   options.onProgress?.(total, total);

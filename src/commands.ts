@@ -7,7 +7,7 @@ import type { ResolvedLimits } from './limits.js';
 import { checkWrite } from './limits.js';
 import { MEMORY_ROOT, ancestorsOf, isHiddenName, isWithin, nameOf, normalizeMemoryPath, parentOf } from './paths.js';
 import { FOLDER_SIZE, MAX_VIEW_CHARS, MAX_VIEW_LINES, formatSize, numberedLine, reply } from './replies.js';
-import type { RetiredBody } from './journal.js';
+import type { KnownUsage, RetiredBody } from './journal.js';
 import { fileState } from './journal.js';
 import { EMPTY_USAGE, fromTotalsKey } from './schema.js';
 import type { EntryRecord, JournalOp, JournalRecord, UsageRecord } from './schema.js';
@@ -59,6 +59,8 @@ export interface WriteContext {
   filter: (write: ContentWrite) => string;
   /** Whether `filter` can rewrite or refuse anything (an app hook is set). */
   rewrites: boolean;
+  /** The totals this tool's last write left, checked before use (see {@link getUsage}). */
+  known?: KnownUsage | undefined;
 }
 
 type ReadTx = MemoryTx<'readonly'> | MemoryTx<'readwrite'>;
@@ -77,10 +79,17 @@ export function getEntry(tx: ReadTx, key: string): Promise<EntryRecord | undefin
 
 /**
  * The running totals, the next body id and the journal's totals: every write's bookkeeping, from the journal's
- * last record (one cursor step from the end).
+ * last record (one cursor step from the end). With `known`, the totals a write of this tool left, that step is
+ * saved while they are still the newest: every change of the totals adds a record after all the others and none
+ * changes one in place (journal.ts `record`), so no key above `known.key` proves them current. A key lookup costs
+ * less than the cursor, which loads the record, and a stale `known` costs one more request, not a wrong total.
  */
-export async function getUsage(tx: ReadTx): Promise<UsageRecord> {
-  const newest = await request(plainStore(tx, 'journal').openCursor(null, 'prev'));
+export async function getUsage(tx: ReadTx, known?: KnownUsage): Promise<UsageRecord> {
+  const journal = plainStore(tx, 'journal');
+  if (known && (await request(journal.getKey(IDBKeyRange.lowerBound(known.key, true)))) === undefined) {
+    return { ...known.usage };
+  }
+  const newest = await request(journal.openCursor(null, 'prev'));
   const record = newest?.value as JournalRecord | undefined;
   if (!record?.totals) return { ...EMPTY_USAGE };
   const usage = fromTotalsKey(record.totals);
@@ -189,7 +198,7 @@ export async function create(tx: WriteTx, command: CreateCommand, ctx: WriteCont
   const write: ContentWrite = { path: command.path, key, content: command.file_text, command: 'create' };
   const reads = Promise.all([
     getEntry(tx, key),
-    getUsage(tx),
+    getUsage(tx, ctx.known),
     foldersToMake(tx, key, (file) => reply.belowFile(command.path, file)),
   ]);
   // The secret check runs while the reads are under way.
@@ -291,9 +300,9 @@ interface FoundFile {
 }
 
 /** The file at `path` for an edit (read with the totals), or the contract's refusal for a missing path or a folder. */
-async function fileForEdit(tx: WriteTx, path: string): Promise<FoundFile> {
+async function fileForEdit(tx: WriteTx, path: string, known: KnownUsage | undefined): Promise<FoundFile> {
   const key = normalizeMemoryPath(path);
-  const [entry, usage] = await Promise.all([getEntry(tx, key), getUsage(tx)]);
+  const [entry, usage] = await Promise.all([getEntry(tx, key), getUsage(tx, known)]);
   if (!entry) throw new MemoryToolError('not_found', reply.viewMissing(path));
   if (entry.kind !== 'file') throw new MemoryToolError('not_a_file', reply.notAFile(path));
   return { key, entry, usage, content: await readBody(tx, entry) };
@@ -338,7 +347,7 @@ async function writeEdit(
 }
 
 export async function strReplace(tx: WriteTx, command: StrReplaceCommand, ctx: WriteContext): Promise<WriteResult> {
-  const found = await fileForEdit(tx, command.path);
+  const found = await fileForEdit(tx, command.path, ctx.known);
   const { content } = found;
   const oldStr = command.old_str;
   const newStr = command.new_str ?? '';
@@ -418,7 +427,7 @@ function lineNumbersOf(content: string, starts: readonly number[]): number[] {
 }
 
 export async function insert(tx: WriteTx, command: InsertCommand, ctx: WriteContext): Promise<WriteResult> {
-  const found = await fileForEdit(tx, command.path);
+  const found = await fileForEdit(tx, command.path, ctx.known);
   const { content } = found;
   const line = command.insert_line;
   // Where line `line` starts (just after the text's `line`-th newline), found without splitting it into lines.
@@ -453,11 +462,11 @@ function countLines(text: string): number {
 
 // ---------------------------------------------------------------- delete
 
-export async function remove(tx: WriteTx, command: DeleteCommand): Promise<WriteResult> {
+export async function remove(tx: WriteTx, command: DeleteCommand, known?: KnownUsage): Promise<WriteResult> {
   const key = normalizeMemoryPath(command.path);
   // The root in any spelling (`/memories/`, `/memories/.`) normalizes to MEMORY_ROOT.
   if (key === MEMORY_ROOT) throw new MemoryToolError('forbidden', reply.deleteRoot());
-  const [entry, usage] = await Promise.all([getEntry(tx, key), getUsage(tx)]);
+  const [entry, usage] = await Promise.all([getEntry(tx, key), getUsage(tx, known)]);
   if (!entry) throw new MemoryToolError('not_found', reply.deleteMissing(command.path));
   const gone = entry.kind === 'folder' ? [entry, ...(await tx.objectStore('entries').getAll(subtreeRange(key)))] : [entry];
   const removed = deleteEntries(tx, gone, usage, entry.kind === 'folder' ? key : undefined);
@@ -505,7 +514,7 @@ export async function rename(tx: WriteTx, command: RenameCommand, ctx: WriteCont
   const to = normalizeMemoryPath(command.new_path);
   // Checks in the SDK's order: root, destination, source; then the cases it gets wrong.
   if (from === MEMORY_ROOT) throw new MemoryToolError('forbidden', reply.renameRoot());
-  const [source, destination, usage] = await Promise.all([getEntry(tx, from), getEntry(tx, to), getUsage(tx)]);
+  const [source, destination, usage] = await Promise.all([getEntry(tx, from), getEntry(tx, to), getUsage(tx, ctx.known)]);
   if (destination) throw new MemoryToolError('already_exists', reply.destinationExists(command.new_path));
   if (!source) throw new MemoryToolError('not_found', reply.renameMissing(command.old_path));
   if (source.kind === 'folder' && isWithin(to, from)) {

@@ -5,7 +5,7 @@
 import { toTotalsKey, totalsRecord } from './schema.js';
 import type { FileState, JournalOp, JournalRecord, UsageRecord } from './schema.js';
 import type { MemoryTx } from './store.js';
-import { writer } from './store.js';
+import { plainStore, request, writer } from './store.js';
 
 type WriteTx = MemoryTx<'readwrite'>;
 
@@ -26,6 +26,15 @@ export interface RetiredBody {
   id: number;
   size: number;
 }
+
+/** Totals as a committed write left them, and the key of the journal record that holds them. */
+export interface KnownUsage {
+  key: number;
+  usage: UsageRecord;
+}
+
+/** What {@link record} wrote, as {@link KnownUsage}: to be called once the transaction has committed. */
+export type Recorded = () => KnownUsage;
 
 /** What a change tells the journal. */
 export interface JournalDraft {
@@ -61,8 +70,12 @@ export async function releaseBodies(tx: WriteTx, ids: readonly number[]): Promis
 /**
  * Adds `draft` to the journal with `usage` (the memory's totals after the change, as the change worked them out)
  * and drops the oldest entries beyond `limits`: the entry is the one write of bookkeeping a change makes. With
- * `limits` undefined (history off) no entry is added: the totals go in a hidden record at the journal's end (the
- * one they were read from, when it is there), and the retired bodies are released at once.
+ * `limits` undefined (history off) no entry is added: the totals go in a hidden record at the journal's end, which
+ * replaces the one they were read from, when it is there, and the retired bodies are released at once.
+ *
+ * The newest totals always get a key above every other (the store's key generator hands it out) and are never
+ * changed in place: a tool that remembers the totals its last write left ({@link KnownUsage}) knows them current
+ * while no key above theirs exists (commands.ts `getUsage`).
  */
 export async function record(
   tx: WriteTx,
@@ -70,14 +83,17 @@ export async function record(
   now: number,
   limits: ResolvedHistoryLimits | undefined,
   usage: UsageRecord,
-): Promise<void> {
+): Promise<Recorded> {
   const retiredIds = draft.retired.map((body) => body.id);
   const seq = usage.seq + 1;
+  const journal = plainStore(tx, 'journal');
   if (!limits) {
     const { holder, ...totals } = usage;
-    writer(tx, 'journal').put(totalsRecord({ ...totals, seq }, holder));
+    const stored = { ...totals, seq };
+    const added = journal.add(totalsRecord(stored));
+    if (holder !== undefined) journal.delete(holder);
     await releaseBodies(tx, retiredIds);
-    return;
+    return () => ({ key: added.result as number, usage: { ...stored, holder: added.result as number } });
   }
   const bytes = draft.retired.reduce((sum, body) => sum + body.size, 0);
   const keep = bytes <= limits.maxBytes;
@@ -93,22 +109,24 @@ export async function record(
     ...(draft.undoOf === undefined ? {} : { undoOf: draft.undoOf }),
   };
   const totals: JournalTotals = { bytes: usage.journalBytes + entry.bytes, entries: usage.journalEntries + 1 };
-  const withTotals = (t: JournalTotals): JournalRecord => ({
-    ...entry,
-    totals: toTotalsKey({ ...usage, seq, journalBytes: t.bytes, journalEntries: t.entries }),
-  });
+  const { holder: _holder, ...rest } = usage;
+  const after = (t: JournalTotals): UsageRecord => ({ ...rest, seq, journalBytes: t.bytes, journalEntries: t.entries });
+  const withTotals = (t: JournalTotals): JournalRecord => ({ ...entry, totals: toTotalsKey(after(t)) });
+  let written: IDBRequest<IDBValidKey>;
+  let final = totals;
   if (totals.entries > limits.maxEntries || totals.bytes > limits.maxBytes) {
     // Added before pruning, so that a body this entry retains is seen as held when pruning releases bodies.
     // Rare (once in a tenth of the bounds): the entry is then written again with the totals after pruning.
-    const added = tx.objectStore('journal').add(withTotals(totals));
+    const added = request(journal.add(withTotals(totals)));
     // Awaited only after pruning: if pruning fails, the transaction aborts and this must not be an unhandled rejection.
     added.catch(() => undefined);
-    const pruned = await prune(tx, totals, limits);
-    writer(tx, 'journal').put({ ...withTotals(pruned), id: await added });
+    final = await prune(tx, totals, limits);
+    written = journal.put({ ...withTotals(final), id: await added });
   } else {
-    writer(tx, 'journal').add(withTotals(totals));
+    written = journal.add(withTotals(totals));
   }
   if (!keep) await releaseBodies(tx, retiredIds);
+  return () => ({ key: written.result as number, usage: after(final) });
 }
 
 interface JournalTotals {

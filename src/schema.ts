@@ -4,7 +4,7 @@
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 
 /** Bump on every schema change and add its step to {@link upgradeMemoryDb}. */
-export const DB_VERSION = 4;
+export const DB_VERSION = 5;
 
 /** One file or folder. Keyed by its normalized path, so a folder's subtree is one key range. */
 export interface EntryRecord {
@@ -91,7 +91,7 @@ export interface UsageRecord {
   journalEntries: number;
   /**
    * Not stored: the key of the hidden record these totals were read from, when it is the journal's last. A write
-   * with no history kept overwrites it in place instead of adding one more record.
+   * with no history kept deletes it as it adds the new one, so the journal keeps one such record, not one per write.
    */
   holder?: number;
 }
@@ -184,6 +184,10 @@ export function upgradeMemoryDb(
     // updates it, nor reads through it).
     steps.push(lastCarriesTotals(transaction));
   }
+  // Version 5 changes no store, only how writers keep the totals: the newest always get a key above every other
+  // and are never rewritten in place (journal.ts `record`), which a tool's remembered totals rely on. Version 4
+  // rewrote those of a write with no history in place; the new version keeps such code off this database (its
+  // open fails, and its open connections are asked to close).
   // The requests keep the versionchange transaction open; a failed step aborts it, which fails the open.
   void Promise.all(steps).catch(() => {
     try {

@@ -3,6 +3,7 @@
 // It never touches the DOM and never logs.
 
 import type { MemoryToolHandlers } from '@anthropic-ai/sdk/helpers/beta/memory';
+import { unwrap } from 'idb';
 import type {
   BetaMemoryTool20250818CreateCommand,
   BetaMemoryTool20250818DeleteCommand,
@@ -22,7 +23,7 @@ import { parseMemoryCommand } from './input.js';
 import { MemoryToolError } from './errors.js';
 import type { MemoryToolErrorCode } from './errors.js';
 import type { ChangeDetail, HistoryEntry, HistoryOptions } from './history.js';
-import type { HistoryLimits, ResolvedHistoryLimits } from './journal.js';
+import type { HistoryLimits, KnownUsage, Recorded, ResolvedHistoryLimits } from './journal.js';
 import type { MemoryEntry } from './listing.js';
 import { DEFAULT_HISTORY_LIMITS, record } from './journal.js';
 import type { MemoryLimits, ResolvedLimits } from './limits.js';
@@ -104,6 +105,8 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   readonly #hub: ChangeHub;
   readonly #history: ResolvedHistoryLimits | undefined;
   readonly #options: IndexedDBMemoryToolOptions;
+  /** The totals the last write left and the connection it used (commands.ts `getUsage`). */
+  #known: { db: IDBDatabase; value: KnownUsage } | undefined;
   /** Files viewed whose `accessedAt` is stale, written in one light transaction shortly after. */
   readonly #touched = new Set<string>();
   #touching: Promise<void> | undefined;
@@ -212,7 +215,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
       case 'insert':
         return this.#write(actor, command.command, [command.path], (tx, ctx) => commands.insert(tx, command, ctx));
       case 'delete':
-        return this.#write(actor, command.command, [command.path], (tx) => commands.remove(tx, command));
+        return this.#write(actor, command.command, [command.path], (tx, ctx) => commands.remove(tx, command, ctx.known));
       case 'rename':
         return this.#write(actor, command.command, [command.old_path, command.new_path], (tx, ctx) =>
           commands.rename(tx, command, ctx),
@@ -256,14 +259,16 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     const { findUndoTarget, markUndone, undoChange } = await import('./undo.js');
     const now = Date.now();
     let undoneId = 0;
+    let recorded: (() => void) | undefined;
     const result = await this.#store.run('readwrite', async (tx) => {
       const target = await findUndoTarget(tx, id);
       undoneId = target.id ?? 0;
       const undone = await undoChange(tx, target, this.limits, now);
       await markUndone(tx, target);
-      await record(tx, { actor: 'user', command: 'undo', paths: target.paths, ops: undone.ops, retired: undone.retired, undoOf: undoneId }, now, this.#history, undone.usage);
+      recorded = this.#remember(tx, await record(tx, { actor: 'user', command: 'undo', paths: target.paths, ops: undone.ops, retired: undone.retired, undoOf: undoneId }, now, this.#history, undone.usage));
       return undone;
     });
+    recorded?.();
     this.#hub.publish(result.changes);
     const [latest] = await this.history({ limit: 1 });
     return latest ?? { id: undoneId, at: new Date(now), actor: 'user', command: 'undo', paths: [], undoable: false, undone: false, undoOf: undoneId };
@@ -279,13 +284,15 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     if (!Number.isFinite(cutoff)) throw new TypeError('expire: olderThan must be a Date or a number of milliseconds');
     const { expireFiles } = await import('./expire.js');
     await this.flushAccess();
+    let recorded: (() => void) | undefined;
     const result = await this.#store.run('readwrite', async (tx) => {
       const expired = await expireFiles(tx, cutoff);
       if (expired.paths.length > 0) {
-        await record(tx, { actor: 'expire', command: 'expire', paths: expired.paths, ops: expired.ops, retired: expired.retired }, now, this.#history, expired.usage);
+        recorded = this.#remember(tx, await record(tx, { actor: 'expire', command: 'expire', paths: expired.paths, ops: expired.ops, retired: expired.retired }, now, this.#history, expired.usage));
       }
       return expired;
     });
+    recorded?.();
     this.#hub.publish(result.changes);
     return { deleted: result.paths };
   }
@@ -323,7 +330,12 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
    */
   async importBundle(input: Blob | string, options: ImportBundleOptions = {}): Promise<ImportReport> {
     const bundles = await import('./bundle.js');
-    const report = await bundles.importBundle(this.#store, this.limits, input, options, this.#history);
+    let recorded: (() => void) | undefined;
+    const report = await bundles.importBundle(this.#store, this.limits, input, options, this.#history, (tx, written) => {
+      recorded = this.#remember(tx, written);
+    });
+    // The next write then need not read the import's journal entry (with every file's step) for the totals.
+    recorded?.();
     if (!report.dryRun) this.#hub.publish(importChanges(report));
     return report;
   }
@@ -343,13 +355,31 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
       filter: (write) => this.#filter(write),
       rewrites: this.#options.beforeWrite !== undefined,
     };
+    let recorded: (() => void) | undefined;
     const result = await this.#store.run('readwrite', async (tx) => {
-      const written = await body(tx, ctx);
-      await record(tx, { actor, command, paths, ops: written.ops, retired: written.retired }, ctx.now, this.#history, written.usage);
+      const written = await body(tx, { ...ctx, known: this.#knownFor(tx) });
+      recorded = this.#remember(tx, await record(tx, { actor, command, paths, ops: written.ops, retired: written.retired }, ctx.now, this.#history, written.usage));
       return written;
     });
+    recorded?.();
     this.#hub.publish(result.changes);
     return result.reply;
+  }
+
+  /** The totals this tool's last write left, if they were written through the connection `tx` uses. */
+  #knownFor(tx: MemoryTx<'readwrite'>): KnownUsage | undefined {
+    return this.#known?.db === unwrap(tx).db ? this.#known.value : undefined;
+  }
+
+  /**
+   * What to call once `tx` has committed, to remember the totals it wrote. They are tied to the connection: one
+   * the browser closed or another tab's upgrade replaced may come back to a database rebuilt from scratch.
+   */
+  #remember(tx: MemoryTx<'readwrite'>, recorded: Recorded): () => void {
+    const db = unwrap(tx).db;
+    return () => {
+      this.#known = { db, value: recorded() };
+    };
   }
 
   /** The secret check (`blockSecrets`): an edit is checked around what it changed, anything else whole. */

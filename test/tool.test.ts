@@ -696,6 +696,86 @@ describe('parallel calls', () => {
   });
 });
 
+describe('the totals a tool remembers between its writes', () => {
+  /** Cursors opened on the journal while `action` runs: each is a read of the totals from the journal's end. */
+  async function totalsReads(action: () => Promise<unknown>): Promise<number> {
+    const original = IDBObjectStore.prototype.openCursor;
+    let count = 0;
+    IDBObjectStore.prototype.openCursor = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['openCursor']>) {
+      if (this.name === 'journal') count++;
+      return original.apply(this, args);
+    };
+    try {
+      await action();
+    } finally {
+      IDBObjectStore.prototype.openCursor = original;
+    }
+    return count;
+  }
+  const tools: IndexedDBMemoryTool[] = [];
+  const another = async (options: Parameters<typeof IndexedDBMemoryTool.init>[0] = {}): Promise<IndexedDBMemoryTool> => {
+    const opened = await IndexedDBMemoryTool.init({ dbName: tool.dbName, ...options });
+    tools.push(opened);
+    return opened;
+  };
+  afterEach(() => {
+    for (const opened of tools.splice(0)) opened.close();
+  });
+
+  it('reads them once, then only checks that no other write came after its own', async () => {
+    expect(await totalsReads(() => create('/memories/a.md', 'one\n'))).toBe(1);
+    expect(await totalsReads(() => create('/memories/b.md', 'two\n'))).toBe(0);
+    expect(await totalsReads(() => ok({ command: 'str_replace', path: '/memories/a.md', old_str: 'one', new_str: 'uno' }))).toBe(0);
+    expect(await totalsReads(() => ok({ command: 'insert', path: '/memories/a.md', insert_line: 0, insert_text: 'zero' }))).toBe(0);
+    expect(await totalsReads(() => ok({ command: 'rename', old_path: '/memories/b.md', new_path: '/memories/c/b.md' }))).toBe(0);
+    expect(await totalsReads(() => ok({ command: 'delete', path: '/memories/c' }))).toBe(0);
+    // Another tool's write is newer than what this one remembers: read once, then remembered again.
+    await (await another()).create({ command: 'create', path: '/memories/other.md', file_text: 'x' });
+    expect(await totalsReads(() => create('/memories/d.md', 'three\n'))).toBe(1);
+    expect(await totalsReads(() => create('/memories/e.md', 'four\n'))).toBe(0);
+    // Undo and an import remember what they wrote too: the import's entry (a step per file) is not read back.
+    await tool.undo();
+    expect(await totalsReads(() => create('/memories/f.md', 'five\n'))).toBe(0);
+    await tool.importBundle(await tool.exportBundle({ path: '/memories/a.md' }), { onConflict: 'overwrite' });
+    expect(await totalsReads(() => create('/memories/g.md', 'six\n'))).toBe(0);
+    expect(await read('/memories/a.md')).toBe('zero\nuno\n');
+  });
+
+  it.each([
+    { case: 'with history', mine: {}, theirs: {} },
+    { case: 'with no history on either side (the totals in one hidden record)', mine: { history: false as const }, theirs: { history: false as const } },
+    { case: 'after the other pruned the record they were read from', mine: {}, theirs: { history: { maxEntries: 2 } } },
+  ])('counts what another tool on the database wrote since, $case', async ({ mine, theirs }) => {
+    const small = await another({ ...mine, limits: { maxFiles: 3 } });
+    const other = await another(theirs);
+    await small.create({ command: 'create', path: '/memories/a.md', file_text: 'a' });
+    await small.create({ command: 'create', path: '/memories/b.md', file_text: 'b' });
+    await other.create({ command: 'create', path: '/memories/c.md', file_text: 'c' });
+    for (let i = 0; i < 4; i++) await other.insert({ command: 'insert', path: '/memories/c.md', insert_line: 0, insert_text: `${i}` });
+    expect((await small.run({ command: 'create', path: '/memories/d.md', file_text: 'd' })).content).toBe(
+      'Error: The memory already holds its limit of 3 files. Delete files first. Nothing was written.',
+    );
+    await other.delete({ command: 'delete', path: '/memories/c.md' });
+    expect((await small.run({ command: 'create', path: '/memories/d.md', file_text: 'd' })).is_error).toBe(false);
+  });
+
+  it('forgets them with the connection: a database deleted and made again starts from its own totals', async () => {
+    const small = await another({ limits: { maxFiles: 2 } });
+    await small.create({ command: 'create', path: '/memories/a.md', file_text: 'a' });
+    await small.create({ command: 'create', path: '/memories/b.md', file_text: 'b' });
+    // Every open tool steps aside for the delete (versionchange) and reopens on its next command.
+    await new Promise<void>((resolve, reject) => {
+      const request = indexedDB.deleteDatabase(tool.dbName);
+      request.onsuccess = () => resolve();
+      request.onerror = () => reject(request.error);
+    });
+    await (await another()).create({ command: 'create', path: '/memories/x.md', file_text: 'x' });
+    // Remembered from before the delete, the totals would say 2 files and refuse this one.
+    expect((await small.run({ command: 'create', path: '/memories/y.md', file_text: 'y' })).is_error).toBe(false);
+    expect((await small.run({ command: 'create', path: '/memories/z.md', file_text: 'z' })).content).toMatch(/limit of 2 files/);
+  });
+});
+
 describe('lifecycle', () => {
   it('keeps the memory across init calls on the same database', async () => {
     await create('/memories/kept.md', 'still here');

@@ -278,10 +278,10 @@ export type Totals = [seq: number, bytes: number, files: number, nextBody: numbe
 
 /**
  * The library's hidden totals record holding `totals` (schema.ts `totalsRecord`), as a library with no history
- * writes it: at `id` (the hidden record it read them from), or after every other record.
+ * writes it: added after every other record.
  */
-const totalsRecord = (totals: Totals, id: number | undefined): object => ({
-  ...(id === undefined ? {} : { id }), hidden: true, at: 0, actor: '', command: '', paths: [], ops: [], retains: [], bytes: 0, undoable: false, totals,
+const totalsRecord = (totals: Totals): object => ({
+  hidden: true, at: 0, actor: '', command: '', paths: [], ops: [], retains: [], bytes: 0, undoable: false, totals,
 });
 
 /** The request that reads the library's newest totals: one step of a cursor from its journal's end. */
@@ -300,10 +300,16 @@ function readTotals(journal: IDBObjectStore, then: (totals: Totals, holder: numb
   };
 }
 
-/** Reads the library's newest totals and writes `change(totals)` as the newest. */
+/**
+ * Reads the library's newest totals and writes `change(totals)` as the newest, as the library does: at a new key
+ * above every other (a tool's remembered totals rely on it), replacing a hidden record they were read from.
+ */
 function updateTotals(db: IDBDatabase, change: (totals: Totals) => Totals, tx = db.transaction('journal', 'readwrite')): Promise<void> {
   const journal = tx.objectStore('journal');
-  readTotals(journal, (totals, holder) => journal.put(totalsRecord(change(totals), holder)));
+  readTotals(journal, (totals, holder) => {
+    journal.add(totalsRecord(change(totals)));
+    if (holder !== undefined) journal.delete(holder);
+  });
   return done(tx);
 }
 
@@ -336,7 +342,7 @@ export function resetHistory(db: IDBDatabase): Promise<void> {
       journal.clear();
       // The memory's totals stay; the journal's go to zero.
       const [seq, bytes, files, next] = totals;
-      journal.put(totalsRecord([seq + 1, bytes, files, next, 0, 0], undefined));
+      journal.put(totalsRecord([seq + 1, bytes, files, next, 0, 0]));
     };
   });
   return done(tx);
