@@ -1,4 +1,4 @@
-// The schema: what a new database holds, and the upgrades from versions 1, 2 and 3 keeping every file and total.
+// The schema: what a new database holds, and the upgrades from versions 1 to 4 keeping every file and total.
 
 import { describe, expect, it } from 'vitest';
 import { openDB } from 'idb';
@@ -164,6 +164,40 @@ describe('upgradeMemoryDb', () => {
       expect(usage.holder).toBeUndefined();
     } finally {
       v4.close();
+    }
+  });
+
+  it('opens a version 4 memory at version 5 as it was, and then replaces its hidden totals instead of rewriting them', async () => {
+    const name = `schema-${crypto.randomUUID()}`;
+    const v4 = await openLegacy(name, 4);
+    const tx = v4.transaction(['entries', 'bodies', 'journal'], 'readwrite');
+    const bodyId = (await tx.objectStore('bodies').add('kept')) as number;
+    await tx.objectStore('entries').put({ path: '/memories/kept.md', parent: '/memories', kind: 'file', size: 4, bodyId, createdAt: 1, updatedAt: 1 });
+    // Version 4 with no history: one hidden record, last, rewritten in place by every write.
+    const hidden = { hidden: true, at: 0, actor: '', command: '', paths: [], ops: [], retains: [], bytes: 0, undoable: false };
+    await tx.objectStore('journal').put({ ...hidden, id: 7, totals: [5, 4, 1, bodyId + 1, 0, 0] });
+    await tx.done;
+    v4.close();
+
+    const tool = await IndexedDBMemoryTool.init({ dbName: name, history: false });
+    try {
+      await tool.create({ command: 'create', path: '/memories/new.md', file_text: 'ab' });
+      await tool.create({ command: 'create', path: '/memories/newer.md', file_text: 'c' });
+      expect((await tool.view({ command: 'view', path: '/memories/kept.md' })).endsWith('\tkept')).toBe(true);
+    } finally {
+      tool.close();
+    }
+    const v5 = await openDB<MemorySchema>(name, DB_VERSION);
+    try {
+      expect(v5.version).toBe(5);
+      const tx = v5.transaction('journal');
+      // Each write added the totals after every other record and dropped the one it read them from.
+      const keys = await tx.store.getAllKeys();
+      expect(keys).toHaveLength(1);
+      expect(keys[0]).toBeGreaterThan(7);
+      expect(await getUsage(tx as never)).toMatchObject({ seq: 7, bytes: 7, files: 3, holder: keys[0] });
+    } finally {
+      v5.close();
     }
   });
 
