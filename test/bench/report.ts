@@ -188,7 +188,7 @@ export function renderMarkdown(run: RunInfo, results: readonly CaseResult[], sum
       'The SDK column is the official `BetaLocalFilesystemMemoryTool` on a temp folder of the same disk, running the same ' +
       'script in Node afterwards (it fsyncs every write; Chromium commits IndexedDB with relaxed durability).',
     '',
-    '`npm run bench -- --quick` runs a fifth of the repetitions; `-- --head` benches the committed src/ instead of the ' +
+    '`npm run bench -- --quick` runs a fifth of the repetitions (one file of 1 or 16 KB and the 10-file listing keep all theirs: they take milliseconds); `-- --head` benches the committed src/ instead of the ' +
       'working tree; `-- --profile` writes the diagnosis (request and round counts, the library with history or the secret ' +
       'check off, raw replicas of its request pattern, CPU profiles) to profile.json instead of this table.',
     '',
