@@ -80,8 +80,8 @@ export function getEntry(tx: ReadTx, key: string): Promise<EntryRecord | undefin
 /**
  * The running totals, the next body id and the journal's totals: every write's bookkeeping, from the journal's
  * last record (one cursor step from the end). With `known`, the totals a write of this tool left, that step is
- * saved while they are still the newest: every change of the totals adds a record after all the others and none
- * changes one in place (journal.ts `record`), so no key above `known.key` proves them current. A key lookup costs
+ * saved while they are still the newest: no transaction changes the totals without adding a record after all the
+ * others (journal.ts `record`), so no key above `known.key` proves them current. A key lookup costs
  * less than the cursor, which loads the record, and a stale `known` costs one more request, not a wrong total.
  */
 export async function getUsage(tx: ReadTx, known?: KnownUsage): Promise<UsageRecord> {

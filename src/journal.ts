@@ -73,9 +73,10 @@ export async function releaseBodies(tx: WriteTx, ids: readonly number[]): Promis
  * `limits` undefined (history off) no entry is added: the totals go in a hidden record at the journal's end, which
  * replaces the one they were read from, when it is there, and the retired bodies are released at once.
  *
- * The newest totals always get a key above every other (the store's key generator hands it out) and are never
- * changed in place: a tool that remembers the totals its last write left ({@link KnownUsage}) knows them current
- * while no key above theirs exists (commands.ts `getUsage`).
+ * No transaction changes the totals without adding a record with a key above every other (the store's key
+ * generator hands it out), and none deletes the last key without adding one above it: a tool that remembers the
+ * totals its last write left ({@link KnownUsage}) knows them current while no key above theirs exists
+ * (commands.ts `getUsage`). (The record this adds may be written again in the same transaction, after pruning.)
  */
 export async function record(
   tx: WriteTx,

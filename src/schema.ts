@@ -69,8 +69,9 @@ export interface JournalRecord {
 /**
  * The running totals, so limits and the history's bounds are checked without scanning a store. Each journal
  * entry carries them as they were after its change (as a {@link TotalsKey}), and the journal's last record is
- * the newest change: a write reads its bookkeeping with one step of a cursor from the end and writes it with the
- * journal entry it adds anyway. Only with the history off do they need a record of their own (a hidden one,
+ * the newest change: a write reads its bookkeeping with one step of a cursor from the end (or, when the tool
+ * remembers what its last write left, checks with one key lookup that nothing came after it) and writes it with
+ * the journal entry it adds anyway. Only with the history off do they need a record of their own (a hidden one,
  * kept last: {@link totalsRecord}).
  */
 export interface UsageRecord {
@@ -184,8 +185,9 @@ export function upgradeMemoryDb(
     // updates it, nor reads through it).
     steps.push(lastCarriesTotals(transaction));
   }
-  // Version 5 changes no store, only how writers keep the totals: the newest always get a key above every other
-  // and are never rewritten in place (journal.ts `record`), which a tool's remembered totals rely on. Version 4
+  // Version 5 changes no store, only how writers keep the totals: a change of them always adds a record with a key
+  // above every other, never rewrites the last one alone (journal.ts `record`), which a tool's remembered totals
+  // rely on. Version 4
   // rewrote those of a write with no history in place; the new version keeps such code off this database (its
   // open fails, and its open connections are asked to close).
   // The requests keep the versionchange transaction open; a failed step aborts it, which fails the open.

@@ -201,6 +201,12 @@ describe('upgradeMemoryDb', () => {
     }
   });
 
+  it('keeps code of version 4, which rewrote the totals in place, off a memory opened at version 5', async () => {
+    const name = `schema-${crypto.randomUUID()}`;
+    (await IndexedDBMemoryTool.init({ dbName: name })).close();
+    await expect(openLegacy(name, 4)).rejects.toMatchObject({ name: 'VersionError' });
+  });
+
   it.each([0, 1, 2])('never makes, upgrading from version %i, a store or index a later step removes', async (from) => {
     const name = `schema-${crypto.randomUUID()}`;
     if (from > 0) (await openLegacy(name, from)).close();

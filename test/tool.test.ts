@@ -739,6 +739,22 @@ describe('the totals a tool remembers between its writes', () => {
     await tool.importBundle(await tool.exportBundle({ path: '/memories/a.md' }), { onConflict: 'overwrite' });
     expect(await totalsReads(() => create('/memories/g.md', 'six\n'))).toBe(0);
     expect(await read('/memories/a.md')).toBe('zero\nuno\n');
+    // So does an expiry that deleted something (this one, everything).
+    expect((await tool.expire({ olderThan: new Date(Date.now() + 60_000) })).deleted.length).toBeGreaterThan(0);
+    expect(await totalsReads(() => create('/memories/h.md', 'seven\n'))).toBe(0);
+  });
+
+  it('counts each of parallel writes of one tool against the limits, though they start from the same remembered totals', async () => {
+    const small = await another({ limits: { maxFiles: 4 } });
+    await small.create({ command: 'create', path: '/memories/first.md', file_text: '1' });
+    const results = await Promise.all(
+      Array.from({ length: 5 }, (_, i) => small.run({ command: 'create', path: `/memories/p${i}.md`, file_text: `${i}` })),
+    );
+    expect(results.filter((result) => result.is_error).map((result) => result.content)).toEqual([
+      'Error: The memory already holds its limit of 4 files. Delete files first. Nothing was written.',
+      'Error: The memory already holds its limit of 4 files. Delete files first. Nothing was written.',
+    ]);
+    expect((await ok({ command: 'view', path: '/memories' })).split('\n').filter((line) => line.endsWith('.md'))).toHaveLength(4);
   });
 
   it.each([

@@ -163,7 +163,7 @@ describe('history', () => {
     await run({ command: 'delete', path: '/memories/d' }, none);
     expect(await none.history()).toEqual([]);
     expect(await bodyCount(none.dbName)).toBe(1);
-    // The totals of all four writes are in one record, overwritten in place: nothing piles up with no history.
+    // The totals of all four writes end in one record, each write's replacing the last: nothing piles up with no history.
     expect(await journalCount(none.dbName)).toBe(1);
   });
 });
