@@ -6,7 +6,7 @@ import { SECRET_PATTERNS, findSecret } from '../../src/secrets.js';
 import { parseMemoryCommand } from '../../src/input.js';
 import { normalizeMemoryPath } from '../../src/paths.js';
 import { utf8Length } from '../../src/utf8.js';
-import { IndexedDBMemoryTool } from '../../src/index.js';
+import type { IndexedDBMemoryTool } from '../../src/index.js';
 import type { EntryRecord } from '../../src/schema.js';
 import { BULK_FILE_BYTES, TOKEN_A, TOKEN_B, bulkFolders, makeText, median } from './fixtures.js';
 import type { Reps } from './fixtures.js';
@@ -116,40 +116,79 @@ function all(requests: IDBRequest[], then: (results: unknown[]) => void): void {
   }
 }
 
-/** The newest totals, as the library reads them (raw.ts). */
-const totalsCursor = (tx: IDBTransaction): IDBRequest => raw.newestTotals(tx.objectStore('journal'));
 type Totals = raw.Totals;
-const totalsOf = (cursor: unknown): Totals => raw.totalsOf(cursor as IDBCursorWithValue | null);
+
+/** What each replica database's last write left, as a tool remembers it: the totals and their record's key. */
+const remembered = new WeakMap<IDBDatabase, { key: number; totals: Totals }>();
+
+/**
+ * The newest totals as the library gets them (commands.ts `getUsage`): when remembered, one key lookup that no
+ * record came after them; otherwise (or when one did) one step of a cursor from the journal's end (raw.ts).
+ */
+function libraryTotals(tx: IDBTransaction, then: (totals: Totals) => void): void {
+  const journal = tx.objectStore('journal');
+  const read = (): void => {
+    const cursor = raw.newestTotals(journal);
+    cursor.onsuccess = () => then(raw.totalsOf(cursor.result));
+  };
+  const known = remembered.get(tx.db);
+  if (!known) return read();
+  const check = journal.getKey(IDBKeyRange.lowerBound(known.key, true));
+  check.onsuccess = () => (check.result === undefined ? then(known.totals) : read());
+}
+
+/** Adds the journal record carrying `totals` and remembers them with its key. */
+function addJournal(tx: IDBTransaction, record: object, totals: Totals): void {
+  const added = tx.objectStore('journal').add(record);
+  added.onsuccess = () => remembered.set(tx.db, { key: added.result as number, totals });
+}
+
+/** Calls `then` with the requests' results and the totals once all have arrived. */
+function withTotals(tx: IDBTransaction, requests: IDBRequest[], then: (results: unknown[], totals: Totals) => void): void {
+  let results: unknown[] | undefined;
+  let totals: Totals | undefined;
+  const go = (): void => {
+    if (results && totals) then(results, totals);
+  };
+  all(requests, (r) => {
+    results = r;
+    go();
+  });
+  libraryTotals(tx, (t) => {
+    totals = t;
+    go();
+  });
+}
 
 function journalRecord(path: string, retains: number[], now: number, totals: Totals): object {
   return { at: now, actor: 'claude', command: 'create', paths: [path], ops: [{ type: 'file', path, before: null, after: null }], retains, bytes: 0, undoable: true, totals };
 }
 
 /**
- * create with the library's requests: round 1 gets the entry, its parent and the newest totals and adds the body;
- * round 2 puts the entry and adds the journal record that carries the new totals. 6 requests.
+ * create with the library's requests: round 1 gets the entry and its parent, checks the remembered totals and
+ * adds the body; round 2 puts the entry and adds the journal record that carries the new totals. 6 requests.
  */
 function createLibPattern(db: IDBDatabase, path: string, content: string, now: number): Promise<void> {
   const tx = db.transaction(ALL, 'readwrite');
   const entries = tx.objectStore('entries');
   const added = tx.objectStore('bodies').add(content, raw.rawBodyKey());
-  all([entries.get(path), entries.get(parentOf(path)), totalsCursor(tx), added], ([, , cursor, bodyId]) => {
-    const [seq, bytes, files, next, jb, je] = totalsOf(cursor);
+  withTotals(tx, [entries.get(path), entries.get(parentOf(path)), added], ([, , bodyId], [seq, bytes, files, next, jb, je]) => {
     entries.put({ path, parent: parentOf(path), kind: 'file', size: content.length, bodyId: bodyId as number, createdAt: now, updatedAt: now });
-    tx.objectStore('journal').add(journalRecord(path, [], now, [seq + 1, bytes + content.length, files + 1, next, jb, je + 1]));
+    const totals: Totals = [seq + 1, bytes + content.length, files + 1, next, jb, je + 1];
+    addJournal(tx, journalRecord(path, [], now, totals), totals);
   });
   return raw.done(tx);
 }
 
-/** delete with the library's requests: round 1 gets the entry and the totals; round 2 deletes it and adds the journal record. */
+/** delete with the library's requests: round 1 gets the entry and checks the totals; round 2 deletes it and adds the journal record. */
 function deleteLibPattern(db: IDBDatabase, path: string, now: number): Promise<void> {
   const tx = db.transaction(ALL, 'readwrite');
   const entries = tx.objectStore('entries');
-  all([entries.get(path), totalsCursor(tx)], ([found, cursor]) => {
+  withTotals(tx, [entries.get(path)], ([found], [seq, bytes, files, next, jb, je]) => {
     const entry = found as EntryRecord;
-    const [seq, bytes, files, next, jb, je] = totalsOf(cursor);
     entries.delete(path);
-    tx.objectStore('journal').add(journalRecord(path, [entry.bodyId ?? -1], now, [seq + 1, bytes - entry.size, files - 1, next, jb + entry.size, je + 1]));
+    const totals: Totals = [seq + 1, bytes - entry.size, files - 1, next, jb + entry.size, je + 1];
+    addJournal(tx, journalRecord(path, [entry.bodyId ?? -1], now, totals), totals);
   });
   return raw.done(tx);
 }
@@ -169,20 +208,20 @@ function createAllStores(db: IDBDatabase, path: string, content: string, now: nu
   return raw.done(tx);
 }
 
-/** str_replace with the library's requests: entry + totals; body; the new body, the entry and the journal record. */
+/** str_replace with the library's requests: entry + the totals check; body; the new body, the entry and the journal record. */
 function editLibPattern(db: IDBDatabase, path: string, edit: (s: string) => string, now: number, nextId: () => number): Promise<void> {
   const tx = db.transaction(ALL, 'readwrite');
   const entries = tx.objectStore('entries');
-  all([entries.get(path), totalsCursor(tx)], ([found, cursor]) => {
+  withTotals(tx, [entries.get(path)], ([found], [seq, bytes, files, next, jb, je]) => {
     const entry = found as EntryRecord;
     const body = tx.objectStore('bodies').get(entry.bodyId ?? -1);
     body.onsuccess = () => {
       const content = edit(body.result as string);
       const id = nextId();
-      const [seq, bytes, files, next, jb, je] = totalsOf(cursor);
       tx.objectStore('bodies').add(content, id);
       entries.put({ ...entry, bodyId: id, size: content.length, updatedAt: now });
-      tx.objectStore('journal').add(journalRecord(path, [entry.bodyId ?? -1], now, [seq + 1, bytes, files, next, jb + entry.size, je + 1]));
+      const totals: Totals = [seq + 1, bytes, files, next, jb + entry.size, je + 1];
+      addJournal(tx, journalRecord(path, [entry.bodyId ?? -1], now, totals), totals);
     };
   });
   return raw.done(tx);
@@ -249,24 +288,34 @@ export async function profile(files = 1000): Promise<unknown> {
   const bulk = '/memories/bulk';
   await raw.seedFiles(db, bulkFiles(bulk, files, BULK_FILE_BYTES, now), bulkFolders(bulk, files), now);
   const sizes = { '1kb': 1024, '1mb': 1024 * 1024 - 4096 } as const;
-  const variants = {
-    default: tool,
-    noHistory: (await openMemoryTool(name, { history: false })),
-    noSecrets: (await openMemoryTool(name, { blockSecrets: false })),
-    neither: (await openMemoryTool(name, { history: false, blockSecrets: false })),
+  // Each side that writes the journal has a memory of its own: one's writes would make the totals another
+  // remembers stale (as another tab's would), and it would then read them on every write. The raw floors write
+  // no journal, so they share the default tool's.
+  const own = {
+    noHistory: await openMemory(`${name}-noHistory`, { history: false }),
+    noSecrets: await openMemory(`${name}-noSecrets`, { blockSecrets: false }),
+    neither: await openMemory(`${name}-neither`, { history: false, blockSecrets: false }),
+    rawLib: await openMemory(`${name}-rawLib`),
   };
-  const targets: RawFileLike[] = [];
-  for (const [label, bytes] of Object.entries(sizes)) {
-    for (const who of [...Object.keys(variants), 'raw', 'rawLib']) {
-      targets.push({ path: `/memories/work/${who}-${label}.md`, content: makeText(bytes, bytes, true), createdAt: now, updatedAt: now });
-    }
+  const variants = { default: tool, noHistory: own.noHistory.tool, noSecrets: own.noSecrets.tool, neither: own.neither.tool };
+  const libDb = own.rawLib.db;
+  const dbOf: Record<string, IDBDatabase> = { default: db, raw: db, noHistory: own.noHistory.db, noSecrets: own.noSecrets.db, neither: own.neither.db, rawLib: libDb };
+  for (const [who, whose] of Object.entries(dbOf)) {
+    const targets: RawFileLike[] = Object.entries(sizes).map(([label, bytes]) => ({
+      path: `/memories/work/${who}-${label}.md`,
+      content: makeText(bytes, bytes, true),
+      createdAt: now,
+      updatedAt: now,
+    }));
+    await raw.seedFiles(whose, targets, ['/memories/small', '/memories/work', '/memories/work/new'], now);
   }
-  await raw.seedFiles(db, targets, ['/memories/small', '/memories/work', '/memories/work/new'], now);
   await raw.seedFiles(db, bulkFiles('/memories/small', 10, BULK_FILE_BYTES, now).map((f, i) => ({ ...f, path: `/memories/small/f${i}.md` })), [], now);
 
-  // Request counts, library vs raw floor, one run each.
+  // Request counts, library vs raw floor, one run each, after one uncounted write: from then on the tool
+  // remembers the totals its last write left (its first write after opening reads them).
   const counts: Record<string, { lib: Counts; raw: Counts }> = {};
   const c1 = makeText(1024, 5);
+  await tool.create({ command: 'create', path: '/memories/work/new/count-first.md', file_text: c1 });
   counts.create = { lib: await count(() => tool.create({ command: 'create', path: '/memories/work/new/count-lib.md', file_text: c1 })), raw: await count(() => raw.createFile(db, '/memories/work/new/count-raw.md', c1, now)) };
   counts.view = { lib: await count(() => tool.view({ command: 'view', path: '/memories/work/default-1kb.md' })), raw: await count(() => raw.viewFile(db, '/memories/work/raw-1kb.md')) };
   counts.str_replace = {
@@ -310,7 +359,7 @@ export async function profile(files = 1000): Promise<unknown> {
       ...libSides((t, who, i) => t.create({ command: 'create', path: newFile(who, i), file_text: content })),
       'raw floor': { run: (i) => raw.createFile(db, newFile('raw', i), content, Date.now()) },
       'raw floor, 3-store tx': { run: (i) => createAllStores(db, newFile('raw4', i), content, Date.now()) },
-      "raw, the library's requests (6, 2 rounds)": { run: (i) => createLibPattern(db, newFile('rawLib', i), content, Date.now()) },
+      "raw, the library's requests (6, 2 rounds)": { run: (i) => createLibPattern(libDb, newFile('rawLib', i), content, Date.now()) },
       'raw floor + a publish as events.ts does it (new channel, post, close)': {
         run: async (i) => {
           await raw.createFile(db, newFile('rawBc', i), content, Date.now());
@@ -329,7 +378,7 @@ export async function profile(files = 1000): Promise<unknown> {
     timings[`delete ${label}`] = await measureMany(reps, {
       'lib default': { run: (i) => tool.delete({ command: 'delete', path: newFile('default', i) }) },
       'raw floor': { run: (i) => raw.deleteFile(db, newFile('raw', i)) },
-      "raw, the library's requests (4, 2 rounds)": { run: (i) => deleteLibPattern(db, newFile('rawLib', i), Date.now()) },
+      "raw, the library's requests (4, 2 rounds)": { run: (i) => deleteLibPattern(libDb, newFile('rawLib', i), Date.now()) },
     });
     console.log(`delete ${label}`, JSON.stringify(timings[`delete ${label}`]));
     console.log(`create ${label}`, JSON.stringify(timings[`create ${label}`]));
@@ -345,7 +394,7 @@ export async function profile(files = 1000): Promise<unknown> {
         return t.str_replace({ command: 'str_replace', path: target(who), old_str: o, new_str: n });
       }),
       'raw floor (body in place, 3 rounds)': { run: (i) => raw.strReplace(db, target('raw'), ...swap(i), Date.now()) },
-      "raw, the library's requests (copy-on-write, 6, 3 rounds)": { run: (i) => editLibPattern(db, target('rawLib'), replaceOnce(...swap(i)), Date.now(), raw.rawBodyKey) },
+      "raw, the library's requests (copy-on-write, 6, 3 rounds)": { run: (i) => editLibPattern(libDb, target('rawLib'), replaceOnce(...swap(i)), Date.now(), raw.rawBodyKey) },
     });
     console.log(`str_replace ${label}`, JSON.stringify(timings[`str_replace ${label}`]));
   }
@@ -422,7 +471,7 @@ export async function profile(files = 1000): Promise<unknown> {
   console.log(JSON.stringify(steps, null, 1));
 
   kept.close();
-  for (const t of Object.values(variants)) if (t !== tool) t.close();
+  for (const memoryOfItsOwn of Object.values(own)) await memoryOfItsOwn.close();
   await memory.close();
   return { files, counts: countLines, timings, steps };
 }
@@ -432,10 +481,6 @@ interface RawFileLike {
   content: string;
   createdAt: number;
   updatedAt: number;
-}
-
-function openMemoryTool(name: string, options: { history?: false; blockSecrets?: boolean }): Promise<IndexedDBMemoryTool> {
-  return IndexedDBMemoryTool.init({ ...options, dbName: name });
 }
 
 export type HotCommand = 'create' | 'str_replace' | 'view' | 'create-1mb' | 'str_replace-1mb';
