@@ -187,9 +187,8 @@ export function upgradeMemoryDb(
   }
   // Version 5 changes no store, only how writers keep the totals: a change of them always adds a record with a key
   // above every other, never rewrites the last one alone (journal.ts `record`), which a tool's remembered totals
-  // rely on. Version 4
-  // rewrote those of a write with no history in place; the new version keeps such code off this database (its
-  // open fails, and its open connections are asked to close).
+  // rely on. Version 4 rewrote those of a write with no history in place; the new version keeps such code off this
+  // database (its open fails, and its open connections are asked to close).
   // The requests keep the versionchange transaction open; a failed step aborts it, which fails the open.
   void Promise.all(steps).catch(() => {
     try {
