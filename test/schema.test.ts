@@ -10,6 +10,9 @@ import type { MemorySchema } from '../src/schema.js';
 /** A database opened at an older version, untyped: its stores (`meta`) are not the current schema's. */
 const openLegacy = (name: string, version: number) => openDB(name, version, { upgrade: upgradeMemoryDb as never });
 
+/** A hidden totals record as versions 3 and 4 wrote it, less its key and totals. */
+const HIDDEN = { hidden: true, at: 0, actor: '', command: '', paths: [], ops: [], retains: [], bytes: 0, undoable: false };
+
 describe('upgradeMemoryDb', () => {
   it('creates entries (by path; parent and bodyId indexes), bodies and journal (retains index) from nothing', async () => {
     const db = await openDB<MemorySchema>(`schema-${crypto.randomUUID()}`, DB_VERSION, { upgrade: upgradeMemoryDb });
@@ -110,8 +113,7 @@ describe('upgradeMemoryDb', () => {
     const op = { type: 'file', path: '/memories/a.md', before: null, after: null };
     const entry = { at: 1, actor: 'claude', command: 'create', paths: ['/memories/a.md'], ops: [op], retains: [], bytes: 0, undoable: true };
     await journal.add({ ...entry, totals: [1, 1, 1, 2, 0, 1] });
-    const hidden = { hidden: true, at: 0, actor: '', command: '', paths: [], ops: [], retains: [], bytes: 0, undoable: false };
-    await journal.put({ ...hidden, id: 0, totals: [2, 1, 1, 3, 0, 1] });
+    await journal.put({ ...HIDDEN, id: 0, totals: [2, 1, 1, 3, 0, 1] });
     await tx.done;
     v3.close();
 
@@ -148,8 +150,7 @@ describe('upgradeMemoryDb', () => {
     const name = `schema-${crypto.randomUUID()}`;
     const v3 = await openLegacy(name, 3);
     const tx = v3.transaction('journal', 'readwrite');
-    const hidden = { hidden: true, at: 0, actor: '', command: '', paths: [], ops: [], retains: [], bytes: 0, undoable: false };
-    await tx.store.put({ ...hidden, id: 0, totals: [1, 0, 0, 1, 0, 0] });
+    await tx.store.put({ ...HIDDEN, id: 0, totals: [1, 0, 0, 1, 0, 0] });
     const entry = { at: 1, actor: 'claude', command: 'delete', paths: ['/memories/x'], ops: [], retains: [], bytes: 0, undoable: true };
     await tx.store.add({ ...entry, totals: [2, 0, 0, 1, 0, 1] });
     await tx.done;
@@ -174,8 +175,7 @@ describe('upgradeMemoryDb', () => {
     const bodyId = (await tx.objectStore('bodies').add('kept')) as number;
     await tx.objectStore('entries').put({ path: '/memories/kept.md', parent: '/memories', kind: 'file', size: 4, bodyId, createdAt: 1, updatedAt: 1 });
     // Version 4 with no history: one hidden record, last, rewritten in place by every write.
-    const hidden = { hidden: true, at: 0, actor: '', command: '', paths: [], ops: [], retains: [], bytes: 0, undoable: false };
-    await tx.objectStore('journal').put({ ...hidden, id: 7, totals: [5, 4, 1, bodyId + 1, 0, 0] });
+    await tx.objectStore('journal').put({ ...HIDDEN, id: 7, totals: [5, 4, 1, bodyId + 1, 0, 0] });
     await tx.done;
     v4.close();
 
