@@ -259,16 +259,14 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     const { findUndoTarget, markUndone, undoChange } = await import('./undo.js');
     const now = Date.now();
     let undoneId = 0;
-    let recorded: (() => void) | undefined;
-    const result = await this.#store.run('readwrite', async (tx) => {
+    const result = await this.#runWrite(async (tx, remember) => {
       const target = await findUndoTarget(tx, id);
       undoneId = target.id ?? 0;
       const undone = await undoChange(tx, target, this.limits, now);
       await markUndone(tx, target);
-      recorded = this.#remember(tx, await record(tx, { actor: 'user', command: 'undo', paths: target.paths, ops: undone.ops, retired: undone.retired, undoOf: undoneId }, now, this.#history, undone.usage));
+      remember(await record(tx, { actor: 'user', command: 'undo', paths: target.paths, ops: undone.ops, retired: undone.retired, undoOf: undoneId }, now, this.#history, undone.usage));
       return undone;
     });
-    recorded?.();
     this.#hub.publish(result.changes);
     const [latest] = await this.history({ limit: 1 });
     return latest ?? { id: undoneId, at: new Date(now), actor: 'user', command: 'undo', paths: [], undoable: false, undone: false, undoOf: undoneId };
@@ -284,15 +282,13 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     if (!Number.isFinite(cutoff)) throw new TypeError('expire: olderThan must be a Date or a number of milliseconds');
     const { expireFiles } = await import('./expire.js');
     await this.flushAccess();
-    let recorded: (() => void) | undefined;
-    const result = await this.#store.run('readwrite', async (tx) => {
+    const result = await this.#runWrite(async (tx, remember) => {
       const expired = await expireFiles(tx, cutoff);
       if (expired.paths.length > 0) {
-        recorded = this.#remember(tx, await record(tx, { actor: 'expire', command: 'expire', paths: expired.paths, ops: expired.ops, retired: expired.retired }, now, this.#history, expired.usage));
+        remember(await record(tx, { actor: 'expire', command: 'expire', paths: expired.paths, ops: expired.ops, retired: expired.retired }, now, this.#history, expired.usage));
       }
       return expired;
     });
-    recorded?.();
     this.#hub.publish(result.changes);
     return { deleted: result.paths };
   }
@@ -330,12 +326,12 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
    */
   async importBundle(input: Blob | string, options: ImportBundleOptions = {}): Promise<ImportReport> {
     const bundles = await import('./bundle.js');
-    let recorded: (() => void) | undefined;
-    const report = await bundles.importBundle(this.#store, this.limits, input, options, this.#history, (tx, written) => {
-      recorded = this.#remember(tx, written);
+    let remembered: (() => void) | undefined;
+    const report = await bundles.importBundle(this.#store, this.limits, input, options, this.#history, (tx, recorded) => {
+      remembered = this.#remember(tx, recorded);
     });
     // The next write then need not read the import's journal entry (with every file's step) for the totals.
-    recorded?.();
+    remembered?.();
     if (!report.dryRun) this.#hub.publish(importChanges(report));
     return report;
   }
@@ -355,15 +351,25 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
       filter: (write) => this.#filter(write),
       rewrites: this.#options.beforeWrite !== undefined,
     };
-    let recorded: (() => void) | undefined;
-    const result = await this.#store.run('readwrite', async (tx) => {
+    const result = await this.#runWrite(async (tx, remember) => {
       const written = await body(tx, { ...ctx, known: this.#knownFor(tx) });
-      recorded = this.#remember(tx, await record(tx, { actor, command, paths, ops: written.ops, retired: written.retired }, ctx.now, this.#history, written.usage));
+      remember(await record(tx, { actor, command, paths, ops: written.ops, retired: written.retired }, ctx.now, this.#history, written.usage));
       return written;
     });
-    recorded?.();
     this.#hub.publish(result.changes);
     return result.reply;
+  }
+
+  /** One readwrite transaction whose journal record's totals, passed to `remember`, are kept once it commits. */
+  async #runWrite<T>(body: (tx: MemoryTx<'readwrite'>, remember: (recorded: Recorded) => void) => Promise<T>): Promise<T> {
+    let remembered: (() => void) | undefined;
+    const result = await this.#store.run('readwrite', (tx) =>
+      body(tx, (recorded) => {
+        remembered = this.#remember(tx, recorded);
+      }),
+    );
+    remembered?.();
+    return result;
   }
 
   /** The totals this tool's last write left, if they were written through the connection `tx` uses. */
