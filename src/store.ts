@@ -47,6 +47,9 @@ export class MemoryStore {
     stores: StoreName[] = ALL_STORES,
   ): Promise<T> {
     const tx = await this.#begin(mode, stores);
+    // A request nothing waits for (see `writer`) can fail and abort the transaction while `body` still runs: `run`
+    // reports that, so the rejection must not count as unhandled in the meantime.
+    tx.done.catch(() => undefined);
     let result: T;
     try {
       result = await body(tx);
@@ -56,10 +59,7 @@ export class MemoryStore {
       throw toMemoryError(error);
     }
     // A read has its answer once its requests succeed; waiting for `complete` as well would only add a round trip.
-    if (mode === 'readonly') {
-      tx.done.catch(() => undefined);
-      return result;
-    }
+    if (mode === 'readonly') return result;
     try {
       await tx.done;
     } catch (error) {

@@ -2,7 +2,7 @@
 // the connection goes away (another tab deleting or upgrading the database).
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { openDB } from 'idb';
+import { openDB, unwrap } from 'idb';
 import { IndexedDBMemoryTool, isMemoryToolError } from '../src/index.js';
 import { MemoryStore, toMemoryError } from '../src/store.js';
 import { upgradeMemoryDb } from '../src/schema.js';
@@ -37,6 +37,27 @@ describe('MemoryStore', () => {
     await expect(failing).rejects.toMatchObject({ code: 'storage' });
     expect(await store.run('readonly', (tx) => tx.objectStore('entries').count())).toBe(0);
     expect(await store.run('readonly', (tx) => tx.objectStore('bodies').count())).toBe(0);
+  });
+
+  it('reports a write nothing waited for that failed while the body went on, and rolls back the rest', async () => {
+    const store = await MemoryStore.open(freshName());
+    opened.push(store);
+    await store.run('readwrite', (tx) => tx.objectStore('bodies').put('first', 1));
+    const failing = store.run('readwrite', async (tx) => {
+      const bodies = unwrap(tx).objectStore('bodies');
+      bodies.put('second', 2);
+      // Taken: this fails and aborts the transaction, with no one listening to it.
+      bodies.add('clash', 1);
+      // The body is still waiting for a later request of its own when that happens.
+      await new Promise((resolve, reject) => {
+        const later = bodies.get(2);
+        later.onsuccess = resolve;
+        later.onerror = () => reject(later.error);
+      });
+    });
+    // Vitest fails the run on an unhandled rejection: the abort surfaces here only.
+    await expect(failing).rejects.toMatchObject({ code: 'storage' });
+    expect(await store.run('readonly', (tx) => tx.objectStore('bodies').getAllKeys())).toEqual([1]);
   });
 
   it('reopens the connection after another tab deletes the database', async () => {
