@@ -59,8 +59,10 @@ export interface WriteContext {
   filter: (write: ContentWrite) => string;
   /** Whether `filter` can rewrite or refuse anything (an app hook is set). */
   rewrites: boolean;
-  /** The totals this tool's last write left, checked before use (see {@link getUsage}). */
+  /** The totals this tool's last write left (see {@link getUsage}). */
   known?: KnownUsage | undefined;
+  /** Take `known` unchecked: the journal record's key proves them afterwards (tool.ts `#write`). */
+  trusted?: boolean;
 }
 
 type ReadTx = MemoryTx<'readonly'> | MemoryTx<'readwrite'>;
@@ -79,14 +81,15 @@ export function getEntry(tx: ReadTx, key: string): Promise<EntryRecord | undefin
 
 /**
  * The running totals, the next body id and the journal's totals: every write's bookkeeping, from the journal's
- * last record (one cursor step from the end). With `known`, the totals a write of this tool left, that step is
- * saved while they are still the newest: no transaction changes the totals without adding a record after all the
- * others (journal.ts `record`), so no key above `known.key` proves them current. A key lookup costs
- * less than the cursor, which loads the record, and a stale `known` costs one more request, not a wrong total.
+ * last record (one cursor step from the end). With `known`, the totals this tool's last write left, that read is
+ * saved: `trusted`, they are taken with no request at all, and the write proves them afterwards by its journal
+ * record's key (tool.ts `#write`); otherwise one key lookup checks them first. No transaction changes the totals
+ * without adding a journal record after every other (journal.ts `record`), so no key above `known.key` means they
+ * are current; a key lookup costs less than the cursor, which loads the record.
  */
-export async function getUsage(tx: ReadTx, known?: KnownUsage): Promise<UsageRecord> {
+export async function getUsage(tx: ReadTx, known?: KnownUsage, trusted = false): Promise<UsageRecord> {
   const journal = plainStore(tx, 'journal');
-  if (known && (await request(journal.getKey(IDBKeyRange.lowerBound(known.key, true)))) === undefined) {
+  if (known && (trusted || (await request(journal.getKey(IDBKeyRange.lowerBound(known.key, true)))) === undefined)) {
     return { ...known.usage };
   }
   const newest = await request(journal.openCursor(null, 'prev'));
@@ -198,7 +201,7 @@ export async function create(tx: WriteTx, command: CreateCommand, ctx: WriteCont
   const write: ContentWrite = { path: command.path, key, content: command.file_text, command: 'create' };
   const reads = Promise.all([
     getEntry(tx, key),
-    getUsage(tx, ctx.known),
+    getUsage(tx, ctx.known, ctx.trusted),
     foldersToMake(tx, key, (file) => reply.belowFile(command.path, file)),
   ]);
   // The secret check runs while the reads are under way.
@@ -300,9 +303,9 @@ interface FoundFile {
 }
 
 /** The file at `path` for an edit (read with the totals), or the contract's refusal for a missing path or a folder. */
-async function fileForEdit(tx: WriteTx, path: string, known: KnownUsage | undefined): Promise<FoundFile> {
+async function fileForEdit(tx: WriteTx, path: string, ctx: WriteContext): Promise<FoundFile> {
   const key = normalizeMemoryPath(path);
-  const [entry, usage] = await Promise.all([getEntry(tx, key), getUsage(tx, known)]);
+  const [entry, usage] = await Promise.all([getEntry(tx, key), getUsage(tx, ctx.known, ctx.trusted)]);
   if (!entry) throw new MemoryToolError('not_found', reply.viewMissing(path));
   if (entry.kind !== 'file') throw new MemoryToolError('not_a_file', reply.notAFile(path));
   return { key, entry, usage, content: await readBody(tx, entry) };
@@ -347,7 +350,7 @@ async function writeEdit(
 }
 
 export async function strReplace(tx: WriteTx, command: StrReplaceCommand, ctx: WriteContext): Promise<WriteResult> {
-  const found = await fileForEdit(tx, command.path, ctx.known);
+  const found = await fileForEdit(tx, command.path, ctx);
   const { content } = found;
   const oldStr = command.old_str;
   const newStr = command.new_str ?? '';
@@ -427,7 +430,7 @@ function lineNumbersOf(content: string, starts: readonly number[]): number[] {
 }
 
 export async function insert(tx: WriteTx, command: InsertCommand, ctx: WriteContext): Promise<WriteResult> {
-  const found = await fileForEdit(tx, command.path, ctx.known);
+  const found = await fileForEdit(tx, command.path, ctx);
   const { content } = found;
   const line = command.insert_line;
   // Where line `line` starts (just after the text's `line`-th newline), found without splitting it into lines.
@@ -462,11 +465,11 @@ function countLines(text: string): number {
 
 // ---------------------------------------------------------------- delete
 
-export async function remove(tx: WriteTx, command: DeleteCommand, known?: KnownUsage): Promise<WriteResult> {
+export async function remove(tx: WriteTx, command: DeleteCommand, ctx: Pick<WriteContext, 'known' | 'trusted'> = {}): Promise<WriteResult> {
   const key = normalizeMemoryPath(command.path);
   // The root in any spelling (`/memories/`, `/memories/.`) normalizes to MEMORY_ROOT.
   if (key === MEMORY_ROOT) throw new MemoryToolError('forbidden', reply.deleteRoot());
-  const [entry, usage] = await Promise.all([getEntry(tx, key), getUsage(tx, known)]);
+  const [entry, usage] = await Promise.all([getEntry(tx, key), getUsage(tx, ctx.known, ctx.trusted)]);
   if (!entry) throw new MemoryToolError('not_found', reply.deleteMissing(command.path));
   const gone = entry.kind === 'folder' ? [entry, ...(await tx.objectStore('entries').getAll(subtreeRange(key)))] : [entry];
   const removed = deleteEntries(tx, gone, usage, entry.kind === 'folder' ? key : undefined);
@@ -514,7 +517,7 @@ export async function rename(tx: WriteTx, command: RenameCommand, ctx: WriteCont
   const to = normalizeMemoryPath(command.new_path);
   // Checks in the SDK's order: root, destination, source; then the cases it gets wrong.
   if (from === MEMORY_ROOT) throw new MemoryToolError('forbidden', reply.renameRoot());
-  const [source, destination, usage] = await Promise.all([getEntry(tx, from), getEntry(tx, to), getUsage(tx, ctx.known)]);
+  const [source, destination, usage] = await Promise.all([getEntry(tx, from), getEntry(tx, to), getUsage(tx, ctx.known, ctx.trusted)]);
   if (destination) throw new MemoryToolError('already_exists', reply.destinationExists(command.new_path));
   if (!source) throw new MemoryToolError('not_found', reply.renameMissing(command.old_path));
   if (source.kind === 'folder' && isWithin(to, from)) {

@@ -33,8 +33,20 @@ export interface KnownUsage {
   usage: UsageRecord;
 }
 
-/** What {@link record} wrote, as {@link KnownUsage}: to be called once the transaction has committed. */
-export type Recorded = () => KnownUsage;
+/** What {@link record} wrote. */
+export interface Recorded {
+  /** The key the store's generator gave the record: settles when its add does, inside the transaction. */
+  key: Promise<number>;
+  /** The totals it holds with that key, as {@link KnownUsage}: to be called once the transaction has committed. */
+  known(): KnownUsage;
+}
+
+/** An add's key, settled in the request's own event. Its failure aborts the transaction: no one need hear it here. */
+function keyOf(added: IDBRequest<IDBValidKey>): Promise<number> {
+  const key = request(added) as Promise<number>;
+  key.catch(() => undefined);
+  return key;
+}
 
 /** What a change tells the journal. */
 export interface JournalDraft {
@@ -73,10 +85,11 @@ export async function releaseBodies(tx: WriteTx, ids: readonly number[]): Promis
  * `limits` undefined (history off) no entry is added: the totals go in a hidden record at the journal's end, which
  * replaces the one they were read from, when it is there, and the retired bodies are released at once.
  *
- * No transaction changes the totals without adding a record with a key above every other (the store's key
- * generator hands it out), and none deletes the last key without adding one above it: a tool that remembers the
- * totals its last write left ({@link KnownUsage}) knows them current while no key above theirs exists
- * (commands.ts `getUsage`). (The record this adds may be written again in the same transaction, after pruning.)
+ * No transaction changes the totals without adding a record here, with a key from the store's key generator,
+ * after every other journal record it adds: the generator only ever counts up (deleting records does not turn it
+ * back, an aborted transaction only takes back its own steps), so a tool that remembers the totals its last write
+ * left ({@link KnownUsage}) knows that they were still current when its next record gets the very next key
+ * (tool.ts `#write`). (The record this adds may be written again in the same transaction, after pruning.)
  */
 export async function record(
   tx: WriteTx,
@@ -92,9 +105,10 @@ export async function record(
     const { holder, ...totals } = usage;
     const stored = { ...totals, seq };
     const added = journal.add(totalsRecord(stored));
+    const key = keyOf(added);
     if (holder !== undefined) journal.delete(holder);
     await releaseBodies(tx, retiredIds);
-    return () => ({ key: added.result as number, usage: { ...stored, holder: added.result as number } });
+    return { key, known: () => ({ key: added.result as number, usage: { ...stored, holder: added.result as number } }) };
   }
   const bytes = draft.retired.reduce((sum, body) => sum + body.size, 0);
   const keep = bytes <= limits.maxBytes;
@@ -113,21 +127,17 @@ export async function record(
   const { holder: _holder, ...rest } = usage;
   const after = (t: JournalTotals): UsageRecord => ({ ...rest, seq, journalBytes: t.bytes, journalEntries: t.entries });
   const withTotals = (t: JournalTotals): JournalRecord => ({ ...entry, totals: toTotalsKey(after(t)) });
-  let written: IDBRequest<IDBValidKey>;
+  const added = journal.add(withTotals(totals));
+  const key = keyOf(added);
   let final = totals;
   if (totals.entries > limits.maxEntries || totals.bytes > limits.maxBytes) {
     // Added before pruning, so that a body this entry retains is seen as held when pruning releases bodies.
     // Rare (once in a tenth of the bounds): the entry is then written again with the totals after pruning.
-    const added = request(journal.add(withTotals(totals)));
-    // Awaited only after pruning: if pruning fails, the transaction aborts and this must not be an unhandled rejection.
-    added.catch(() => undefined);
     final = await prune(tx, totals, limits);
-    written = journal.put({ ...withTotals(final), id: await added });
-  } else {
-    written = journal.add(withTotals(totals));
+    journal.put({ ...withTotals(final), id: await key });
   }
   if (!keep) await releaseBodies(tx, retiredIds);
-  return () => ({ key: written.result as number, usage: after(final) });
+  return { key, known: () => ({ key: added.result as number, usage: after(final) }) };
 }
 
 interface JournalTotals {

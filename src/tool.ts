@@ -20,7 +20,7 @@ import { ChangeHub } from './events.js';
 import type { MemoryChangeListener } from './events.js';
 import type { MemoryCommand } from './input.js';
 import { parseMemoryCommand } from './input.js';
-import { MemoryToolError } from './errors.js';
+import { MemoryToolError, isMemoryToolError } from './errors.js';
 import type { MemoryToolErrorCode } from './errors.js';
 import type { ChangeDetail, HistoryEntry, HistoryOptions } from './history.js';
 import type { HistoryLimits, KnownUsage, Recorded, ResolvedHistoryLimits } from './journal.js';
@@ -50,7 +50,9 @@ export interface IndexedDBMemoryToolOptions {
   blockSecrets?: boolean;
   /**
    * Sees every text before it is stored: return a string to store instead, nothing to keep it, or throw
-   * to refuse (the error's message reaches Claude). Runs inside the transaction, so it must be synchronous.
+   * to refuse (the error's message reaches Claude). Runs inside the transaction, so it must be synchronous. It can
+   * run twice for one command: a create or edit that finds another tab's or tool's write came between this
+   * tool's is run again, and only that run is stored.
    */
   beforeWrite?: (write: BeforeWrite) => string | undefined | void;
 }
@@ -105,8 +107,13 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   readonly #hub: ChangeHub;
   readonly #history: ResolvedHistoryLimits | undefined;
   readonly #options: IndexedDBMemoryToolOptions;
-  /** The totals the last write left and the connection it used (commands.ts `getUsage`). */
-  #known: { db: IDBDatabase; value: KnownUsage } | undefined;
+  /**
+   * The totals the last write left and the connection it used (commands.ts `getUsage`), and whether the next write
+   * may take them unchecked: not after a write that found another's between its own (`#write`).
+   */
+  #known: { db: IDBDatabase; value: KnownUsage; trusted: boolean } | undefined;
+  /** The end of the queue of this tool's writes (`#serial`). */
+  #writing: Promise<void> = Promise.resolve();
   /** Files viewed whose `accessedAt` is stale, written in one light transaction shortly after. */
   readonly #touched = new Set<string>();
   #touching: Promise<void> | undefined;
@@ -215,7 +222,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
       case 'insert':
         return this.#write(actor, command.command, [command.path], (tx, ctx) => commands.insert(tx, command, ctx));
       case 'delete':
-        return this.#write(actor, command.command, [command.path], (tx, ctx) => commands.remove(tx, command, ctx.known));
+        return this.#write(actor, command.command, [command.path], (tx, ctx) => commands.remove(tx, command, ctx));
       case 'rename':
         return this.#write(actor, command.command, [command.old_path, command.new_path], (tx, ctx) =>
           commands.rename(tx, command, ctx),
@@ -259,14 +266,14 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     const { findUndoTarget, markUndone, undoChange } = await import('./undo.js');
     const now = Date.now();
     let undoneId = 0;
-    const result = await this.#runWrite(async (tx, remember) => {
+    const result = await this.#serial(() => this.#runWrite(async (tx, remember) => {
       const target = await findUndoTarget(tx, id);
       undoneId = target.id ?? 0;
       const undone = await undoChange(tx, target, this.limits, now);
       await markUndone(tx, target);
       remember(await record(tx, { actor: 'user', command: 'undo', paths: target.paths, ops: undone.ops, retired: undone.retired, undoOf: undoneId }, now, this.#history, undone.usage));
       return undone;
-    });
+    }));
     this.#hub.publish(result.changes);
     const [latest] = await this.history({ limit: 1 });
     return latest ?? { id: undoneId, at: new Date(now), actor: 'user', command: 'undo', paths: [], undoable: false, undone: false, undoOf: undoneId };
@@ -282,13 +289,13 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     if (!Number.isFinite(cutoff)) throw new TypeError('expire: olderThan must be a Date or a number of milliseconds');
     const { expireFiles } = await import('./expire.js');
     await this.flushAccess();
-    const result = await this.#runWrite(async (tx, remember) => {
+    const result = await this.#serial(() => this.#runWrite(async (tx, remember) => {
       const expired = await expireFiles(tx, cutoff);
       if (expired.paths.length > 0) {
         remember(await record(tx, { actor: 'expire', command: 'expire', paths: expired.paths, ops: expired.ops, retired: expired.retired }, now, this.#history, expired.usage));
       }
       return expired;
-    });
+    }));
     this.#hub.publish(result.changes);
     return { deleted: result.paths };
   }
@@ -336,7 +343,17 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     return report;
   }
 
-  /** One write command: its body, the content checks and its journal entry, all in one transaction. */
+  /**
+   * One write command: its body, the content checks and its journal entry, all in one transaction. It starts from
+   * the totals this tool's last write left, unread, and proves them by its journal record's key: the store's key
+   * generator only counts up, and every change of the totals takes a key from it (journal.ts `record`), so the key
+   * right after theirs means no other write came between. Any other key (another tab or tool wrote), or a failure
+   * that stale totals can cause (a limit refusal, a body id taken meanwhile), aborts it and it runs again once,
+   * reading the totals in its transaction. What it stored and published is only ever from the run that committed.
+   * After such a run, while other writers are busy, the next write checks the totals first instead (one key
+   * lookup in its transaction) and trusts them again once a write finds no other between. `delete` and `rename`
+   * always check: one of a big folder would do all its work twice, and for them the lookup is no cost.
+   */
   async #write(
     actor: string,
     command: string,
@@ -351,21 +368,54 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
       filter: (write) => this.#filter(write),
       rewrites: this.#options.beforeWrite !== undefined,
     };
-    const result = await this.#runWrite(async (tx, remember) => {
-      const written = await body(tx, { ...ctx, known: this.#knownFor(tx) });
-      remember(await record(tx, { actor, command, paths, ops: written.ops, retired: written.retired }, ctx.now, this.#history, written.usage));
-      return written;
+    let trusted = false;
+    const attempt = (again: boolean) =>
+      this.#runWrite(async (tx, remember) => {
+        const known = again ? undefined : this.#knownFor(tx);
+        trusted = known?.trusted === true && TRUSTING.has(command);
+        const written = await body(tx, { ...ctx, known: known?.value, trusted });
+        const recorded = await record(tx, { actor, command, paths, ops: written.ops, retired: written.retired }, ctx.now, this.#history, written.usage);
+        // The add is the transaction's last request, or was answered before `record` returned: no round trip.
+        const alone = known === undefined ? !again : (await recorded.key) === known.value.key + 1;
+        if (trusted && !alone) throw new StaleTotals();
+        remember(recorded, alone);
+        return written;
+      });
+    const result = await this.#serial(async () => {
+      try {
+        return await attempt(false);
+      } catch (error) {
+        if (!trusted || !mayBeStale(error)) throw error;
+        return attempt(true);
+      }
     });
     this.#hub.publish(result.changes);
     return result.reply;
   }
 
-  /** One readwrite transaction whose journal record's totals, passed to `remember`, are kept once it commits. */
-  async #runWrite<T>(body: (tx: MemoryTx<'readwrite'>, remember: (recorded: Recorded) => void) => Promise<T>): Promise<T> {
+  /**
+   * Runs this tool's transactions that change the totals one after another. IndexedDB would queue them anyway; run
+   * in order here, each starts from the totals the one before left instead of all from the same, which all but
+   * the first would then have to read again.
+   */
+  #serial<T>(run: () => Promise<T>): Promise<T> {
+    const result = this.#writing.then(run);
+    this.#writing = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    return result;
+  }
+
+  /**
+   * One readwrite transaction whose journal record's totals, passed to `remember`, are kept once it commits (as
+   * trusted unless it says otherwise).
+   */
+  async #runWrite<T>(body: (tx: MemoryTx<'readwrite'>, remember: (recorded: Recorded, trusted?: boolean) => void) => Promise<T>): Promise<T> {
     let remembered: (() => void) | undefined;
     const result = await this.#store.run('readwrite', (tx) =>
-      body(tx, (recorded) => {
-        remembered = this.#remember(tx, recorded);
+      body(tx, (recorded, trusted) => {
+        remembered = this.#remember(tx, recorded, trusted);
       }),
     );
     remembered?.();
@@ -373,18 +423,18 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   }
 
   /** The totals this tool's last write left, if they were written through the connection `tx` uses. */
-  #knownFor(tx: MemoryTx<'readwrite'>): KnownUsage | undefined {
-    return this.#known?.db === unwrap(tx).db ? this.#known.value : undefined;
+  #knownFor(tx: MemoryTx<'readwrite'>): { value: KnownUsage; trusted: boolean } | undefined {
+    return this.#known?.db === unwrap(tx).db ? this.#known : undefined;
   }
 
   /**
    * What to call once `tx` has committed, to remember the totals it wrote. They are tied to the connection: one
    * the browser closed or another tab's upgrade replaced may come back to a database rebuilt from scratch.
    */
-  #remember(tx: MemoryTx<'readwrite'>, recorded: Recorded): () => void {
+  #remember(tx: MemoryTx<'readwrite'>, recorded: Recorded, trusted = true): () => void {
     const db = unwrap(tx).db;
     return () => {
-      this.#known = { db, value: recorded() };
+      this.#known = { db, value: recorded.known(), trusted };
     };
   }
 
@@ -419,4 +469,25 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
  */
 function parse<C extends MemoryCommand>(command: C, name: C['command']): C {
   return parseMemoryCommand({ ...(command as object), command: name }) as C;
+}
+
+/** The commands that take remembered totals unchecked (`#write`): the ones writing one file's text. */
+const TRUSTING = new Set(['create', 'str_replace', 'insert']);
+
+/** A write that found, by its journal record's key, that another write came after the totals it started from. */
+class StaleTotals extends Error {
+  constructor() {
+    super('the memory changed since this tool last wrote');
+    this.name = 'StaleTotals';
+  }
+}
+
+/**
+ * A failure a write may owe to totals another writer has since changed, when it started from remembered ones: worth
+ * one more run from totals read afresh. A limit refusal is one (the totals it was checked against may be old), a
+ * storage failure another (the body id it wrote may have been taken meanwhile). A wrong one costs one more
+ * transaction, which fails again the same way.
+ */
+function mayBeStale(error: unknown): boolean {
+  return isMemoryToolError(error) && (error.code === 'storage' || error.code === 'too_large');
 }

@@ -697,21 +697,34 @@ describe('parallel calls', () => {
 });
 
 describe('the totals a tool remembers between its writes', () => {
-  /** Cursors opened on the journal while `action` runs: each is a read of the totals from the journal's end. */
-  async function totalsReads(action: () => Promise<unknown>): Promise<number> {
-    const original = IDBObjectStore.prototype.openCursor;
-    let count = 0;
-    IDBObjectStore.prototype.openCursor = function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['openCursor']>) {
-      if (this.name === 'journal') count++;
-      return original.apply(this, args);
+  /**
+   * While `action` runs: the journal's cursors opened (each a read of the totals from its end), its key lookups
+   * (each a check of remembered totals) and the transactions aborted.
+   */
+  async function watch(action: () => Promise<unknown>): Promise<{ cursors: number; lookups: number; aborts: number }> {
+    const store = IDBObjectStore.prototype;
+    const originals = { openCursor: store.openCursor, getKey: store.getKey, get: store.get, abort: IDBTransaction.prototype.abort };
+    const seen = { cursors: 0, lookups: 0, aborts: 0 };
+    for (const name of ['openCursor', 'getKey', 'get'] as const) {
+      const original = originals[name] as (...args: unknown[]) => IDBRequest;
+      (store as unknown as Record<string, unknown>)[name] = function (this: IDBObjectStore, ...args: unknown[]) {
+        if (this.name === 'journal') seen[name === 'openCursor' ? 'cursors' : 'lookups']++;
+        return original.apply(this, args);
+      };
+    }
+    IDBTransaction.prototype.abort = function (this: IDBTransaction) {
+      seen.aborts++;
+      originals.abort.call(this);
     };
     try {
       await action();
     } finally {
-      IDBObjectStore.prototype.openCursor = original;
+      Object.assign(store, { openCursor: originals.openCursor, getKey: originals.getKey, get: originals.get });
+      IDBTransaction.prototype.abort = originals.abort;
     }
-    return count;
+    return seen;
   }
+  const totalsReads = async (action: () => Promise<unknown>): Promise<number> => (await watch(action)).cursors;
   const tools: IndexedDBMemoryTool[] = [];
   const another = async (options: Parameters<typeof IndexedDBMemoryTool.init>[0] = {}): Promise<IndexedDBMemoryTool> => {
     const opened = await IndexedDBMemoryTool.init({ dbName: tool.dbName, ...options });
@@ -722,7 +735,7 @@ describe('the totals a tool remembers between its writes', () => {
     for (const opened of tools.splice(0)) opened.close();
   });
 
-  it('reads them once, then only checks that no other write came after its own', async () => {
+  it('reads them once, then only remembers them while no other write comes between its own', async () => {
     expect(await totalsReads(() => create('/memories/a.md', 'one\n'))).toBe(1);
     expect(await totalsReads(() => create('/memories/b.md', 'two\n'))).toBe(0);
     expect(await totalsReads(() => ok({ command: 'str_replace', path: '/memories/a.md', old_str: 'one', new_str: 'uno' }))).toBe(0);
@@ -742,6 +755,73 @@ describe('the totals a tool remembers between its writes', () => {
     // So does an expiry that deleted something (this one, everything).
     expect((await tool.expire({ olderThan: new Date(Date.now() + 60_000) })).deleted.length).toBeGreaterThan(0);
     expect(await totalsReads(() => create('/memories/h.md', 'seven\n'))).toBe(0);
+  });
+
+  it('runs a write again from totals read afresh when another tool wrote since, committing and announcing it once', async () => {
+    const texts: string[] = [];
+    const mine = await another({ beforeWrite: ({ content }) => void texts.push(content) });
+    const events: string[] = [];
+    mine.subscribe((event) => {
+      if (event.source === 'local') events.push(...event.changes.map((change) => change.path));
+    });
+    const none = { cursors: 0, lookups: 0, aborts: 0 };
+    await mine.create({ command: 'create', path: '/memories/a.md', file_text: 'a' });
+    expect(await watch(() => mine.create({ command: 'create', path: '/memories/b.md', file_text: 'b' }))).toEqual(none);
+    const theirs = await another();
+    await theirs.create({ command: 'create', path: '/memories/t1.md', file_text: 't' });
+    // The first run starts from what it remembers, finds by its record's key that another write came between, and
+    // is taken back; the second reads the totals.
+    expect(await watch(() => mine.create({ command: 'create', path: '/memories/c.md', file_text: 'c' }))).toEqual({ cursors: 1, lookups: 0, aborts: 1 });
+    // Another tool is busy: the next write checks what it remembers first, and since nothing came between, trusts it again.
+    expect(await watch(() => mine.create({ command: 'create', path: '/memories/d.md', file_text: 'd' }))).toEqual({ cursors: 0, lookups: 1, aborts: 0 });
+    expect(await watch(() => mine.create({ command: 'create', path: '/memories/e.md', file_text: 'e' }))).toEqual(none);
+    // Checked and found stale, the totals are read in the same run: no run is taken back.
+    await theirs.create({ command: 'create', path: '/memories/t2.md', file_text: 't' });
+    await mine.create({ command: 'create', path: '/memories/f.md', file_text: 'f' });
+    await theirs.create({ command: 'create', path: '/memories/t3.md', file_text: 't' });
+    expect(await watch(() => mine.create({ command: 'create', path: '/memories/g.md', file_text: 'g' }))).toEqual({ cursors: 1, lookups: 1, aborts: 0 });
+    // beforeWrite saw c and f twice (once per run); the memory, the history and the events have them once.
+    expect(texts).toEqual(['a', 'b', 'c', 'c', 'd', 'e', 'f', 'f', 'g']);
+    expect(events).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((name) => `/memories/${name}.md`));
+    expect((await mine.history()).map((entry) => entry.paths.join().slice(10))).toEqual(['g.md', 't3.md', 'f.md', 't2.md', 'e.md', 'd.md', 'c.md', 't1.md', 'b.md', 'a.md']);
+    expect(await read('/memories/c.md')).toBe('c');
+  });
+
+  it('checks them before a delete or rename instead, which another write between then costs a read, not a second run', async () => {
+    const theirs = await another();
+    await create('/memories/big/a.md', 'a');
+    await create('/memories/big/b.md', 'b');
+    await theirs.create({ command: 'create', path: '/memories/t1.md', file_text: 't' });
+    expect(await watch(() => ok({ command: 'rename', old_path: '/memories/big', new_path: '/memories/moved' }))).toEqual({ cursors: 1, lookups: 1, aborts: 0 });
+    expect(await watch(() => ok({ command: 'rename', old_path: '/memories/moved', new_path: '/memories/big' }))).toEqual({ cursors: 0, lookups: 1, aborts: 0 });
+    await theirs.create({ command: 'create', path: '/memories/t2.md', file_text: 't' });
+    expect(await watch(() => ok({ command: 'delete', path: '/memories/big' }))).toEqual({ cursors: 1, lookups: 1, aborts: 0 });
+    expect(await watch(() => ok({ command: 'delete', path: '/memories/t1.md' }))).toEqual({ cursors: 0, lookups: 1, aborts: 0 });
+  });
+
+  it.each([
+    { case: 'still kept by its history (the add fails)', theirs: {} },
+    { case: 'released again, with no history (the add succeeds, the key check catches it)', theirs: { history: false as const } },
+  ])('runs an edit again when another tool has used the body id it would take, $case', async ({ theirs }) => {
+    const other = await another(theirs);
+    await create('/memories/a.md', 'mine');
+    // The other tool's edit takes the next body id this tool remembers as free.
+    await other.create({ command: 'create', path: '/memories/b.md', file_text: 'theirs' });
+    await other.str_replace({ command: 'str_replace', path: '/memories/b.md', old_str: 'theirs', new_str: 'theirs, edited' });
+    await other.str_replace({ command: 'str_replace', path: '/memories/b.md', old_str: 'edited', new_str: 'edited twice' });
+    expect(await ok({ command: 'str_replace', path: '/memories/a.md', old_str: 'mine', new_str: 'mine, edited' })).toContain('mine, edited');
+    expect(await read('/memories/a.md')).toBe('mine, edited');
+    expect(await read('/memories/b.md')).toBe('theirs, edited twice');
+    expect(await tool.undo()).toMatchObject({ command: 'undo' });
+    expect(await read('/memories/a.md')).toBe('mine');
+    expect(await read('/memories/b.md')).toBe('theirs, edited twice');
+  });
+
+  it('starts each of parallel writes of one tool from the totals the one before left: no write is read again or run twice', async () => {
+    await create('/memories/first.md', '1');
+    const seen = await watch(() => Promise.all(Array.from({ length: 5 }, (_, i) => create(`/memories/p${i}.md`, `${i}`))));
+    expect(seen).toEqual({ cursors: 0, lookups: 0, aborts: 0 });
+    expect((await tool.history()).length).toBe(6);
   });
 
   it('counts each of parallel writes of one tool against the limits, though they start from the same remembered totals', async () => {
@@ -773,6 +853,16 @@ describe('the totals a tool remembers between its writes', () => {
     );
     await other.delete({ command: 'delete', path: '/memories/c.md' });
     expect((await small.run({ command: 'create', path: '/memories/d.md', file_text: 'd' })).is_error).toBe(false);
+  });
+
+  it('does not refuse a write by totals another tool has since made smaller', async () => {
+    const small = await another({ limits: { maxFiles: 2 } });
+    await small.create({ command: 'create', path: '/memories/a.md', file_text: 'a' });
+    await small.create({ command: 'create', path: '/memories/b.md', file_text: 'b' });
+    await (await another()).delete({ command: 'delete', path: '/memories/a.md' });
+    // What small remembers says 2 files, the limit; there is one.
+    expect((await small.run({ command: 'create', path: '/memories/c.md', file_text: 'c' })).is_error).toBe(false);
+    expect((await small.run({ command: 'create', path: '/memories/d.md', file_text: 'd' })).content).toMatch(/limit of 2 files/);
   });
 
   it('forgets them with the connection: a database deleted and made again starts from its own totals', async () => {
