@@ -88,16 +88,18 @@ export function getEntry(tx: ReadTx, key: string): Promise<EntryRecord | undefin
  * are current; a key lookup costs less than the cursor, which loads the record.
  */
 export async function getUsage(tx: ReadTx, known?: KnownUsage, trusted = false): Promise<UsageRecord> {
-  const journal = plainStore(tx, 'journal');
-  if (known && (trusted || (await request(journal.getKey(IDBKeyRange.lowerBound(known.key, true)))) === undefined)) {
-    return { ...known.usage };
-  }
-  const newest = await request(journal.openCursor(null, 'prev'));
+  if (known && (trusted || (await isCurrent(tx, known)))) return { ...known.usage };
+  const newest = await request(plainStore(tx, 'journal').openCursor(null, 'prev'));
   const record = newest?.value as JournalRecord | undefined;
   if (!record?.totals) return { ...EMPTY_USAGE };
   const usage = fromTotalsKey(record.totals);
   if (record.hidden) usage.holder = newest?.primaryKey as number;
   return usage;
+}
+
+/** Whether `known` are still the newest totals: no journal record has a key above theirs (see {@link getUsage}). */
+export async function isCurrent(tx: ReadTx, known: KnownUsage): Promise<boolean> {
+  return (await request(plainStore(tx, 'journal').getKey(IDBKeyRange.lowerBound(known.key, true)))) === undefined;
 }
 
 /** A request made now, as its key or its error: never a rejection, so the caller decides when a failure counts. */

@@ -112,8 +112,8 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
    * may take them unchecked: not after a write that found another's between its own (`#write`).
    */
   #known: { db: IDBDatabase; value: KnownUsage; trusted: boolean } | undefined;
-  /** The end of the queue of this tool's writes (`#serial`). */
-  #writing: Promise<void> = Promise.resolve();
+  /** This tool's readwrite transactions under way (`#runWrite`). */
+  #writesInFlight = 0;
   /** Files viewed whose `accessedAt` is stale, written in one light transaction shortly after. */
   readonly #touched = new Set<string>();
   #touching: Promise<void> | undefined;
@@ -266,14 +266,14 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     const { findUndoTarget, markUndone, undoChange } = await import('./undo.js');
     const now = Date.now();
     let undoneId = 0;
-    const result = await this.#serial(() => this.#runWrite(async (tx, remember) => {
+    const result = await this.#runWrite(async (tx, remember) => {
       const target = await findUndoTarget(tx, id);
       undoneId = target.id ?? 0;
       const undone = await undoChange(tx, target, this.limits, now);
       await markUndone(tx, target);
       remember(await record(tx, { actor: 'user', command: 'undo', paths: target.paths, ops: undone.ops, retired: undone.retired, undoOf: undoneId }, now, this.#history, undone.usage));
       return undone;
-    }));
+    });
     this.#hub.publish(result.changes);
     const [latest] = await this.history({ limit: 1 });
     return latest ?? { id: undoneId, at: new Date(now), actor: 'user', command: 'undo', paths: [], undoable: false, undone: false, undoOf: undoneId };
@@ -289,13 +289,13 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     if (!Number.isFinite(cutoff)) throw new TypeError('expire: olderThan must be a Date or a number of milliseconds');
     const { expireFiles } = await import('./expire.js');
     await this.flushAccess();
-    const result = await this.#serial(() => this.#runWrite(async (tx, remember) => {
+    const result = await this.#runWrite(async (tx, remember) => {
       const expired = await expireFiles(tx, cutoff);
       if (expired.paths.length > 0) {
         remember(await record(tx, { actor: 'expire', command: 'expire', paths: expired.paths, ops: expired.ops, retired: expired.retired }, now, this.#history, expired.usage));
       }
       return expired;
-    }));
+    });
     this.#hub.publish(result.changes);
     return { deleted: result.paths };
   }
@@ -344,15 +344,15 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   }
 
   /**
-   * One write command: its body, the content checks and its journal entry, all in one transaction. It starts from
-   * the totals this tool's last write left, unread, and proves them by its journal record's key: the store's key
-   * generator only counts up, and every change of the totals takes a key from it (journal.ts `record`), so the key
-   * right after theirs means no other write came between. Any other key (another tab or tool wrote), or a failure
-   * that stale totals can cause (a limit refusal, a body id taken meanwhile), aborts it and it runs again once,
-   * reading the totals in its transaction. What it stored and published is only ever from the run that committed.
-   * After such a run, while other writers are busy, the next write checks the totals first instead (one key
-   * lookup in its transaction) and trusts them again once a write finds no other between. `delete` and `rename`
-   * always check: one of a big folder would do all its work twice, and for them the lookup is no cost.
+   * One write command: its body, the content checks and its journal entry, all in one transaction. When it is this
+   * tool's only write under way, it starts from the totals the tool's last write left, unread, and proves them by its
+   * journal record's key: the store's key generator only counts up, and every change of the totals takes a key from
+   * it (journal.ts `record`), so the key right after theirs means no other write came between. Any other key
+   * (another tab's or tool's write) aborts it, as does a body id taken meanwhile (the add fails), and it runs once
+   * more, reading the totals in its transaction; a limit refusal first checks them there (one key lookup) and stands
+   * if they were current. What it stored and published is only ever from the run that committed. Otherwise, and
+   * after such a run (while other writers are busy), it checks them first, with that key lookup, until a write finds
+   * no other between. `delete` and `rename` always check: one of a big folder would do all its work twice.
    */
   async #write(
     actor: string,
@@ -372,8 +372,17 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     const attempt = (again: boolean) =>
       this.#runWrite(async (tx, remember) => {
         const known = again ? undefined : this.#knownFor(tx);
-        trusted = known?.trusted === true && TRUSTING.has(command);
-        const written = await body(tx, { ...ctx, known: known?.value, trusted });
+        // With another write of this tool under way, the totals it leaves are not known yet: no use trusting these.
+        trusted = known?.trusted === true && TRUSTING.has(command) && this.#writesInFlight === 1;
+        let written: WriteResult;
+        try {
+          written = await body(tx, { ...ctx, known: known?.value, trusted });
+        } catch (error) {
+          if (trusted && known && isMemoryToolError(error) && error.code === 'too_large' && !(await commands.isCurrent(tx, known.value))) {
+            throw new StaleTotals();
+          }
+          throw error;
+        }
         const recorded = await record(tx, { actor, command, paths, ops: written.ops, retired: written.retired }, ctx.now, this.#history, written.usage);
         // The add is the transaction's last request, or was answered before `record` returned: no round trip.
         const alone = known === undefined ? !again : (await recorded.key) === known.value.key + 1;
@@ -381,30 +390,15 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
         remember(recorded, alone);
         return written;
       });
-    const result = await this.#serial(async () => {
-      try {
-        return await attempt(false);
-      } catch (error) {
-        if (!trusted || !mayBeStale(error)) throw error;
-        return attempt(true);
-      }
-    });
+    let result: WriteResult;
+    try {
+      result = await attempt(false);
+    } catch (error) {
+      if (!trusted || !mayBeStale(error)) throw error;
+      result = await attempt(true);
+    }
     this.#hub.publish(result.changes);
     return result.reply;
-  }
-
-  /**
-   * Runs this tool's transactions that change the totals one after another. IndexedDB would queue them anyway; run
-   * in order here, each starts from the totals the one before left instead of all from the same, which all but
-   * the first would then have to read again.
-   */
-  #serial<T>(run: () => Promise<T>): Promise<T> {
-    const result = this.#writing.then(run);
-    this.#writing = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    return result;
   }
 
   /**
@@ -413,13 +407,18 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
    */
   async #runWrite<T>(body: (tx: MemoryTx<'readwrite'>, remember: (recorded: Recorded, trusted?: boolean) => void) => Promise<T>): Promise<T> {
     let remembered: (() => void) | undefined;
-    const result = await this.#store.run('readwrite', (tx) =>
-      body(tx, (recorded, trusted) => {
-        remembered = this.#remember(tx, recorded, trusted);
-      }),
-    );
-    remembered?.();
-    return result;
+    this.#writesInFlight++;
+    try {
+      const result = await this.#store.run('readwrite', (tx) =>
+        body(tx, (recorded, trusted) => {
+          remembered = this.#remember(tx, recorded, trusted);
+        }),
+      );
+      remembered?.();
+      return result;
+    } finally {
+      this.#writesInFlight--;
+    }
   }
 
   /** The totals this tool's last write left, if they were written through the connection `tx` uses. */
@@ -484,10 +483,11 @@ class StaleTotals extends Error {
 
 /**
  * A failure a write may owe to totals another writer has since changed, when it started from remembered ones: worth
- * one more run from totals read afresh. A limit refusal is one (the totals it was checked against may be old), a
- * storage failure another (the body id it wrote may have been taken meanwhile). A wrong one costs one more
- * transaction, which fails again the same way.
+ * one more run from totals read afresh. {@link StaleTotals} is one; an abort by a failed request another (the body id
+ * it wrote may have been taken meanwhile: the add fails, and the transaction aborts).
  */
 function mayBeStale(error: unknown): boolean {
-  return isMemoryToolError(error) && (error.code === 'storage' || error.code === 'too_large');
+  if (!isMemoryToolError(error) || error.code !== 'storage') return false;
+  const cause = error.cause as { name?: unknown } | undefined;
+  return cause instanceof StaleTotals || cause?.name === 'AbortError' || cause?.name === 'ConstraintError';
 }

@@ -689,6 +689,20 @@ describe('parallel calls', () => {
     expect(await read('/memories/count.md')).not.toContain('todo');
   });
 
+  it('runs them in the order they were called, reads too: a view called after a write sees it', async () => {
+    // The SDK's runner calls the tool for every tool_use of a turn at once, in Claude's order.
+    const [, , replaced, viewed, listed] = await Promise.all([
+      run({ command: 'create', path: '/memories/a.md', file_text: 'old' }),
+      run({ command: 'create', path: '/memories/b.md', file_text: 'b' }),
+      run({ command: 'str_replace', path: '/memories/a.md', old_str: 'old', new_str: 'new' }),
+      run({ command: 'view', path: '/memories/a.md' }),
+      run({ command: 'view', path: '/memories' }),
+    ]);
+    expect(replaced?.is_error).toBe(false);
+    expect(viewed?.content).toBe("Here's the content of /memories/a.md with line numbers:\n     1\tnew");
+    expect(listed?.content).toContain('/memories/b.md');
+  });
+
   it('keeps all of 30 parallel creates in many folders', async () => {
     await Promise.all(Array.from({ length: 30 }, (_, i) => create(`/memories/f${i % 5}/n${i}.md`, `n${i}`)));
     const listing = await ok({ command: 'view', path: '/memories' });
@@ -817,11 +831,37 @@ describe('the totals a tool remembers between its writes', () => {
     expect(await read('/memories/b.md')).toBe('theirs, edited twice');
   });
 
-  it('starts each of parallel writes of one tool from the totals the one before left: no write is read again or run twice', async () => {
+  it('checks them instead while another write of its own is under way: no parallel write is run twice', async () => {
     await create('/memories/first.md', '1');
     const seen = await watch(() => Promise.all(Array.from({ length: 5 }, (_, i) => create(`/memories/p${i}.md`, `${i}`))));
-    expect(seen).toEqual({ cursors: 0, lookups: 0, aborts: 0 });
+    // The first finds them current; each other one finds the write before it, and reads.
+    expect(seen).toEqual({ cursors: 4, lookups: 5, aborts: 0 });
     expect((await tool.history()).length).toBe(6);
+    expect(await watch(() => create('/memories/next.md', 'n'))).toEqual({ cursors: 0, lookups: 1, aborts: 0 });
+    expect(await watch(() => create('/memories/then.md', 't'))).toEqual({ cursors: 0, lookups: 0, aborts: 0 });
+  });
+
+  it('checks them in the same run before refusing a write by the limits, so a refusal costs no second run', async () => {
+    const calls: string[] = [];
+    const small = await another({ limits: { maxFiles: 2 }, beforeWrite: ({ path }) => void calls.push(path) });
+    await small.create({ command: 'create', path: '/memories/a.md', file_text: 'a' });
+    await small.create({ command: 'create', path: '/memories/b.md', file_text: 'b' });
+    calls.length = 0;
+    let refused: unknown;
+    expect(await watch(async () => (refused = await small.run({ command: 'create', path: '/memories/c.md', file_text: 'c' })))).toEqual({ cursors: 0, lookups: 1, aborts: 1 });
+    expect(refused).toMatchObject({ is_error: true, content: expect.stringMatching(/limit of 2 files/) });
+    expect(calls).toEqual(['/memories/c.md']);
+  });
+
+  it('remembers the key of its own record when its write pruned the history', async () => {
+    const small = await another({ history: { maxEntries: 2 }, limits: { maxFiles: 3 } });
+    await small.create({ command: 'create', path: '/memories/a.md', file_text: 'a' });
+    await small.create({ command: 'create', path: '/memories/b.md', file_text: 'b' });
+    // The third entry is over the bound: this write drops the oldest and writes its record again, at its key.
+    await small.insert({ command: 'insert', path: '/memories/a.md', insert_line: 0, insert_text: 'x' });
+    expect((await small.history()).length).toBeLessThanOrEqual(2);
+    await (await another()).create({ command: 'create', path: '/memories/c.md', file_text: 'c' });
+    expect((await small.run({ command: 'create', path: '/memories/d.md', file_text: 'd' })).content).toMatch(/limit of 3 files/);
   });
 
   it('counts each of parallel writes of one tool against the limits, though they start from the same remembered totals', async () => {
