@@ -114,6 +114,14 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   #known: { db: IDBDatabase; value: KnownUsage; trusted: boolean } | undefined;
   /** This tool's readwrite transactions under way (`#runWrite`). */
   #writesInFlight = 0;
+  /**
+   * Settles when the write under way that may run twice (one trusting remembered totals, `#write`) has finished.
+   * Commands called meanwhile wait for it: its second run would otherwise come after their transactions, and a view
+   * called after a create must see the file. Each waits in a loop of its own, right before it starts its
+   * transaction (a helper would add a step): woken in call order, they start theirs in call order, and a write
+   * among them that trusts the totals again sets this at once, for those after it to wait for.
+   */
+  #rerunnable: Promise<void> | undefined;
   /** Files viewed whose `accessedAt` is stale, written in one light transaction shortly after. */
   readonly #touched = new Set<string>();
   #touching: Promise<void> | undefined;
@@ -160,6 +168,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   /** Shows a folder two levels deep or a file with line numbers. */
   async view(command: BetaMemoryTool20250818ViewCommand): Promise<string> {
     const checked = parse(command, 'view');
+    while (this.#rerunnable) await this.#rerunnable;
     const now = Date.now();
     return this.#store.run(
       'readonly',
@@ -236,24 +245,28 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
    */
   async list(path?: string): Promise<MemoryEntry[]> {
     const { listEntries } = await import('./listing.js');
+    while (this.#rerunnable) await this.#rerunnable;
     return this.#store.run('readonly', (tx) => listEntries(tx, path), READ_STORES);
   }
 
   /** The raw text of a file (no line numbers), for an app's own viewer. Not an access by Claude. */
   async read(path: string): Promise<string> {
     const { readFile } = await import('./listing.js');
+    while (this.#rerunnable) await this.#rerunnable;
     return this.#store.run('readonly', (tx) => readFile(tx, path), READ_STORES);
   }
 
   /** The journaled changes, newest first. */
   async history(options: HistoryOptions = {}): Promise<HistoryEntry[]> {
     const { readHistory } = await import('./history.js');
+    while (this.#rerunnable) await this.#rerunnable;
     return this.#store.run('readonly', (tx) => readHistory(tx, options));
   }
 
   /** One change with each file's text before and after it (for a diff), or undefined once dropped. */
   async change(id: number): Promise<ChangeDetail | undefined> {
     const { readChange } = await import('./history.js');
+    while (this.#rerunnable) await this.#rerunnable;
     return this.#store.run('readonly', (tx) => readChange(tx, id));
   }
 
@@ -264,6 +277,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   async undo(id?: number): Promise<HistoryEntry> {
     // Loaded before the transaction starts: awaiting anything but its requests would let it commit.
     const { findUndoTarget, markUndone, undoChange } = await import('./undo.js');
+    while (this.#rerunnable) await this.#rerunnable;
     const now = Date.now();
     let undoneId = 0;
     const result = await this.#runWrite(async (tx, remember) => {
@@ -289,6 +303,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     if (!Number.isFinite(cutoff)) throw new TypeError('expire: olderThan must be a Date or a number of milliseconds');
     const { expireFiles } = await import('./expire.js');
     await this.flushAccess();
+    while (this.#rerunnable) await this.#rerunnable;
     const result = await this.#runWrite(async (tx, remember) => {
       const expired = await expireFiles(tx, cutoff);
       if (expired.paths.length > 0) {
@@ -324,6 +339,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   async exportBundle(options: ExportBundleOptions = {}): Promise<Blob> {
     // Loaded on first use: an app that never exports or imports does not ship the bundle code.
     const bundles = await import('./bundle.js');
+    while (this.#rerunnable) await this.#rerunnable;
     return bundles.exportBundle(this.#store, options);
   }
 
@@ -333,6 +349,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
    */
   async importBundle(input: Blob | string, options: ImportBundleOptions = {}): Promise<ImportReport> {
     const bundles = await import('./bundle.js');
+    while (this.#rerunnable) await this.#rerunnable;
     let remembered: (() => void) | undefined;
     const report = await bundles.importBundle(this.#store, this.limits, input, options, this.#history, (tx, recorded) => {
       remembered = this.#remember(tx, recorded);
@@ -350,7 +367,8 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
    * it (journal.ts `record`), so the key right after theirs means no other write came between. Any other key
    * (another tab's or tool's write) aborts it, as does a body id taken meanwhile (the add fails), and it runs once
    * more, reading the totals in its transaction; a limit refusal first checks them there (one key lookup) and stands
-   * if they were current. What it stored and published is only ever from the run that committed. Otherwise, and
+   * if they were current. What it stored and published is only ever from the run that committed, and the commands
+   * called meanwhile wait for it, so they still run in call order (`#rerunnable`). Otherwise, and
    * after such a run (while other writers are busy), it checks them first, with that key lookup, until a write finds
    * no other between. `delete` and `rename` always check: one of a big folder would do all its work twice.
    */
@@ -360,6 +378,9 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     paths: string[],
     body: (tx: MemoryTx<'readwrite'>, ctx: WriteContext) => Promise<WriteResult>,
   ): Promise<string> {
+    while (this.#rerunnable) await this.#rerunnable;
+    // With another write of this tool under way, the totals it leaves are not known yet: no use trusting these.
+    const mayTrust = this.#known?.trusted === true && TRUSTING.has(command) && this.#writesInFlight === 0;
     const ctx: WriteContext = {
       limits: this.limits,
       overwrite: this.#overwrite,
@@ -372,8 +393,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     const attempt = (again: boolean) =>
       this.#runWrite(async (tx, remember) => {
         const known = again ? undefined : this.#knownFor(tx);
-        // With another write of this tool under way, the totals it leaves are not known yet: no use trusting these.
-        trusted = known?.trusted === true && TRUSTING.has(command) && this.#writesInFlight === 1;
+        trusted = mayTrust && known?.trusted === true;
         let written: WriteResult;
         try {
           written = await body(tx, { ...ctx, known: known?.value, trusted });
@@ -391,11 +411,18 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
         return written;
       });
     let result: WriteResult;
+    let settled: (() => void) | undefined;
+    if (mayTrust) this.#rerunnable = new Promise((resolve) => (settled = resolve));
     try {
       result = await attempt(false);
     } catch (error) {
       if (!trusted || !mayBeStale(error)) throw error;
       result = await attempt(true);
+    } finally {
+      if (settled) {
+        this.#rerunnable = undefined;
+        settled();
+      }
     }
     this.#hub.publish(result.changes);
     return result.reply;

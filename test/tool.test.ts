@@ -801,6 +801,31 @@ describe('the totals a tool remembers between its writes', () => {
     expect(await read('/memories/c.md')).toBe('c');
   });
 
+  it('keeps the call order when a write runs again: the commands called after it wait for its second run', async () => {
+    const mine = await another();
+    const theirs = await another();
+    await mine.create({ command: 'create', path: '/memories/a.md', file_text: 'a' });
+    await mine.create({ command: 'create', path: '/memories/b.md', file_text: 'b' });
+    await theirs.create({ command: 'create', path: '/memories/t.md', file_text: 't' });
+    let results: { content: string }[] = [];
+    const seen = await watch(async () => {
+      results = await Promise.all([
+        mine.run({ command: 'create', path: '/memories/c.md', file_text: 'draft' }),
+        mine.run({ command: 'view', path: '/memories/c.md' }),
+        mine.run({ command: 'str_replace', path: '/memories/c.md', old_str: 'draft', new_str: 'final' }),
+        mine.run({ command: 'view', path: '/memories/c.md' }),
+      ]);
+    });
+    // The create ran twice: its first run found the other tool's write between.
+    expect(seen.aborts).toBe(1);
+    expect(results.map((result) => result.content.split('\n').at(-1))).toEqual([
+      'File created successfully at: /memories/c.md',
+      '     1\tdraft',
+      '     1\tfinal',
+      '     1\tfinal',
+    ]);
+  });
+
   it('checks them before a delete or rename instead, which another write between then costs a read, not a second run', async () => {
     const theirs = await another();
     await create('/memories/big/a.md', 'a');
@@ -831,14 +856,16 @@ describe('the totals a tool remembers between its writes', () => {
     expect(await read('/memories/b.md')).toBe('theirs, edited twice');
   });
 
-  it('checks them instead while another write of its own is under way: no parallel write is run twice', async () => {
+  it('starts each of parallel writes of one tool from the totals the one before left: none is read again or run twice', async () => {
     await create('/memories/first.md', '1');
+    // The first trusts them; the others wait for it (it might run twice), and each then trusts what the one before left.
     const seen = await watch(() => Promise.all(Array.from({ length: 5 }, (_, i) => create(`/memories/p${i}.md`, `${i}`))));
-    // The first finds them current; each other one finds the write before it, and reads.
-    expect(seen).toEqual({ cursors: 4, lookups: 5, aborts: 0 });
+    expect(seen).toEqual({ cursors: 0, lookups: 0, aborts: 0 });
     expect((await tool.history()).length).toBe(6);
-    expect(await watch(() => create('/memories/next.md', 'n'))).toEqual({ cursors: 0, lookups: 1, aborts: 0 });
-    expect(await watch(() => create('/memories/then.md', 't'))).toEqual({ cursors: 0, lookups: 0, aborts: 0 });
+    // Writes that do not trust them (a delete) run beside the others and check them: the one before is then newer.
+    const mixed = await watch(() => Promise.all([ok({ command: 'delete', path: '/memories/p0.md' }), ok({ command: 'delete', path: '/memories/p1.md' })]));
+    expect(mixed).toEqual({ cursors: 1, lookups: 2, aborts: 0 });
+    expect((await tool.history()).length).toBe(8);
   });
 
   it('checks them in the same run before refusing a write by the limits, so a refusal costs no second run', async () => {
