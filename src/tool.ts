@@ -414,17 +414,20 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     let settled: (() => void) | undefined;
     if (mayTrust) this.#rerunnable = new Promise((resolve) => (settled = resolve));
     try {
-      result = await attempt(false);
-    } catch (error) {
-      if (!trusted || !mayBeStale(error)) throw error;
-      result = await attempt(true);
+      try {
+        result = await attempt(false);
+      } catch (error) {
+        if (!trusted || !mayBeStale(error)) throw error;
+        result = await attempt(true);
+      }
+      // Before the wait ends: a listener's own command must not start ahead of those already waiting.
+      this.#hub.publish(result.changes);
     } finally {
       if (settled) {
         this.#rerunnable = undefined;
         settled();
       }
     }
-    this.#hub.publish(result.changes);
     return result.reply;
   }
 

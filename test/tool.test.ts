@@ -816,14 +816,60 @@ describe('the totals a tool remembers between its writes', () => {
         mine.run({ command: 'view', path: '/memories/c.md' }),
       ]);
     });
-    // The create ran twice: its first run found the other tool's write between.
-    expect(seen.aborts).toBe(1);
     expect(results.map((result) => result.content.split('\n').at(-1))).toEqual([
       'File created successfully at: /memories/c.md',
       '     1\tdraft',
       '     1\tfinal',
       '     1\tfinal',
     ]);
+    // The create ran twice: its first run found the other tool's write between.
+    expect(seen.aborts).toBe(1);
+  });
+
+  it('keeps the call order when a write that waited for another runs again', async () => {
+    const mine = await another();
+    const theirs = await another();
+    await mine.create({ command: 'create', path: '/memories/a.md', file_text: 'a' });
+    // Once b is written, the other tool writes before mine's next create starts: that create runs twice.
+    let interfered = false;
+    mine.subscribe((event) => {
+      if (interfered || !event.changes.some((change) => change.path === '/memories/b.md')) return;
+      interfered = true;
+      void theirs.create({ command: 'create', path: '/memories/t.md', file_text: 't' });
+    });
+    let results: { content: string }[] = [];
+    const seen = await watch(async () => {
+      results = await Promise.all([
+        mine.run({ command: 'create', path: '/memories/b.md', file_text: 'b' }),
+        mine.run({ command: 'create', path: '/memories/c.md', file_text: 'draft' }),
+        mine.run({ command: 'view', path: '/memories/c.md' }),
+        mine.run({ command: 'str_replace', path: '/memories/c.md', old_str: 'draft', new_str: 'final' }),
+        mine.run({ command: 'view', path: '/memories/c.md' }),
+      ]);
+    });
+    expect(results.map((result) => result.content.split('\n').at(-1))).toEqual([
+      'File created successfully at: /memories/b.md',
+      'File created successfully at: /memories/c.md',
+      '     1\tdraft',
+      '     1\tfinal',
+      '     1\tfinal',
+    ]);
+    expect(seen.aborts).toBe(1);
+  });
+
+  it('keeps the call order for a command a change listener starts: it comes after those already called', async () => {
+    await create('/memories/first.md', '1');
+    let viewed: Promise<string> | undefined;
+    tool.subscribe((event) => {
+      if (!viewed && event.changes.some((change) => change.path === '/memories/c.md')) {
+        viewed = tool.view({ command: 'view', path: '/memories/c.md' });
+      }
+    });
+    await Promise.all([
+      tool.create({ command: 'create', path: '/memories/c.md', file_text: 'draft' }),
+      tool.str_replace({ command: 'str_replace', path: '/memories/c.md', old_str: 'draft', new_str: 'final' }),
+    ]);
+    expect(await viewed).toBe("Here's the content of /memories/c.md with line numbers:\n     1\tfinal");
   });
 
   it('checks them before a delete or rename instead, which another write between then costs a read, not a second run', async () => {
