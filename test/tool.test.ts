@@ -5,6 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IndexedDBMemoryTool, isMemoryToolError } from '../src/index.js';
 import type { MemoryToolErrorCode } from '../src/index.js';
 import { HOSTILE_PATHS, VALID_UNUSUAL_PATHS } from './fixtures/hostile-paths.js';
+import { openDB } from 'idb';
+import type { MemorySchema } from '../src/schema.js';
 
 let tool: IndexedDBMemoryTool;
 
@@ -1004,21 +1006,12 @@ describe('the totals under random concurrent use of one database by differently 
 
   /** The totals the newest journal record holds, next to what a full scan of the stores counts. */
   async function totalsAndScan(dbName: string) {
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const request = indexedDB.open(dbName);
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-    const tx = db.transaction(['entries', 'bodies', 'journal'], 'readonly');
-    const all = <T,>(request: IDBRequest<T>) =>
-      new Promise<T>((resolve, reject) => {
-        request.onsuccess = () => resolve(request.result);
-        request.onerror = () => reject(request.error);
-      });
+    const db = await openDB<MemorySchema>(dbName);
+    const tx = db.transaction(['entries', 'bodies', 'journal']);
     const [entries, bodyKeys, journal] = await Promise.all([
-      all(tx.objectStore('entries').getAll()) as Promise<{ kind: string; size: number }[]>,
-      all(tx.objectStore('bodies').getAllKeys()) as Promise<number[]>,
-      all(tx.objectStore('journal').getAll()) as Promise<{ hidden?: boolean; bytes: number; totals: number[] }[]>,
+      tx.objectStore('entries').getAll(),
+      tx.objectStore('bodies').getAllKeys(),
+      tx.objectStore('journal').getAll(),
     ]);
     db.close();
     const files = entries.filter((entry) => entry.kind === 'file');
