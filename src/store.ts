@@ -80,12 +80,15 @@ export class MemoryStore {
     // A connection can be closed under us (Safari does when idle, another tab's upgrade does on purpose):
     // one fresh connection is tried before giving up.
     for (let attempt = 0; ; attempt++) {
-      const db = await this.#connection();
+      const connection = this.#connection();
+      // The one this call tries: another call that found it closed too may have opened a fresh one meanwhile.
+      const tried = this.#db;
+      const db = await connection;
       try {
         return db.transaction(stores, mode) as MemoryTx<Mode>;
       } catch (error) {
         if (attempt > 0 || !isClosedConnection(error)) throw toMemoryError(error);
-        this.#db = undefined;
+        if (tried) this.#drop(tried);
       }
     }
   }

@@ -60,6 +60,30 @@ describe('MemoryStore', () => {
     expect(await store.run('readonly', (tx) => tx.objectStore('bodies').getAllKeys())).toEqual([1]);
   });
 
+  it('opens one fresh connection for two calls that both find theirs closed, and keeps using it', async () => {
+    // Every connection the store opens, in order.
+    const connections: IDBDatabase[] = [];
+    const realOpen = IDBFactory.prototype.open;
+    const spy = vi.spyOn(IDBFactory.prototype, 'open').mockImplementation(function (this: IDBFactory, ...args) {
+      const opening = realOpen.apply(this, args);
+      opening.addEventListener('success', () => connections.push(opening.result));
+      return opening;
+    });
+    try {
+      const store = await MemoryStore.open(freshName());
+      opened.push(store);
+      // The browser closes the connection under the store (as Safari does when idle): both calls find it closed.
+      connections[0]?.close();
+      const count = () => store.run('readonly', (tx) => tx.objectStore('entries').count());
+      expect(await Promise.all([count(), count()])).toEqual([0, 0]);
+      expect(await count()).toBe(0);
+      // One fresh connection, not one each (the second would drop the first's, still open, and leak it).
+      expect(connections).toHaveLength(2);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('reopens the connection after another tab deletes the database', async () => {
     const name = freshName();
     const tool = await IndexedDBMemoryTool.init({ dbName: name });
