@@ -50,6 +50,12 @@ export function toHistoryEntry(record: JournalRecord): HistoryEntry {
   };
 }
 
+/** Change `id` as `history()` shows it, or undefined (a totals record, or gone). */
+export async function readEntry(tx: MemoryTx<'readonly'> | MemoryTx<'readwrite'>, id: number): Promise<HistoryEntry | undefined> {
+  const record = await tx.objectStore('journal').get(id);
+  return record && !record.hidden ? toHistoryEntry(record) : undefined;
+}
+
 export async function readHistory(tx: MemoryTx<'readonly'>, options: HistoryOptions): Promise<HistoryEntry[]> {
   const limit = options.limit ?? 100;
   const out: HistoryEntry[] = [];

@@ -115,13 +115,15 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   /** This tool's readwrite transactions under way (`#runWrite`). */
   #writesInFlight = 0;
   /**
-   * Settles when the write under way that may run twice (one trusting remembered totals, `#write`) has finished.
-   * Commands called meanwhile wait for it: its second run would otherwise come after their transactions, and a view
-   * called after a create must see the file. Each waits in a loop of its own, right before it starts its
-   * transaction (a helper would add a step): woken in call order, they start theirs in call order, and a write
-   * among them that trusts the totals again sets this at once, for those after it to wait for.
+   * Settles when the command under way that later ones must wait for has finished: a write that may run twice (one
+   * trusting remembered totals, `#write`), or an app method that awaits something before its transaction (a module
+   * loaded on first use, a bundle's hashing). Either would otherwise start its transaction after those of commands
+   * called after it: a view called after a create must see the file, and `undo(); create(b)` must not undo `b`. Each
+   * command waits in a loop of its own, right before it starts its transaction or takes its turn (a helper would
+   * add a step): woken in call order, they go on in call order, and one that must be waited for in turn sets this at
+   * once ({@link #hold}), for those after it to wait for.
    */
-  #rerunnable: Promise<void> | undefined;
+  #busy: Promise<void> | undefined;
   /** Files viewed whose `accessedAt` is stale, written in one light transaction shortly after. */
   readonly #touched = new Set<string>();
   #touching: Promise<void> | undefined;
@@ -168,7 +170,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   /** Shows a folder two levels deep or a file with line numbers. */
   async view(command: BetaMemoryTool20250818ViewCommand): Promise<string> {
     const checked = parse(command, 'view');
-    while (this.#rerunnable) await this.#rerunnable;
+    while (this.#busy) await this.#busy;
     const now = Date.now();
     return this.#store.run(
       'readonly',
@@ -244,53 +246,65 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
    * metadata only, for an app's own tree view. Not an access by Claude.
    */
   async list(path?: string): Promise<MemoryEntry[]> {
-    const { listEntries } = await import('./listing.js');
-    while (this.#rerunnable) await this.#rerunnable;
-    return this.#store.run('readonly', (tx) => listEntries(tx, path), READ_STORES);
+    while (this.#busy) await this.#busy;
+    return this.#inTurn(async () => {
+      const { listEntries } = await import('./listing.js');
+      return this.#store.run('readonly', (tx) => listEntries(tx, path), READ_STORES);
+    });
   }
 
   /** The raw text of a file (no line numbers), for an app's own viewer. Not an access by Claude. */
   async read(path: string): Promise<string> {
-    const { readFile } = await import('./listing.js');
-    while (this.#rerunnable) await this.#rerunnable;
-    return this.#store.run('readonly', (tx) => readFile(tx, path), READ_STORES);
+    while (this.#busy) await this.#busy;
+    return this.#inTurn(async () => {
+      const { readFile } = await import('./listing.js');
+      return this.#store.run('readonly', (tx) => readFile(tx, path), READ_STORES);
+    });
   }
 
   /** The journaled changes, newest first. */
   async history(options: HistoryOptions = {}): Promise<HistoryEntry[]> {
-    const { readHistory } = await import('./history.js');
-    while (this.#rerunnable) await this.#rerunnable;
-    return this.#store.run('readonly', (tx) => readHistory(tx, options));
+    while (this.#busy) await this.#busy;
+    return this.#inTurn(async () => {
+      const { readHistory } = await import('./history.js');
+      return this.#store.run('readonly', (tx) => readHistory(tx, options));
+    });
   }
 
   /** One change with each file's text before and after it (for a diff), or undefined once dropped. */
   async change(id: number): Promise<ChangeDetail | undefined> {
-    const { readChange } = await import('./history.js');
-    while (this.#rerunnable) await this.#rerunnable;
-    return this.#store.run('readonly', (tx) => readChange(tx, id));
+    while (this.#busy) await this.#busy;
+    return this.#inTurn(async () => {
+      const { readChange } = await import('./history.js');
+      return this.#store.run('readonly', (tx) => readChange(tx, id));
+    });
   }
 
   /**
    * Reverses change `id` (default: the latest change not yet undone) if it applies cleanly: every file it
    * touched must still be as it left it. The undo is itself journaled (actor `user`), so it can be undone.
+   * Answers with its own journal entry.
    */
   async undo(id?: number): Promise<HistoryEntry> {
-    // Loaded before the transaction starts: awaiting anything but its requests would let it commit.
-    const { findUndoTarget, markUndone, undoChange } = await import('./undo.js');
-    while (this.#rerunnable) await this.#rerunnable;
-    const now = Date.now();
-    let undoneId = 0;
-    const result = await this.#runWrite(async (tx, remember) => {
-      const target = await findUndoTarget(tx, id);
-      undoneId = target.id ?? 0;
-      const undone = await undoChange(tx, target, this.limits, now);
-      await markUndone(tx, target);
-      remember(await record(tx, { actor: 'user', command: 'undo', paths: target.paths, ops: undone.ops, retired: undone.retired, undoOf: undoneId }, now, this.#history, undone.usage));
-      return undone;
+    while (this.#busy) await this.#busy;
+    return this.#inTurn(async () => {
+      // Loaded before the transaction starts: awaiting anything but its requests would let it commit.
+      const [{ findUndoTarget, markUndone, undoChange }, { readEntry }] = await Promise.all([import('./undo.js'), import('./history.js')]);
+      const now = Date.now();
+      const result = await this.#runWrite(async (tx, remember) => {
+        const target = await findUndoTarget(tx, id);
+        const undone = await undoChange(tx, target, this.limits, now);
+        await markUndone(tx, target);
+        const draft = { actor: 'user', command: 'undo', paths: target.paths, ops: undone.ops, retired: undone.retired, undoOf: target.id ?? 0 };
+        const recorded = await record(tx, draft, now, this.#history, undone.usage);
+        remember(recorded);
+        // Read back in the transaction: what `history()` will show for it, with no other change in between.
+        return { ...undone, paths: draft.paths, undoOf: draft.undoOf, entry: await readEntry(tx, await recorded.key) };
+      });
+      this.#hub.publish(result.changes);
+      // None when this tool keeps no history (it can still undo a change another tool journaled): not journaled, id 0.
+      return result.entry ?? { id: 0, at: new Date(now), actor: 'user', command: 'undo', paths: result.paths, undoable: false, undone: false, undoOf: result.undoOf };
     });
-    this.#hub.publish(result.changes);
-    const [latest] = await this.history({ limit: 1 });
-    return latest ?? { id: undoneId, at: new Date(now), actor: 'user', command: 'undo', paths: [], undoable: false, undone: false, undoOf: undoneId };
   }
 
   /**
@@ -301,18 +315,20 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     const now = Date.now();
     const cutoff = options.olderThan instanceof Date ? options.olderThan.getTime() : now - options.olderThan;
     if (!Number.isFinite(cutoff)) throw new TypeError('expire: olderThan must be a Date or a number of milliseconds');
-    const { expireFiles } = await import('./expire.js');
-    await this.flushAccess();
-    while (this.#rerunnable) await this.#rerunnable;
-    const result = await this.#runWrite(async (tx, remember) => {
-      const expired = await expireFiles(tx, cutoff);
-      if (expired.paths.length > 0) {
-        remember(await record(tx, { actor: 'expire', command: 'expire', paths: expired.paths, ops: expired.ops, retired: expired.retired }, now, this.#history, expired.usage));
-      }
-      return expired;
+    while (this.#busy) await this.#busy;
+    return this.#inTurn(async () => {
+      const { expireFiles } = await import('./expire.js');
+      await this.flushAccess();
+      const result = await this.#runWrite(async (tx, remember) => {
+        const expired = await expireFiles(tx, cutoff);
+        if (expired.paths.length > 0) {
+          remember(await record(tx, { actor: 'expire', command: 'expire', paths: expired.paths, ops: expired.ops, retired: expired.retired }, now, this.#history, expired.usage));
+        }
+        return expired;
+      });
+      this.#hub.publish(result.changes);
+      return { deleted: result.paths };
     });
-    this.#hub.publish(result.changes);
-    return { deleted: result.paths };
   }
 
   /** Writes pending access times now (they are otherwise written shortly after the views). */
@@ -337,10 +353,12 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
 
   /** The memory (or the subtree `options.path`) as a `claude-memory-bundle` JSON file. */
   async exportBundle(options: ExportBundleOptions = {}): Promise<Blob> {
-    // Loaded on first use: an app that never exports or imports does not ship the bundle code.
-    const bundles = await import('./bundle.js');
-    while (this.#rerunnable) await this.#rerunnable;
-    return bundles.exportBundle(this.#store, options);
+    while (this.#busy) await this.#busy;
+    return this.#inTurn(async () => {
+      // Loaded on first use: an app that never exports or imports does not ship the bundle code.
+      const bundles = await import('./bundle.js');
+      return bundles.exportBundle(this.#store, options);
+    });
   }
 
   /**
@@ -348,16 +366,41 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
    * journaled as one change (actor `user`), so `undo()` can take it back.
    */
   async importBundle(input: Blob | string, options: ImportBundleOptions = {}): Promise<ImportReport> {
-    const bundles = await import('./bundle.js');
-    while (this.#rerunnable) await this.#rerunnable;
-    let remembered: (() => void) | undefined;
-    const report = await bundles.importBundle(this.#store, this.limits, input, options, this.#history, (tx, recorded) => {
-      remembered = this.#remember(tx, recorded);
+    while (this.#busy) await this.#busy;
+    return this.#inTurn(async () => {
+      const bundles = await import('./bundle.js');
+      let remembered: (() => void) | undefined;
+      const report = await bundles.importBundle(this.#store, this.limits, input, options, this.#history, (tx, recorded) => {
+        remembered = this.#remember(tx, recorded);
+      });
+      // The next write then need not read the import's journal entry (with every file's step) for the totals.
+      remembered?.();
+      if (!report.dryRun) this.#hub.publish(importChanges(report));
+      return report;
     });
-    // The next write then need not read the import's journal entry (with every file's step) for the totals.
-    remembered?.();
-    if (!report.dryRun) this.#hub.publish(importChanges(report));
-    return report;
+  }
+
+  /**
+   * Runs `task` with the commands called after this one waiting for it (`#busy`). Call it right after the wait
+   * loop, with no await between: the turn is then taken in call order.
+   */
+  async #inTurn<T>(task: () => Promise<T>): Promise<T> {
+    const release = this.#hold();
+    try {
+      return await task();
+    } finally {
+      release();
+    }
+  }
+
+  /** Makes the commands called from now on wait (`#busy`) until the returned function is called. */
+  #hold(): () => void {
+    let release!: () => void;
+    this.#busy = new Promise((resolve) => (release = resolve));
+    return () => {
+      this.#busy = undefined;
+      release();
+    };
   }
 
   /**
@@ -368,7 +411,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
    * (another tab's or tool's write) aborts it, as does a body id taken meanwhile (the add fails), and it runs once
    * more, reading the totals in its transaction; a limit refusal first checks them there (one key lookup) and stands
    * if they were current. What it stored and published is only ever from the run that committed, and the commands
-   * called meanwhile wait for it, so they still run in call order (`#rerunnable`). Otherwise, and
+   * called meanwhile wait for it, so they still run in call order (`#busy`). Otherwise, and
    * after such a run (while other writers are busy), it checks them first, with that key lookup, until a write finds
    * no other between. `delete` and `rename` always check: one of a big folder would do all its work twice.
    */
@@ -378,7 +421,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     paths: string[],
     body: (tx: MemoryTx<'readwrite'>, ctx: WriteContext) => Promise<WriteResult>,
   ): Promise<string> {
-    while (this.#rerunnable) await this.#rerunnable;
+    while (this.#busy) await this.#busy;
     // With another write of this tool under way, the totals it leaves are not known yet: no use trusting these.
     const mayTrust = this.#known?.trusted === true && TRUSTING.has(command) && this.#writesInFlight === 0;
     const ctx: WriteContext = {
@@ -411,8 +454,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
         return written;
       });
     let result: WriteResult;
-    let settled: (() => void) | undefined;
-    if (mayTrust) this.#rerunnable = new Promise((resolve) => (settled = resolve));
+    const release = mayTrust ? this.#hold() : undefined;
     try {
       try {
         result = await attempt(false);
@@ -423,10 +465,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
       // Before the wait ends: a listener's own command must not start ahead of those already waiting.
       this.#hub.publish(result.changes);
     } finally {
-      if (settled) {
-        this.#rerunnable = undefined;
-        settled();
-      }
+      release?.();
     }
     return result.reply;
   }

@@ -712,6 +712,83 @@ describe('parallel calls', () => {
   });
 });
 
+describe('the app methods in call order with the commands', () => {
+  // Each loads its code on first use (or hashes a bundle) before its transaction: a command called right after it,
+  // not awaited, must still come after it. Each case calls the method, then at once a command, and checks the method
+  // saw the memory as it was before the command, and the command's effect as it was after the method.
+  it('undo, then a create: undoes the change before, not the create', async () => {
+    await create('/memories/a.md', 'one');
+    await ok({ command: 'str_replace', path: '/memories/a.md', old_str: 'one', new_str: 'two' });
+    const [edit] = await tool.history({ limit: 1 });
+    const [undone, created] = await Promise.all([tool.undo(), run({ command: 'create', path: '/memories/b.md', file_text: 'b' })]);
+    expect(created.is_error).toBe(false);
+    expect(undone).toMatchObject({ command: 'undo', undoOf: edit?.id, paths: ['/memories/a.md'] });
+    expect(await read('/memories/a.md')).toBe('one');
+    expect(await read('/memories/b.md')).toBe('b');
+    // Its answer is its own journal entry, not the newest one (the create).
+    const [newest, second] = await tool.history({ limit: 2 });
+    expect(newest).toMatchObject({ command: 'create', paths: ['/memories/b.md'] });
+    expect(second).toEqual(undone);
+  });
+
+  it('list and read, then writes: show the memory before them', async () => {
+    await create('/memories/a.md', 'old');
+    const [listed, text] = await Promise.all([
+      tool.list(),
+      tool.read('/memories/a.md'),
+      run({ command: 'create', path: '/memories/b.md', file_text: 'b' }),
+      run({ command: 'str_replace', path: '/memories/a.md', old_str: 'old', new_str: 'new' }),
+    ]);
+    expect(listed.map((entry) => entry.path)).toEqual(['/memories/a.md']);
+    expect(text).toBe('old');
+  });
+
+  it('history and change, then a write and an undo: show the journal before them', async () => {
+    await create('/memories/a.md', 'one');
+    const [before] = await tool.history();
+    const [history, change] = await Promise.all([
+      tool.history(),
+      tool.change(before?.id ?? 0),
+      run({ command: 'create', path: '/memories/b.md', file_text: 'b' }),
+      tool.undo(before?.id),
+    ]);
+    expect(history).toEqual([before]);
+    expect(change).toMatchObject({ id: before?.id, undone: false, files: [{ path: '/memories/a.md', before: null, after: 'one' }] });
+    expect(await tool.change(before?.id ?? 0)).toMatchObject({ undone: true });
+  });
+
+  it('expire, then a create: expires what was there, not the new file', async () => {
+    await create('/memories/old.md', 'old');
+    // A cutoff a minute ahead: every file written before it counts as stale, the new one too if it came first.
+    const [expired] = await Promise.all([
+      tool.expire({ olderThan: new Date(Date.now() + 60_000) }),
+      run({ command: 'create', path: '/memories/new.md', file_text: 'new' }),
+    ]);
+    expect(expired.deleted).toEqual(['/memories/old.md']);
+    expect(await read('/memories/new.md')).toBe('new');
+  });
+
+  it('export, then a create: exports the memory before it', async () => {
+    await create('/memories/a.md', 'a');
+    const [bundle] = await Promise.all([tool.exportBundle(), run({ command: 'create', path: '/memories/b.md', file_text: 'b' })]);
+    const files = (JSON.parse(await bundle.text()) as { files: { path: string }[] }).files;
+    expect(files.map((file) => file.path)).toEqual(['/memories/a.md']);
+  });
+
+  it('import, then a create of a file it holds: the create comes after and wins', async () => {
+    await create('/memories/a.md', 'from the bundle');
+    const bundle = await tool.exportBundle();
+    await ok({ command: 'delete', path: '/memories/a.md' });
+    const [report, created] = await Promise.all([
+      tool.importBundle(bundle, { onConflict: 'fail' }),
+      run({ command: 'create', path: '/memories/a.md', file_text: 'mine' }),
+    ]);
+    expect(report.addedPaths).toEqual(['/memories/a.md']);
+    expect(created.is_error).toBe(false);
+    expect(await read('/memories/a.md')).toBe('mine');
+  });
+});
+
 describe('the totals a tool remembers between its writes', () => {
   /**
    * While `action` runs: the journal's cursors opened (each a read of the totals from its end), its key lookups

@@ -155,6 +155,23 @@ describe('history', () => {
     expect(await bodyCount(small.dbName)).toBe(0);
   });
 
+  it('answers an undo with its own entry, or one with id 0 from a tool that keeps no history', async () => {
+    const name = `undo-${crypto.randomUUID()}`;
+    const on = await open({ dbName: name });
+    await run({ command: 'create', path: '/memories/a.md', file_text: 'a' }, on);
+    await run({ command: 'create', path: '/memories/b.md', file_text: 'b' }, on);
+    const [ofB, ofA] = await on.history();
+    const undone = await on.undo();
+    expect(undone).toMatchObject({ actor: 'user', command: 'undo', undoOf: ofB?.id, paths: ['/memories/b.md'], undoable: true, undone: false });
+    expect((await on.history({ limit: 1 }))[0]).toEqual(undone);
+    // A tool with no history can undo what another journaled; its own undo is not journaled.
+    const off = await open({ dbName: name, history: false });
+    const unjournaled = await off.undo(ofA?.id);
+    expect(unjournaled).toMatchObject({ id: 0, actor: 'user', command: 'undo', undoOf: ofA?.id, paths: ['/memories/a.md'], undoable: false });
+    expect(await text('/memories/a.md', on)).toBeUndefined();
+    expect((await on.history()).map((entry) => entry.command)).toEqual(['undo', 'create', 'create']);
+  });
+
   it('keeps no history and no old bodies with history: false', async () => {
     const none = await open({ history: false });
     await run({ command: 'create', path: '/memories/a.md', file_text: 'one' }, none);
