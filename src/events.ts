@@ -24,6 +24,7 @@ export class ChangeHub {
   readonly #listeners = new Set<MemoryChangeListener>();
   #channel: BroadcastChannel | undefined;
   #sender: BroadcastChannel | undefined;
+  #closed = false;
 
   constructor(dbName: string) {
     this.#dbName = dbName;
@@ -31,6 +32,8 @@ export class ChangeHub {
 
   /** Calls `listener` on every change; returns the function that stops it. */
   subscribe(listener: MemoryChangeListener): () => void {
+    // A closed tool hears nothing more; an open channel would also keep a Node process alive.
+    if (this.#closed) return () => undefined;
     this.#listeners.add(listener);
     this.#open();
     return () => {
@@ -46,11 +49,21 @@ export class ChangeHub {
     // A tool with no listeners still tells the others: another tab's tree must update. The sending channel
     // stays open (opening one per write costs more than the write's own bookkeeping).
     // It must be the listening channel when there is one: a channel never hears itself, but hears its siblings.
+    const message: WireMessage = { dbName: this.#dbName, changes };
+    if (this.#closed) {
+      // A write that was under way when the tool was closed still committed: the others must hear of it, but no
+      // channel may stay open after close(). Closing right after posting keeps the message (it is already queued).
+      const once = openChannel(this.#dbName);
+      once?.postMessage(message);
+      once?.close();
+      return;
+    }
     const channel = this.#channel ?? (this.#sender ??= openChannel(this.#dbName));
-    channel?.postMessage({ dbName: this.#dbName, changes } satisfies WireMessage);
+    channel?.postMessage(message);
   }
 
   close(): void {
+    this.#closed = true;
     this.#listeners.clear();
     this.#shut();
     this.#sender?.close();

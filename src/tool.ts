@@ -153,7 +153,10 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     await Promise.all([import('./undo.js'), import('./history.js'), import('./listing.js'), import('./expire.js'), import('./bundle.js')]);
   }
 
-  /** Closes the database connection. Commands after this fail with a `storage` error. */
+  /**
+   * Closes the database connection and stops the listeners. Commands after this fail with a `storage` error; a write
+   * already under way still commits, and the other tabs hear of it.
+   */
   close(): void {
     this.#hub.close();
     this.#store.close();
