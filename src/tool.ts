@@ -15,7 +15,6 @@ import type {
 import type { ExportBundleOptions, ImportBundleOptions, ImportReport } from './bundle-format.js';
 import * as commands from './commands.js';
 import type { WriteContext, WriteResult } from './commands.js';
-import { importChanges } from './bundle-format.js';
 import { ChangeHub } from './events.js';
 import type { MemoryChangeListener } from './events.js';
 import type { MemoryCommand } from './input.js';
@@ -378,7 +377,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
       });
       // The next write then need not read the import's journal entry (with every file's step) for the totals.
       remembered?.();
-      if (!report.dryRun) this.#hub.publish(importChanges(report));
+      if (!report.dryRun) this.#hub.publish(bundles.importChanges(report));
       return report;
     });
   }
