@@ -114,15 +114,18 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   /** This tool's readwrite transactions under way (`#runWrite`). */
   #writesInFlight = 0;
   /**
-   * Settles when the command under way that later ones must wait for has finished: a write that may run twice (one
-   * trusting remembered totals, `#write`), or an app method that awaits something before its transaction (a module
-   * loaded on first use, a bundle's hashing). Either would otherwise start its transaction after those of commands
-   * called after it: a view called after a create must see the file, and `undo(); create(b)` must not undo `b`. Each
-   * command waits in a loop of its own, right before it starts its transaction or takes its turn (a helper would
-   * add a step): woken in call order, they go on in call order, and one that must be waited for in turn sets this at
-   * once ({@link #hold}), for those after it to wait for.
+   * The turn of the command under way that later ones must wait for: a write that may run twice (one trusting
+   * remembered totals, `#write`), or an app method that awaits something before its transaction (a module loaded on
+   * first use, a bundle's hashing; `#inTurn`). Either would otherwise start its transaction after those of commands
+   * called after it: a view called after a create must see the file, and `undo(); create(b)` must not undo `b`.
+   * Each command waits in a loop of its own, right before it starts its transaction or takes a turn (a helper around
+   * the loop would add a step between the check and what follows): woken in call order, they go on in call order,
+   * and one that takes a turn in its place sets this at once ({@link #hold}), for those after it to wait for. A turn
+   * that has ended stays here until the last command it woke has gone on (`waiting`): a command called in between
+   * (by a change listener, say, a few microtasks later) lines up behind them instead of slipping ahead. The last one
+   * takes it down in the same step as it goes on: a helper function doing that would leave a microtask between.
    */
-  #busy: Promise<void> | undefined;
+  #busy: Turn | undefined;
   /** Files viewed whose `accessedAt` is stale, written in one light transaction shortly after. */
   readonly #touched = new Set<string>();
   #touching: Promise<void> | undefined;
@@ -172,7 +175,11 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   /** Shows a folder two levels deep or a file with line numbers. */
   async view(command: BetaMemoryTool20250818ViewCommand): Promise<string> {
     const checked = parse(command, 'view');
-    while (this.#busy) await this.#busy;
+    for (let turn = this.#busy; turn; turn = this.#busy === turn ? undefined : this.#busy) {
+      turn.waiting++;
+      await turn.done;
+      if (--turn.waiting === 0 && this.#busy === turn) this.#busy = undefined;
+    }
     const now = Date.now();
     return this.#store.run(
       'readonly',
@@ -248,7 +255,6 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
    * metadata only, for an app's own tree view. Not an access by Claude.
    */
   async list(path?: string): Promise<MemoryEntry[]> {
-    while (this.#busy) await this.#busy;
     return this.#inTurn(async () => {
       const { listEntries } = await import('./listing.js');
       return this.#store.run('readonly', (tx) => listEntries(tx, path), READ_STORES);
@@ -257,7 +263,6 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
 
   /** The raw text of a file (no line numbers), for an app's own viewer. Not an access by Claude. */
   async read(path: string): Promise<string> {
-    while (this.#busy) await this.#busy;
     return this.#inTurn(async () => {
       const { readFile } = await import('./listing.js');
       return this.#store.run('readonly', (tx) => readFile(tx, path), READ_STORES);
@@ -266,7 +271,6 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
 
   /** The journaled changes, newest first. */
   async history(options: HistoryOptions = {}): Promise<HistoryEntry[]> {
-    while (this.#busy) await this.#busy;
     return this.#inTurn(async () => {
       const { readHistory } = await import('./history.js');
       return this.#store.run('readonly', (tx) => readHistory(tx, options));
@@ -275,7 +279,6 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
 
   /** One change with each file's text before and after it (for a diff), or undefined once dropped. */
   async change(id: number): Promise<ChangeDetail | undefined> {
-    while (this.#busy) await this.#busy;
     return this.#inTurn(async () => {
       const { readChange } = await import('./history.js');
       return this.#store.run('readonly', (tx) => readChange(tx, id));
@@ -288,7 +291,6 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
    * Answers with its own journal entry.
    */
   async undo(id?: number): Promise<HistoryEntry> {
-    while (this.#busy) await this.#busy;
     return this.#inTurn(async () => {
       // Loaded before the transaction starts: awaiting anything but its requests would let it commit.
       const [{ findUndoTarget, markUndone, undoChange }, { readEntry }] = await Promise.all([import('./undo.js'), import('./history.js')]);
@@ -317,7 +319,6 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     const now = Date.now();
     const cutoff = options.olderThan instanceof Date ? options.olderThan.getTime() : now - options.olderThan;
     if (!Number.isFinite(cutoff)) throw new TypeError('expire: olderThan must be a Date or a number of milliseconds');
-    while (this.#busy) await this.#busy;
     return this.#inTurn(async () => {
       const { expireFiles } = await import('./expire.js');
       await this.flushAccess();
@@ -355,7 +356,6 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
 
   /** The memory (or the subtree `options.path`) as a `claude-memory-bundle` JSON file. */
   async exportBundle(options: ExportBundleOptions = {}): Promise<Blob> {
-    while (this.#busy) await this.#busy;
     return this.#inTurn(async () => {
       // Loaded on first use: an app that never exports or imports does not ship the bundle code.
       const bundles = await import('./bundle.js');
@@ -368,7 +368,6 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
    * journaled as one change (actor `user`), so `undo()` can take it back.
    */
   async importBundle(input: Blob | string, options: ImportBundleOptions = {}): Promise<ImportReport> {
-    while (this.#busy) await this.#busy;
     return this.#inTurn(async () => {
       const bundles = await import('./bundle.js');
       let remembered: (() => void) | undefined;
@@ -382,11 +381,13 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     });
   }
 
-  /**
-   * Runs `task` with the commands called after this one waiting for it (`#busy`). Call it right after the wait
-   * loop, with no await between: the turn is then taken in call order.
-   */
+  /** Runs `task` in its turn: after the commands called before it, with those called after it waiting for it. */
   async #inTurn<T>(task: () => Promise<T>): Promise<T> {
+    for (let turn = this.#busy; turn; turn = this.#busy === turn ? undefined : this.#busy) {
+      turn.waiting++;
+      await turn.done;
+      if (--turn.waiting === 0 && this.#busy === turn) this.#busy = undefined;
+    }
     const release = this.#hold();
     try {
       return await task();
@@ -395,12 +396,16 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     }
   }
 
-  /** Makes the commands called from now on wait (`#busy`) until the returned function is called. */
+  /**
+   * Takes a turn: the commands called from now on wait (`#busy`) until the returned function is called. Only right
+   * after the wait loop, with no await between.
+   */
   #hold(): () => void {
     let release!: () => void;
-    this.#busy = new Promise((resolve) => (release = resolve));
+    const turn: Turn = { done: new Promise((resolve) => (release = resolve)), waiting: 0 };
+    this.#busy = turn;
     return () => {
-      this.#busy = undefined;
+      if (turn.waiting === 0 && this.#busy === turn) this.#busy = undefined;
       release();
     };
   }
@@ -423,7 +428,11 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     paths: string[],
     body: (tx: MemoryTx<'readwrite'>, ctx: WriteContext) => Promise<WriteResult>,
   ): Promise<string> {
-    while (this.#busy) await this.#busy;
+    for (let turn = this.#busy; turn; turn = this.#busy === turn ? undefined : this.#busy) {
+      turn.waiting++;
+      await turn.done;
+      if (--turn.waiting === 0 && this.#busy === turn) this.#busy = undefined;
+    }
     // With another write of this tool under way, the totals it leaves are not known yet: no use trusting these.
     const mayTrust = this.#known?.trusted === true && TRUSTING.has(command) && this.#writesInFlight === 0;
     const ctx: WriteContext = {
@@ -539,6 +548,12 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
  */
 function parse<C extends MemoryCommand>(command: C, name: C['command']): C {
   return parseMemoryCommand({ ...(command as object), command: name }) as C;
+}
+
+/** A command's turn (`#busy`): settles when it ends; `waiting` counts the commands it has yet to let go on. */
+interface Turn {
+  done: Promise<void>;
+  waiting: number;
 }
 
 /** The commands that take remembered totals unchecked (`#write`): the ones writing one file's text. */

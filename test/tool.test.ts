@@ -775,6 +775,50 @@ describe('the app methods in call order with the commands', () => {
     expect(files.map((file) => file.path)).toEqual(['/memories/a.md']);
   });
 
+  // A change listener that calls the tool a few microtasks later (after an await, or through queueMicrotask) calls it
+  // after the commands already waiting for the turn that announced the change: its command must come after theirs.
+  it.each([0, 1, 2, 3, 6])('a listener that starts a create %i awaits after an undo comes after a list already waiting', async (hops) => {
+    await create('/memories/a.md', 'a');
+    await IndexedDBMemoryTool.preload();
+    let later: Promise<unknown> | undefined;
+    const stop = tool.subscribe(async () => {
+      if (later) return;
+      later = Promise.resolve();
+      for (let i = 0; i < hops; i++) await null;
+      later = run({ command: 'create', path: '/memories/b.md', file_text: 'b' });
+    });
+    const undone = tool.undo();
+    const listed = tool.list();
+    await undone;
+    expect((await listed).map((entry) => entry.path)).toEqual([]);
+    await later;
+    stop();
+    expect(await read('/memories/b.md')).toBe('b');
+  });
+
+  it.each(['queueMicrotask', 'await null'])('a listener that starts a create through %s comes after a view already waiting for a write', async (defer) => {
+    await create('/memories/a.md', 'one');
+    let later: Promise<unknown> | undefined;
+    const write = () => (later = run({ command: 'create', path: '/memories/a.md', file_text: 'three' }));
+    const stop = tool.subscribe(async () => {
+      if (later) return;
+      later = Promise.resolve();
+      if (defer === 'queueMicrotask') queueMicrotask(write);
+      else {
+        await null;
+        write();
+      }
+    });
+    // The create trusts the totals its tool remembers, so the view waits for it (it might run twice).
+    const first = run({ command: 'create', path: '/memories/a.md', file_text: 'two' });
+    const seen = read('/memories/a.md');
+    await first;
+    expect(await seen).toBe('two');
+    await later;
+    stop();
+    expect(await read('/memories/a.md')).toBe('three');
+  });
+
   it('import, then a create of a file it holds: the create comes after and wins', async () => {
     await create('/memories/a.md', 'from the bundle');
     const bundle = await tool.exportBundle();
