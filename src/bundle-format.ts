@@ -47,7 +47,11 @@ export interface ImportBundleOptions {
   onConflict?: 'overwrite' | 'skip' | 'fail';
   /** Check everything and report what would happen, but write nothing. */
   dryRun?: boolean;
-  /** Steps are: each file checked and hashed, then (unless `dryRun`) each file written or skipped. */
+  /**
+   * Steps are: each file checked and hashed, then (unless `dryRun`) each file written or skipped. A throw refuses
+   * the import while it is still being checked or written; from the last call (`done === total`, after the commit)
+   * it is ignored, since the import already stands.
+   */
   onProgress?: BundleProgress;
 }
 

@@ -145,7 +145,11 @@ export async function importBundle(
     onRecorded?.(tx, recorded);
     return plan.report;
   });
-  options.onProgress?.(total, total);
+  try {
+    options.onProgress?.(total, total);
+  } catch {
+    // The import has committed: an app's failing progress bar must not make it look refused (as with listeners).
+  }
   return report;
 }
 

@@ -346,6 +346,34 @@ describe('importBundle', () => {
     expect(await read(tool, '/memories/p.md')).toContain('\tp');
   });
 
+  it('keeps an import that committed when onProgress throws on its last call, and announces it; one throwing before refuses it', async () => {
+    const tool = await freshTool();
+    // 1,000 files: progress is also reported once while hashing, before the write.
+    const contents = Object.fromEntries(Array.from({ length: 1000 }, (_, i) => [`/memories/f${i}.md`, i === 0 ? 'a' : '']));
+    const bundle = await bundleOf(contents);
+    const events: string[] = [];
+    const stop = tool.subscribe((event) => events.push(...event.changes.map((change) => change.path)));
+    // Before the write: the import is refused and nothing is stored.
+    const before = tool.importBundle(bundle, {
+      onProgress: (done, total) => {
+        if (done < total) throw new Error('no progress bar');
+      },
+    });
+    await expect(before).rejects.toThrow('no progress bar');
+    expect(await tool.list()).toEqual([]);
+    // On its last call, after the commit: the import stands, and its report and change events are not lost.
+    const report = await tool.importBundle(bundle, {
+      onProgress: (done, total) => {
+        if (done === total) throw new Error('progress bar gone');
+      },
+    });
+    stop();
+    expect(report.added).toBe(1000);
+    expect(events).toHaveLength(1000);
+    expect(await read(tool, '/memories/f0.md')).toContain('\ta');
+    expect(await usageOf(tool)).toEqual({ bytes: 1, files: 1000 });
+  });
+
   it('imports 10,000 small files, reporting increasing progress at least every 1,000 files up to the total', async () => {
     const files = await Promise.all(
       Array.from({ length: 10_000 }, (_, i) =>
