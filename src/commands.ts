@@ -218,7 +218,8 @@ export async function create(tx: WriteTx, command: CreateCommand, ctx: WriteCont
       : undefined;
   const counted = utf8Length(write.content);
   const [existing, usage, missingFolders] = await reads;
-  if (existing?.kind === 'folder') throw new MemoryToolError('is_a_directory', reply.isDirectory(command.path));
+  // Worded as the SDK's tool words it (its exclusive open fails on a folder as on a file), whatever `overwrite` says.
+  if (existing?.kind === 'folder') throw new MemoryToolError('is_a_directory', reply.alreadyExists(command.path));
   if (existing && !ctx.overwrite) throw new MemoryToolError('already_exists', reply.alreadyExists(command.path));
   if (refusal) throw refusal;
   const content = ctx.filter(write);

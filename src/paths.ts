@@ -18,6 +18,9 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
 // marks, embeddings and isolates, BOM, soft hyphen, variation selectors, tag characters, Hangul fillers,
 // combining grapheme joiner) plus the interlinear annotation controls.
 const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\ufff9-\ufffb]/u;
+// A variation selector right after an emoji picks its text or emoji style (`❤️` is U+2764 U+FE0F): a name made
+// of emoji needs it, and it hides nothing there. Anywhere else (`..` + U+FE0F shows as `..`) it stays refused.
+const EMOJI_STYLE = /(\p{Extended_Pictographic})[\ufe0e\ufe0f]/gu;
 // Characters that read as `.`, `/` or `\` but that NFKC leaves alone (the contract's list).
 const LOOKALIKE = /[\u2024\u2044\u2215\u2216\u29f8\u29f9]/u;
 // `%` with two hex digits (`%2e`, `%c0%ae`, `%252e` starts with `%25`) or IIS-style `%u` with four.
@@ -72,12 +75,11 @@ export function normalizeMemoryPath(path: string): string {
   const refuse = (why: string): never => {
     throw new MemoryToolError('invalid_path', reply.badPath(shownPath(path), why));
   };
-  if (path === '') refuse('it is empty');
   // The raw input is bounded too, so `/./` padding cannot smuggle a huge string past the key's limit.
   if (utf8Length(path) > PATH_LIMITS.maxPathBytes) refuse(`it is longer than ${PATH_LIMITS.maxPathBytes} bytes`);
   if (LONE_SURROGATE.test(path)) refuse('it holds a broken Unicode character');
   if (CONTROL.test(path)) refuse('it holds a control character');
-  if (INVISIBLE.test(path)) refuse('it holds an invisible character');
+  if (INVISIBLE.test(path) && INVISIBLE.test(path.replace(EMOJI_STYLE, '$1'))) refuse('it holds an invisible character');
   if (path.includes('\\')) refuse('it holds a backslash; use / between folders');
   if (PERCENT_ESCAPE.test(path)) refuse('it holds a percent-escape; write the characters themselves');
   if (LOOKALIKE.test(path)) refuse('it holds a character that looks like ".", "/" or "\\"');

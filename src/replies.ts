@@ -45,7 +45,6 @@ export const reply = {
   // create
   created: (path: string) => `File created successfully at: ${path}`,
   alreadyExists: (path: string) => `File ${path} already exists`,
-  isDirectory: (path: string) => `The path ${path} is a directory, not a file.`,
   belowFile: (path: string, file: string) =>
     `Cannot create ${path}: ${file} is a file, so nothing can be stored below it.`,
 

@@ -117,6 +117,21 @@ const AGREED: Record<string, Input[][]> = {
     { command: 'create', path: '/memories/../escape.md', file_text: 'x' },
     { command: 'view', path: 'memories' },
   ),
+  'create on a folder or the root': seq(
+    { command: 'create', path: '/memories/d/x.md', file_text: 'x' },
+    { command: 'create', path: '/memories/d', file_text: 'y' },
+    { command: 'create', path: '/memories/d/', file_text: 'y' },
+    { command: 'create', path: '/memories', file_text: 'y' },
+    { command: 'create', path: '/memories/', file_text: 'y' },
+    { command: 'view', path: '/memories' },
+  ),
+  'emoji names with their style selector': seq(
+    { command: 'create', path: '/memories/\u2764\ufe0f.md', file_text: 'love' },
+    { command: 'create', path: '/memories/notes \u2600\ufe0f/todo \u2714\ufe0e.md', file_text: 'sun' },
+    { command: 'view', path: '/memories' },
+    { command: 'view', path: '/memories/\u2764\ufe0f.md' },
+  ),
+  'an empty path': seq({ command: 'view', path: '' }, { command: 'create', path: '', file_text: 'x' }),
   'create on an existing file (overwrite: false)': seq(
     { command: 'create', path: '/memories/a.md', file_text: 'one' },
     { command: 'create', path: '/memories/a.md', file_text: 'two' },

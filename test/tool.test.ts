@@ -209,14 +209,17 @@ describe('create', () => {
     expect(await snapshot()).toBe(before);
   });
 
-  it('refuses to replace a folder or the root with a file', async () => {
+  it('refuses to replace a folder or the root with a file, as the SDK words it, and changes nothing', async () => {
     await create('/memories/dir/x.md', 'x');
-    expect(await fails({ command: 'create', path: '/memories/dir', file_text: 'y' })).toBe(
-      'Error: The path /memories/dir is a directory, not a file.',
-    );
-    expect(await fails({ command: 'create', path: '/memories/', file_text: 'y' })).toBe(
-      'Error: The path /memories/ is a directory, not a file.',
-    );
+    const before = await snapshot();
+    for (const path of ['/memories/dir', '/memories/dir/', '/memories/', '/memories']) {
+      expect(await run({ command: 'create', path, file_text: 'y' })).toEqual({
+        content: `Error: File ${path} already exists`,
+        is_error: true,
+        code: 'is_a_directory',
+      });
+    }
+    expect(await snapshot()).toBe(before);
   });
 
   it('treats harmless spellings as one file and NFC-normalizes names', async () => {
