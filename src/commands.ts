@@ -187,7 +187,11 @@ function viewFile(content: string, command: ViewCommand): string {
     const next = '\n' + numberedLine(first + i, shown[i] ?? '');
     if (out.length + next.length > MAX_VIEW_CHARS) {
       // Cut at the last whole line that fits (or inside a single over-long first line).
-      if (i === 0) out += next.slice(0, Math.max(0, MAX_VIEW_CHARS - out.length));
+      if (i === 0) {
+        const cut = next.slice(0, Math.max(0, MAX_VIEW_CHARS - out.length));
+        // Never half a character: a cut between the halves of a surrogate pair (an emoji) leaves out the first.
+        out += isHigh(cut.charCodeAt(cut.length - 1)) ? cut.slice(0, -1) : cut;
+      }
       const lastShown = i === 0 ? first : first + i - 1;
       return `${out}\n${reply.viewTruncated(first, lastShown, lines.length)}`;
     }

@@ -166,6 +166,18 @@ describe('view of a file', () => {
     expect(content).toMatch(/showing lines 1-1 of 1\. Use view_range/);
   });
 
+  it('cuts an over-long line of emoji between characters, never inside one', async () => {
+    // A lone surrogate in a tool_result is invalid text. The prefix moves the cut to either half of a pair.
+    const broken = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/u;
+    for (const prefix of ['', 'x']) {
+      await create('/memories/emoji.md', prefix + '\u{1f600}'.repeat(9000));
+      const content = await ok({ command: 'view', path: '/memories/emoji.md' });
+      expect(content).toMatch(/showing lines 1-1 of 1\. Use view_range/);
+      expect(broken.test(content), `prefix ${JSON.stringify(prefix)}`).toBe(false);
+      expect(content.length).toBeGreaterThan(15_990);
+    }
+  });
+
   it('answers a missing path in the SDK wording', async () => {
     expect(await fails({ command: 'view', path: '/memories/nope.md' })).toBe(
       'Error: The path /memories/nope.md does not exist. Please provide a valid path.',
