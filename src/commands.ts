@@ -13,7 +13,7 @@ import { EMPTY_USAGE, fromTotalsKey } from './schema.js';
 import type { EntryRecord, JournalOp, JournalRecord, UsageRecord } from './schema.js';
 import type { MemoryTx } from './store.js';
 import { getRecord, plainStore, request, writer } from './store.js';
-import { utf8Length } from './utf8.js';
+import { utf8Length, wellFormed } from './utf8.js';
 import type {
   BetaMemoryTool20250818CreateCommand as CreateCommand,
   BetaMemoryTool20250818DeleteCommand as DeleteCommand,
@@ -193,11 +193,12 @@ function viewFile(content: string, command: ViewCommand): string {
         out += isHigh(cut.charCodeAt(cut.length - 1)) ? cut.slice(0, -1) : cut;
       }
       const lastShown = i === 0 ? first : first + i - 1;
-      return `${out}\n${reply.viewTruncated(first, lastShown, lines.length)}`;
+      return `${wellFormed(out)}\n${reply.viewTruncated(first, lastShown, lines.length)}`;
     }
     out += next;
   }
-  return shown.length === 0 ? header + '\n' : out;
+  // As the SDK's tool shows a text it wrote as UTF-8 and read back: a lone surrogate Claude sent is U+FFFD.
+  return shown.length === 0 ? header + '\n' : wellFormed(out);
 }
 
 // ---------------------------------------------------------------- create
@@ -381,7 +382,7 @@ export async function strReplace(tx: WriteTx, command: StrReplaceCommand, ctx: W
   const changed = (lines[0] as number) - 1;
   const from = Math.max(0, changed - 2);
   const shown = linesAt(updated, from, changed + 3 - from);
-  return { reply: reply.edited(shown.map((text, i) => numberedLine(from + i + 1, text)).join('\n')), ...written };
+  return { reply: reply.edited(wellFormed(shown.map((text, i) => numberedLine(from + i + 1, text)).join('\n'))), ...written };
 }
 
 const isHigh = (unit: number): boolean => unit >= 0xd800 && unit <= 0xdbff;

@@ -131,6 +131,14 @@ const AGREED: Record<string, Input[][]> = {
     { command: 'view', path: '/memories' },
     { command: 'view', path: '/memories/\u2764\ufe0f.md' },
   ),
+  // Claude's JSON can carry half an emoji (a lone surrogate): the file then holds U+FFFD, and so does a view.
+  'a lone surrogate in a text': seq(
+    { command: 'create', path: '/memories/s.md', file_text: 'half \ud83d of an emoji\n\ude00' },
+    { command: 'view', path: '/memories/s.md' },
+    { command: 'view', path: '/memories' },
+    { command: 'insert', path: '/memories/s.md', insert_line: 1, insert_text: 'more \udc00' },
+    { command: 'view', path: '/memories/s.md' },
+  ),
   'an empty path': seq({ command: 'view', path: '' }, { command: 'create', path: '', file_text: 'x' }),
   'create on an existing file (overwrite: false)': seq(
     { command: 'create', path: '/memories/a.md', file_text: 'one' },
@@ -181,6 +189,15 @@ describe('where the official tool is wrong', () => {
     const [theirs, mine] = await both(turns);
     expect(theirs[2]).toContain('keepundefined');
     expect(mine[2]).toBe("Here's the content of /memories/a.md with line numbers:\n     1\tkeep");
+  });
+
+  it('shows a lone surrogate in an edit\'s snippet as U+FFFD, as its file holds it, where the official tool shows it raw', async () => {
+    const [theirs, mine] = await both(
+      seq({ command: 'create', path: '/memories/a.md', file_text: 'a' }, { command: 'str_replace', path: '/memories/a.md', old_str: 'a', new_str: 'b\ud83d' }, { command: 'view', path: '/memories/a.md' }),
+    );
+    expect(theirs[1]).toContain('\tb\ud83d');
+    expect(mine[1]).toBe('The memory file has been edited. Here is the snippet showing the change (with line numbers):\n     1\tb\ufffd');
+    expect(mine[2]).toBe(theirs[2]);
   });
 
   it('refuses /memoriesX, which the official tool maps into /memories', async () => {
