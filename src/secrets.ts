@@ -10,7 +10,9 @@ export interface SecretPattern {
 
 export const SECRET_PATTERNS: readonly SecretPattern[] = [
   { name: 'an Anthropic API key', pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/u },
-  { name: 'an OpenAI API key', pattern: /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,}/u },
+  // Project, service-account and admin keys carry `-` and `_` after their kind; the older user keys are letters and
+  // digits only (so `sk-learn-compatible-…` in prose is no key).
+  { name: 'an OpenAI API key', pattern: /\bsk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{32,}|[A-Za-z0-9]{32,})/u },
   { name: 'a private key', pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----/u },
   { name: 'an AWS access key id', pattern: /\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b/u },
   // Any case, spelled out instead of the `i` flag so that the pattern joins the one-pass search below.

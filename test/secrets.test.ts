@@ -21,6 +21,9 @@ const fake = (prefix: string, body: string) => prefix + body;
 const SECRETS: Array<[string, string]> = [
   ['an Anthropic API key', fake('sk-ant-api03-', 'A'.repeat(40))],
   ['an OpenAI API key', fake('sk-proj-', 'b1'.repeat(24))],
+  ['an OpenAI API key', fake('sk-proj-', 'Ab_c-'.repeat(30))],
+  ['an OpenAI API key', fake('sk-svcacct-', 'Zx9-_'.repeat(20))],
+  ['an OpenAI API key', fake('sk-', 'T3BlbkFJ'.repeat(6))],
   ['a private key', `-----BEGIN ${'RSA PRIVATE'} KEY-----\nMIIE...\n-----END RSA PRIVATE KEY-----`],
   ['a private key', `-----BEGIN ${'OPENSSH PRIVATE'} KEY-----`],
   ['an AWS access key id', fake('AKIA', 'ABCDEFGHIJKLMNOP')],
@@ -42,6 +45,8 @@ describe('findSecret', () => {
     'The AKIA prefix is for AWS access keys.',
     '-----BEGIN PUBLIC KEY-----',
     'ghp_ is a GitHub token prefix',
+    'We use sk-learn-compatible-estimator-wrappers-for-pipelines here',
+    'prefers sk-learn-style-pipelines-and-feature-unions-over-custom-code',
   ])('lets prose about keys through: %s', (text) => {
     expect(findSecret(text)).toBeUndefined();
   });
