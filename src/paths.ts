@@ -12,6 +12,9 @@ export const MEMORY_ROOT = '/memories';
 /** Longest path, name and nesting accepted (contract: a segment over 255 bytes, 32 levels, 1024 bytes). */
 export const PATH_LIMITS = { maxPathBytes: 1024, maxSegmentBytes: 255, maxDepth: 32 } as const;
 
+/** Longest path as sent, before normalizing (see {@link normalizeMemoryPath}). */
+const RAW_PATH_BYTES = 16 * 1024;
+
 // C0, DEL, C1 and the line/paragraph separators: they break the one line a path is shown on.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
 // Characters that hide or reorder text: every default-ignorable code point (zero-width, word joiner, bidi
@@ -75,8 +78,10 @@ export function normalizeMemoryPath(path: string): string {
   const refuse = (why: string): never => {
     throw new MemoryToolError('invalid_path', reply.badPath(shownPath(path), why));
   };
-  // The raw input is bounded too, so `/./` padding cannot smuggle a huge string past the key's limit.
-  if (utf8Length(path) > PATH_LIMITS.maxPathBytes) refuse(`it is longer than ${PATH_LIMITS.maxPathBytes} bytes`);
+  // The limit holds for the normalized key (below), as the contract says: `//` or `/./` padding that folds away is
+  // harmless. The raw input is bounded too, far above it, so that no command splits, normalizes or echoes a
+  // string of any size.
+  if (utf8Length(path) > RAW_PATH_BYTES) refuse(`it is longer than ${RAW_PATH_BYTES} bytes`);
   if (LONE_SURROGATE.test(path)) refuse('it holds a broken Unicode character');
   if (CONTROL.test(path)) refuse('it holds a control character');
   if (INVISIBLE.test(path) && INVISIBLE.test(path.replace(EMOJI_STYLE, '$1'))) refuse('it holds an invisible character');

@@ -139,6 +139,11 @@ const AGREED: Record<string, Input[][]> = {
     { command: 'insert', path: '/memories/s.md', insert_line: 1, insert_text: 'more \udc00' },
     { command: 'view', path: '/memories/s.md' },
   ),
+  // The 1,024-byte limit is the normalized path's: padding that folds away is no reason to refuse.
+  'a padded path': seq(
+    { command: 'create', path: '/memories' + '/'.repeat(1100) + 'n.md', file_text: 'n' },
+    { command: 'view', path: '/memories/' + './'.repeat(600) + 'n.md' },
+  ),
   'an empty path': seq({ command: 'view', path: '' }, { command: 'create', path: '', file_text: 'x' }),
   'create on an existing file (overwrite: false)': seq(
     { command: 'create', path: '/memories/a.md', file_text: 'one' },
