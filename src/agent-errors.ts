@@ -90,6 +90,28 @@ const BLOCKED_MESSAGE =
 
 const TIMEOUT_MESSAGE = 'The API did not answer in time, even after retrying. Try again.';
 
+/** Errors the API sends inside a stream it has started (no status, no retry): their kind and words. */
+const STREAM_ERRORS: Record<string, { kind: AgentErrorKind; message: string; retryable?: boolean }> = {
+  overloaded_error: { kind: 'overloaded', message: 'The API became overloaded while it was answering. Try again in a little while.' },
+  rate_limit_error: { kind: 'rate_limit', message: 'The key hit its rate limit while the API was answering. Wait a minute and try again.' },
+  api_error: { kind: 'other', message: 'The API failed while it was answering. Try again.', retryable: true },
+};
+
+/**
+ * How engines word a response body that broke off (the connection dropped after the answer began): Node's
+ * `terminated`, Chromium's `network error`, Firefox's `NetworkError…` or `Error in body stream`, Safari's `Load failed`.
+ */
+const BODY_BROKE_OFF = /^(?:terminated|network ?error|error in body stream|load failed)/iu;
+
+const DROPPED_MESSAGE = 'The connection dropped while Claude was answering. Check the network and try again.';
+
+/** The SDK's words for a 200 answer that held no event stream: a proxy or server answering with a page instead. */
+const NO_STREAM = /ended without sending any chunks/u;
+
+const NO_STREAM_MESSAGE =
+  'The server answered, but not with a stream from the API: with a proxy, check that its path forwards to the ' +
+  'Messages API (it may be answering with a web page instead).';
+
 /**
  * Thrown by `agent.send()`: a failed turn, with its {@link AgentErrorKind} and the original error as `cause`.
  * Its `message` is {@link AgentErrorDescription.message}.
@@ -133,8 +155,10 @@ export function describeAgentError(error: unknown, context: AgentErrorContext = 
     apiMessage?: unknown;
     requestID?: unknown;
     message?: unknown;
+    type?: unknown;
   };
   const name = typeof fields.name === 'string' ? fields.name : '';
+  const said = typeof fields.message === 'string' && fields.message !== '' ? fields.message : String(error);
   // Read by name, not instanceof: the SDK's classes may come from another copy of the package.
   if (name === 'APIUserAbortError' || name === 'AbortError') return describe('aborted');
   if (name === 'APIConnectionTimeoutError' || name === 'TimeoutError') {
@@ -147,6 +171,8 @@ export function describeAgentError(error: unknown, context: AgentErrorContext = 
     if (browser && online) return { ...describe('permission'), title: 'No answer (blocked?)', message: BLOCKED_MESSAGE, retryable: true };
     return describe('network');
   }
+  if (brokeOff(error)) return { ...describe('network'), title: 'Connection dropped', message: DROPPED_MESSAGE };
+  if (NO_STREAM.test(said)) return { ...describe('other'), title: 'Not the API', message: NO_STREAM_MESSAGE };
 
   const status = typeof fields.status === 'number' ? fields.status : undefined;
   const extra: Partial<AgentErrorDescription> = {};
@@ -164,13 +190,37 @@ export function describeAgentError(error: unknown, context: AgentErrorContext = 
     case 529:
       return { ...describe('overloaded'), ...extra };
   }
-  const said = typeof fields.message === 'string' && fields.message !== '' ? fields.message : String(error);
+  const streamError = status === undefined && typeof fields.type === 'string' ? STREAM_ERRORS[fields.type] : undefined;
+  if (streamError) {
+    const { kind, message, retryable } = streamError;
+    return { ...describe(kind), message, ...(retryable === undefined ? {} : { retryable }), ...extra };
+  }
+  let message = said;
+  if (status !== undefined) {
+    // No `error.message`: the body was not the API's JSON but, most likely, a proxy's or gateway's page.
+    message = extra.apiMessage !== undefined ? `The API answered ${status}: ${extra.apiMessage}` : `The server answered ${status}${pageTitle(said)}, not the API: with a proxy, check that it is running and forwards to the API.`;
+  }
   return {
     ...describe('other'),
-    message: status === undefined ? said : `The API answered ${status}: ${extra.apiMessage ?? said}`,
+    message,
     retryable: status !== undefined && (status >= 500 || status === 408 || status === 409),
     ...extra,
   };
+}
+
+/** A fetch's `TypeError` for a body that broke off, as is or as the `cause` the SDK wraps it in. */
+function brokeOff(error: unknown): boolean {
+  for (let at = error, depth = 0; typeof at === 'object' && at !== null && depth < 3; at = (at as { cause?: unknown }).cause, depth++) {
+    const { name, message } = at as { name?: unknown; message?: unknown };
+    if (name === 'TypeError' && typeof message === 'string' && BODY_BROKE_OFF.test(message)) return true;
+  }
+  return false;
+}
+
+/** ` ("502 Bad Gateway")` for an HTML page's title in `text`, else nothing: never the page itself. */
+function pageTitle(text: string): string {
+  const title = /<title[^>]*>([^<]{1,120})<\/title>/iu.exec(text)?.[1]?.trim();
+  return title ? ` ("${title}")` : '';
 }
 
 function describe(kind: AgentErrorKind): AgentErrorDescription {

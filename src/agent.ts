@@ -53,7 +53,8 @@ export interface AgentUsageTotals {
 
 /**
  * What happens during a `send()`, in this order: `turn_start`; per request `text` deltas and `tool_call`s as
- * they stream, then `usage`, then one `tool_result` per call; finally `error` (if it failed) and `turn_end`.
+ * they stream, then `usage`, then one `tool_result` per call that ran; finally `error` (if it failed) and
+ * `turn_end`, when the agent is idle again (`running` is false: a listener may `send()` the next message).
  */
 export type MemoryAgentEvent =
   | { type: 'turn_start'; text: string }
@@ -68,6 +69,9 @@ export type MemoryAgentListener = (event: MemoryAgentEvent) => void;
 
 /** How a `send()` ended: Claude finished, the iteration cap cut it short, it was stopped, or it failed. */
 export type TurnOutcome = 'done' | 'max_iterations' | 'aborted' | 'error';
+
+/** What `turn_end` tells. */
+type TurnEnd = { outcome: TurnOutcome; stopReason: BetaStopReason | null };
 
 /** What a successful `send()` resolves to. */
 export interface MemoryAgentTurn {
@@ -132,7 +136,8 @@ export function createMemoryAgent(options: MemoryAgentOptions): MemoryAgent {
     }
   };
 
-  async function run(text: string, signal: AbortSignal): Promise<MemoryAgentTurn> {
+  /** `ended` hears how the turn ended; `send()` announces it once the agent is idle again. */
+  async function run(text: string, signal: AbortSignal, ended: (end: TurnEnd) => void): Promise<MemoryAgentTurn> {
     const start = withUserText(history, text);
     const runner = client.beta.messages.toolRunner(
       {
@@ -168,9 +173,10 @@ export function createMemoryAgent(options: MemoryAgentOptions): MemoryAgent {
         total.input_tokens += message.usage.input_tokens;
         total.output_tokens += message.usage.output_tokens;
         emit({ type: 'usage', usage: message.usage, total: { ...total } });
-        // Only a `tool_use` stop runs tools (a call cut off by `max_tokens` must not run). The runner caches the
-        // response, so the tools run once: here, where their results can be shown before the next request.
-        const toolMessage = message.stop_reason === 'tool_use' ? await runner.generateToolResponse() : null;
+        // Only a `tool_use` stop runs tools (a call cut off by `max_tokens` must not run), and not once stopped. The
+        // runner caches the response, so the tools run once: here, where their results can be shown before the
+        // next request.
+        const toolMessage = message.stop_reason === 'tool_use' && !signal.aborted ? await runner.generateToolResponse() : null;
         for (const block of Array.isArray(toolMessage?.content) ? toolMessage.content : []) {
           if (block.type !== 'tool_result') continue;
           emit({
@@ -180,20 +186,21 @@ export function createMemoryAgent(options: MemoryAgentOptions): MemoryAgent {
             is_error: block.is_error === true,
           });
         }
-        if (signal.aborted) break;
+        // Stopped once tools have run: their writes are done, so the round trip must stay in the history. The runner
+        // adds their results as it starts the next request, which the stop then cancels (kept by the catch below).
+        if (signal.aborted && toolMessage === null) break;
       }
       if (signal.aborted) throw signal.reason;
       const message = last ?? (await runner.done());
-      history = clone(runner.params.messages);
+      history = answerCutCalls(clone(runner.params.messages));
       const outcome = message.stop_reason === 'tool_use' ? 'max_iterations' : 'done';
-      emit({ type: 'turn_end', outcome, stopReason: message.stop_reason });
+      ended({ outcome, stopReason: message.stop_reason });
       return { outcome, message, text: textOf(message) };
     } catch (error) {
-      history = resumable(paramsOrStart(runner, start), history.length);
+      history = resumable(paramsOrStart(runner, start), history);
       const description = describeAgentError(signal.aborted ? signal.reason : error);
       emit({ type: 'error', error: description });
-      const outcome = description.kind === 'aborted' ? 'aborted' : 'error';
-      emit({ type: 'turn_end', outcome, stopReason: last?.stop_reason ?? null });
+      ended({ outcome: description.kind === 'aborted' ? 'aborted' : 'error', stopReason: last?.stop_reason ?? null });
       throw new MemoryAgentError(description, { cause: error });
     }
   }
@@ -226,11 +233,14 @@ export function createMemoryAgent(options: MemoryAgentOptions): MemoryAgent {
       if (outer?.aborted) onAbort();
       else outer?.addEventListener('abort', onAbort, { once: true });
       emit({ type: 'turn_start', text });
+      let end: TurnEnd = { outcome: 'error', stopReason: null };
       try {
-        return await run(text, controller.signal);
+        return await run(text, controller.signal, (how) => (end = how));
       } finally {
         outer?.removeEventListener('abort', onAbort);
         current = undefined;
+        // Idle by now: a listener may send() the next message (or reset()) from here.
+        emit({ type: 'turn_end', ...end });
       }
     },
     stop() {
@@ -274,16 +284,36 @@ function paramsOrStart(runner: { params: { messages: BetaMessageParam[] } }, sta
 }
 
 /**
- * The longest part of `messages` that a next request can continue: it ends with Claude's finished text, or with
- * the results of all its tool calls. Never shorter than the history before the turn (`before` messages).
+ * The longest part of `messages` (a failed turn's) that a next request can continue: it ends with Claude's finished
+ * text, or with the results of all its tool calls, and holds more than the history before the turn (`before`).
+ * Otherwise `before` itself: the turn's text was merged into its last message (tool results an iteration cap left
+ * unanswered), so the same number of messages of `messages` would keep a text that was never answered.
  */
-function resumable(messages: BetaMessageParam[], before: number): BetaMessageParam[] {
-  for (let end = messages.length; end > before; end--) {
+function resumable(messages: BetaMessageParam[], before: BetaMessageParam[]): BetaMessageParam[] {
+  for (let end = messages.length; end > before.length; end--) {
     const last = messages[end - 1];
     if (last && isResumableEnd(last)) return clone(messages.slice(0, end));
   }
-  return clone(messages.slice(0, before));
+  return clone(before);
 }
+
+/**
+ * `messages` with an error result for each tool call of the last reply that no result answers (a reply cut off by
+ * `max_tokens` or ended otherwise with calls in it): the API refuses a history with a call left unanswered, and
+ * Claude learns that the call did not run.
+ */
+function answerCutCalls(messages: BetaMessageParam[]): BetaMessageParam[] {
+  const last = messages.at(-1);
+  if (last?.role !== 'assistant' || typeof last.content === 'string') return messages;
+  const results: BetaToolResultBlockParam[] = last.content.flatMap((block) =>
+    block.type === 'tool_use'
+      ? [{ type: 'tool_result' as const, tool_use_id: block.id, is_error: true, content: CUT_CALL }]
+      : [],
+  );
+  return results.length === 0 ? messages : [...messages, { role: 'user', content: results }];
+}
+
+const CUT_CALL = 'Not run: the reply was cut off before this call was complete. Make the call again if it is still needed.';
 
 function isResumableEnd(message: BetaMessageParam): boolean {
   if (message.role === 'system' || message.content === undefined) return false;

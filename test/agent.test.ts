@@ -302,14 +302,85 @@ describe('createMemoryAgent', () => {
     expect(Array.isArray(last?.content) && last.content.map((block) => block.type)).toEqual(['tool_result', 'text']);
   });
 
-  it('runs no tool call that max_tokens cut off', async () => {
-    const { agent, events } = agentWith([
+  it('runs no tool call that max_tokens cut off, and answers it as not run so the conversation can go on', async () => {
+    const { agent, claude, events } = agentWith([
       { text: 'Writing', toolUses: [{ input: { command: 'create', path: NOTE, file_text: 'half' } }], stopReason: 'max_tokens' },
+      { text: 'Let me try again.' },
     ]);
     const turn = await agent.send('write');
     expect(turn.outcome).toBe('done');
     expect(turn.message.stop_reason).toBe('max_tokens');
     expect(events.some((event) => event.type === 'tool_result')).toBe(false);
     expect((await tool.run({ command: 'view', path: NOTE })).is_error).toBe(true);
+    // The API refuses a history with a tool_use no tool_result answers: the cut call gets an error result.
+    const [, reply, answer] = agent.messages;
+    const callId = Array.isArray(reply?.content) ? reply.content.find((block) => block.type === 'tool_use')?.id : undefined;
+    expect(callId).toBeDefined();
+    expect(answer).toEqual({
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: callId, is_error: true, content: expect.stringMatching(/^Not run: the reply was cut off/) as unknown }],
+    });
+    await agent.send('go on');
+    expect(claude.requests[1]?.messages?.at(-1)).toMatchObject({
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: callId, is_error: true }, { type: 'text', text: 'go on' }],
+    });
+  });
+
+  it('keeps no text of a failed turn that went on from tool results an iteration cap left unanswered', async () => {
+    const view = { toolUses: [{ input: { command: 'view', path: '/memories' } }] };
+    const claude = createScriptedClaude([view, { text: 'done' }]);
+    let calls = 0;
+    const fetch = (async (...args: Parameters<typeof globalThis.fetch>) =>
+      ++calls === 2 ? createErrorResponse(429, 'rate_limit_error', 'slow down') : claude.fetch(...args)) as typeof globalThis.fetch;
+    const agent = createMemoryAgent({ tool, apiKey: 'k', fetch, maxRetries: 0, maxIterations: 1 });
+    await agent.send('look');
+    const before = agent.messages;
+    expect(before.at(-1)?.role).toBe('user');
+    // The text was merged into the last message (the tool results): the history must not keep that message so.
+    expect(await kindOf(agent.send('first try'))).toBe('rate_limit');
+    expect(agent.messages).toEqual(before);
+  });
+
+  it('keeps the round trip of tools that ran before a stop, and runs none once stopped', async () => {
+    for (const at of ['tool_result', 'usage'] as const) {
+      const { agent } = agentWith([{ toolUses: [{ input: { command: 'create', path: `/memories/${at}.md`, file_text: 'plan' } }] }, { text: 'Saved.' }]);
+      const stop = agent.subscribe((event) => {
+        if (event.type === at) agent.stop();
+      });
+      expect(await kindOf(agent.send('save my plan'))).toBe('aborted');
+      stop();
+      const written = !(await tool.run({ command: 'view', path: `/memories/${at}.md` })).is_error;
+      if (at === 'tool_result') {
+        // The write is done: Claude must hear of it next time, so the call and its result stay.
+        expect(written).toBe(true);
+        expect(agent.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
+      } else {
+        // Stopped as the reply came in, before its call ran: nothing written, nothing kept.
+        expect(written).toBe(false);
+        expect(agent.messages).toEqual([]);
+      }
+    }
+  });
+
+  it('is idle at turn_end: a listener can send the next message from there', async () => {
+    const { agent, events } = agentWith([{ text: 'one' }, { text: 'two' }]);
+    let queued: Promise<unknown> | undefined;
+    let runningAtEnd: boolean | undefined;
+    const stop = agent.subscribe((event) => {
+      if (event.type !== 'turn_end' || queued) return;
+      runningAtEnd = agent.running;
+      queued = agent.send('queued');
+    });
+    await agent.send('first');
+    stop();
+    expect(runningAtEnd).toBe(false);
+    await expect(queued).resolves.toMatchObject({ text: 'two' });
+    expect(events.filter((event) => event.type === 'turn_start' || event.type === 'turn_end').map((event) => event.type)).toEqual([
+      'turn_start',
+      'turn_end',
+      'turn_start',
+      'turn_end',
+    ]);
   });
 });
