@@ -314,7 +314,7 @@ describe('createMemoryAgent', () => {
     expect((await tool.run({ command: 'view', path: NOTE })).is_error).toBe(true);
     // The API refuses a history with a tool_use no tool_result answers: the cut call gets an error result.
     const [, reply, answer] = agent.messages;
-    const callId = Array.isArray(reply?.content) ? reply.content.find((block) => block.type === 'tool_use')?.id : undefined;
+    const callId = Array.isArray(reply?.content) ? reply.content.flatMap((block) => (block.type === 'tool_use' ? [block.id] : []))[0] : undefined;
     expect(callId).toBeDefined();
     expect(answer).toEqual({
       role: 'user',
