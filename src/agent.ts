@@ -45,10 +45,12 @@ export interface MemoryAgentOptions extends AgentConnection {
   onEvent?: MemoryAgentListener;
 }
 
-/** Totals over the agent's life. */
+/** Totals over the agent's life. Input read from or written to the prompt cache is counted apart, as the API does. */
 export interface AgentUsageTotals {
   input_tokens: number;
   output_tokens: number;
+  cache_read_input_tokens: number;
+  cache_creation_input_tokens: number;
 }
 
 /**
@@ -121,7 +123,10 @@ export function createMemoryAgent(options: MemoryAgentOptions): MemoryAgent {
   const runnable = memoryTool(options.tool);
   const listeners = new Set<MemoryAgentListener>();
   if (options.onEvent) listeners.add(options.onEvent);
-  const total: AgentUsageTotals = { input_tokens: 0, output_tokens: 0 };
+  const total: AgentUsageTotals = { input_tokens: 0, output_tokens: 0, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
+  checkCount('maxTokens', options.maxTokens);
+  // The SDK's runner takes 0 as "no cap": a count of requests must be one at least.
+  checkCount('maxIterations', options.maxIterations);
   const contextManagement = contextManagementParam(options.contextManagement);
   let history: BetaMessageParam[] = clone(options.messages ?? []);
   let current: AbortController | undefined;
@@ -172,6 +177,8 @@ export function createMemoryAgent(options: MemoryAgentOptions): MemoryAgent {
         for (const block of message.content) showCall(block, shown.calls);
         total.input_tokens += message.usage.input_tokens;
         total.output_tokens += message.usage.output_tokens;
+        total.cache_read_input_tokens += message.usage.cache_read_input_tokens ?? 0;
+        total.cache_creation_input_tokens += message.usage.cache_creation_input_tokens ?? 0;
         emit({ type: 'usage', usage: message.usage, total: { ...total } });
         // Only a `tool_use` stop runs tools (a call cut off by `max_tokens` must not run), and not once stopped. The
         // runner caches the response, so the tools run once: here, where their results can be shown before the
@@ -257,6 +264,12 @@ export function createMemoryAgent(options: MemoryAgentOptions): MemoryAgent {
       };
     },
   };
+}
+
+function checkCount(name: string, value: number | undefined): void {
+  if (value !== undefined && (!Number.isSafeInteger(value) || value < 1)) {
+    throw new TypeError(`\`${name}\` must be a positive integer, got ${String(value)}`);
+  }
 }
 
 function contextManagementParam(option: ContextManagementOption | undefined) {

@@ -245,11 +245,30 @@ describe('createMemoryAgent', () => {
   it('refuses a missing connection, a relative proxy URL and a busy send()', async () => {
     expect(() => createMemoryAgent({ tool })).toThrow(/apiKey.*baseURL.*client/);
     expect(() => createMemoryAgent({ tool, baseURL: '/anthropic' })).toThrow(/absolute URL/);
+    // The SDK's runner would take 0 as no cap at all.
+    for (const maxIterations of [0, -1, 1.5]) {
+      expect(() => createMemoryAgent({ tool, apiKey: 'k', maxIterations })).toThrow(`\`maxIterations\` must be a positive integer, got ${maxIterations}`);
+    }
+    expect(() => createMemoryAgent({ tool, apiKey: 'k', maxTokens: 0 })).toThrow(/`maxTokens` must be a positive integer/);
     const claude = createScriptedClaude([{ text: 'slow' }], { delayMs: 20 });
     const agent = createMemoryAgent({ tool, apiKey: 'k', fetch: claude.fetch, maxRetries: 0 });
     const first = agent.send('one');
     await expect(agent.send('two')).rejects.toThrow(/already running/);
     await first;
+  });
+
+  it('counts the input read from and written to the prompt cache apart, over every request', async () => {
+    const claude = createScriptedClaude([{ toolUses: [{ input: { command: 'view', path: '/memories' } }] }, { text: 'done' }]);
+    // The scripted API reports no cache use: add it to each reply's usage, as the real API words it.
+    const fetch = (async (...args: Parameters<typeof globalThis.fetch>) => {
+      const text = await (await claude.fetch(...args)).text();
+      const cached = text.replace('"usage":{"input_tokens":', '"usage":{"cache_read_input_tokens":7,"cache_creation_input_tokens":3,"input_tokens":');
+      return new Response(cached, { headers: { 'content-type': 'text/event-stream' } });
+    }) as typeof globalThis.fetch;
+    const agent = createMemoryAgent({ tool, apiKey: 'k', fetch, maxRetries: 0 });
+    await agent.send('look');
+    expect(agent.usage).toMatchObject({ cache_read_input_tokens: 14, cache_creation_input_tokens: 6 });
+    expect(agent.usage.input_tokens).toBeGreaterThan(0);
   });
 
   it('uses a ready client as given', async () => {
