@@ -62,6 +62,21 @@ async function turnOver(page: Page): Promise<void> {
   await expect.poll(() => page.getByRole('button', { name: 'Send' }).isEnabled(), { timeout: 15_000 }).toBe(true);
 }
 
+/** Runs one command from the console, filling the fields by their labels, and returns the tool_result shown. */
+async function runCommand(page: Page, command: string, fields: Record<string, string>): Promise<string> {
+  await page.getByLabel('Command', { exact: true }).selectOption(command);
+  for (const [label, value] of Object.entries(fields)) await page.getByLabel(label, { exact: true }).fill(value);
+  await page.getByRole('button', { name: 'Run command' }).click();
+  const result = page.getByLabel('Command result');
+  await expect.poll(() => result.textContent()).not.toBe('running…');
+  return (await result.textContent()) ?? '';
+}
+
+/** The console's Input box, parsed: what the console sent the tool. */
+async function consoleInput(page: Page): Promise<unknown> {
+  return JSON.parse((await page.getByLabel('Command input').textContent()) ?? '');
+}
+
 function messagesRequests(api: MessagesApiServer) {
   return api.requests.filter((request) => request.method === 'POST');
 }
@@ -273,6 +288,24 @@ describe('the demo page', () => {
       await other.keyboard.press('ArrowDown');
       await other.keyboard.press('Enter');
       await expect.poll(() => other.getByLabel('File content').textContent()).toBe('step one');
+    });
+  });
+
+  it('answers every Run after a bad insert_line: the console leaves refusing bad input to the tool', async () => {
+    await withPage([], async (page) => {
+      await runCommand(page, 'create', { path: NOTE, file_text: 'one\n' });
+      expect(await runCommand(page, 'insert', { path: NOTE, insert_line: '-1', insert_text: 'x' })).toBe(
+        'Error: Invalid `insert_line` parameter: -1. It should be within the range of lines of the file: [0, 2]',
+      );
+      expect(await runCommand(page, 'insert', { insert_line: '1.5' })).toBe(
+        'Error: Invalid input for the memory tool: "insert_line" of insert must be an integer, got 1.5.',
+      );
+      // insert_line is hidden now and still holds 1.5: the view runs all the same, and shows its own answer.
+      expect(await runCommand(page, 'view', { path: NOTE })).toBe(
+        `Here's the content of ${NOTE} with line numbers:\n     1\tone\n     2\t`,
+      );
+      expect(await consoleInput(page)).toEqual({ command: 'view', path: NOTE });
+      await page.getByText('is_error: false').waitFor();
     });
   });
 
