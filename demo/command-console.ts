@@ -33,20 +33,21 @@ export function setupCommandConsole(tool: IndexedDBMemoryTool, onStorageFailure:
       case 'view': {
         const input: Record<string, unknown> = { command: name, path: value('console-path') };
         const range = value('console-view-range').trim();
-        if (range !== '') input.view_range = range.split(/[\s,]+/).map(Number);
+        if (range !== '') input.view_range = range.split(/[\s,]+/).filter((token) => token !== '').map(numberOrText);
         return input;
       }
       case 'create':
         return { command: name, path: value('console-path'), file_text: value('console-file-text') };
       case 'str_replace':
         return { command: name, path: value('console-path'), old_str: value('console-old-str'), new_str: value('console-new-str') };
-      case 'insert':
-        return {
-          command: name,
-          path: value('console-path'),
-          insert_line: Number(value('console-insert-line')),
-          insert_text: value('console-insert-text'),
-        };
+      case 'insert': {
+        const input: Record<string, unknown> = { command: name, path: value('console-path') };
+        // An empty field sends no insert_line, so the tool says it is missing rather than inserting at line 0.
+        const line = value('console-insert-line').trim();
+        if (line !== '') input.insert_line = numberOrText(line);
+        input.insert_text = value('console-insert-text');
+        return input;
+      }
       case 'delete':
         return { command: name, path: value('console-path') };
       default:
@@ -74,4 +75,16 @@ export function setupCommandConsole(tool: IndexedDBMemoryTool, onStorageFailure:
       }
     });
   });
+}
+
+/** Decimal notation only: `Number()` would also read '', '0x10' or 'Infinity' as numbers. */
+const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?$/i;
+
+/**
+ * A typed token as the tool gets it: a number if it reads as one, otherwise the text itself, so the tool's
+ * refusal echoes what the person typed (not `null`, which is what JSON makes of NaN).
+ */
+function numberOrText(token: string): number | string {
+  const n = Number(token);
+  return NUMBER.test(token) && Number.isFinite(n) ? n : token;
 }

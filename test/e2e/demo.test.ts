@@ -309,6 +309,29 @@ describe('the demo page', () => {
     });
   });
 
+  it('sends console fields as typed: an empty insert_line is missing, and words stay words in the tool’s reply', async () => {
+    const VIEW_RANGE = 'view_range (optional, e.g. 1 10)';
+    await withPage([], async (page) => {
+      await runCommand(page, 'create', { path: NOTE, file_text: 'one\n' });
+      expect(await runCommand(page, 'insert', { path: NOTE, insert_line: '', insert_text: 'zero\n' })).toBe(
+        'Error: Invalid input for the memory tool: insert needs "insert_line" (an integer), and it is missing.',
+      );
+      expect(await consoleInput(page)).toEqual({ command: 'insert', path: NOTE, insert_text: 'zero\n' });
+      expect(await runCommand(page, 'insert', { insert_line: 'two' })).toBe(
+        'Error: Invalid input for the memory tool: "insert_line" of insert must be an integer, got "two".',
+      );
+      expect(await runCommand(page, 'view', { path: NOTE, [VIEW_RANGE]: 'a b' })).toBe(
+        'Error: Invalid input for the memory tool: "view_range" of view must be two integers [start, end] (end -1 = to the end), got ["a","b"].',
+      );
+      expect(await consoleInput(page)).toEqual({ command: 'view', path: NOTE, view_range: ['a', 'b'] });
+      // Numbers still go as numbers; and neither refused insert wrote anything.
+      expect(await runCommand(page, 'view', { [VIEW_RANGE]: '1, -1' })).toBe(
+        `Here's the content of ${NOTE} with line numbers:\n     1\tone\n     2\t`,
+      );
+      expect(await consoleInput(page)).toEqual({ command: 'view', path: NOTE, view_range: [1, -1] });
+    });
+  });
+
   it('exports claude-memory-YYYY-MM-DD.json and imports it elsewhere only after a dry run and a confirmation', async () => {
     const key = 'sk-ant-bundle-SECRET-42';
     let bundle = '';
