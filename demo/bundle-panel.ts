@@ -3,7 +3,7 @@
 
 import { isMemoryToolError } from '../src/index.js';
 import type { IndexedDBMemoryTool } from '../src/index.js';
-import { byId, messageOf } from './dom.js';
+import { byId, focusLost, messageOf } from './dom.js';
 
 type ImportOptions = NonNullable<Parameters<IndexedDBMemoryTool['importBundle']>[1]>;
 type ImportReport = Awaited<ReturnType<IndexedDBMemoryTool['importBundle']>>;
@@ -86,9 +86,14 @@ export function setupBundlePanel(tool: IndexedDBMemoryTool, afterImport: () => P
   file.addEventListener('change', () => void check());
   mode.addEventListener('change', () => void (chosen ? check() : undefined));
   conflict.addEventListener('change', () => void (chosen ? check() : undefined));
+  // Apply and Cancel hide themselves when done, which drops their focus: the status saying what happened takes it.
+  const focusStatus = () => {
+    if (focusLost()) status.focus();
+  };
   cancel.addEventListener('click', () => {
     report.hidden = true;
     reset('Import cancelled; nothing was changed.');
+    focusStatus();
   });
   apply.addEventListener('click', () => {
     if (!chosen) return;
@@ -108,6 +113,7 @@ export function setupBundlePanel(tool: IndexedDBMemoryTool, afterImport: () => P
       )
       .finally(() => {
         apply.disabled = false;
+        focusStatus();
       });
   });
 }

@@ -25,6 +25,15 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return element;
 }
 
+/**
+ * Whether keyboard focus has fallen to <body>, as it does when the focused button is disabled or hidden while it
+ * works. The panels then put it back, so keyboard and screen-reader users keep their place.
+ */
+export function focusLost(): boolean {
+  const active = document.activeElement;
+  return active === null || active === document.body;
+}
+
 /** `message` of anything thrown, for a status line. */
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -2,7 +2,7 @@
 // expiry is one change in the history, so one Undo brings them all back.
 
 import type { IndexedDBMemoryTool } from '../src/index.js';
-import { byId, messageOf } from './dom.js';
+import { byId, focusLost, messageOf } from './dom.js';
 
 const DAY_MS = 24 * 3600_000;
 
@@ -20,6 +20,8 @@ export function setupExpiryControl(tool: IndexedDBMemoryTool, afterExpire: () =>
       days.focus();
       return;
     }
+    // Disabling the button drops its focus; it gets it back once it is enabled again.
+    const hadFocus = document.activeElement === button;
     button.disabled = true;
     status.textContent = 'Expiring…';
     const span = `${n} day${n === 1 ? '' : 's'}`;
@@ -40,6 +42,7 @@ export function setupExpiryControl(tool: IndexedDBMemoryTool, afterExpire: () =>
       )
       .finally(() => {
         button.disabled = false;
+        if (hadFocus && focusLost()) button.focus();
       });
   });
 }

@@ -4,7 +4,7 @@
 
 import { isMemoryToolError } from '../src/index.js';
 import type { ChangeDetail, HistoryEntry, IndexedDBMemoryTool } from '../src/index.js';
-import { byId, el, messageOf } from './dom.js';
+import { byId, el, focusLost, messageOf } from './dom.js';
 import { diffLines, withContext } from './line-diff.js';
 
 /** Changes shown at first; "Show older changes" adds as many again. */
@@ -54,6 +54,8 @@ export function setupHistoryPanel(tool: IndexedDBMemoryTool): { refresh(): Promi
   };
 
   const undo = async (id: number | undefined, button: HTMLButtonElement) => {
+    // Disabling the button drops its focus; it is given back below, once the list is redrawn.
+    const hadFocus = document.activeElement === button;
     button.disabled = true;
     try {
       const done = await tool.undo(id);
@@ -65,7 +67,24 @@ export function setupHistoryPanel(tool: IndexedDBMemoryTool): { refresh(): Promi
       button.disabled = false;
       // A refused undo changes nothing and so sends no change event: the list is redrawn here.
       await refresh();
+      if (hadFocus && focusLost()) refocus(button);
     }
+  };
+
+  /** The button to focus for `key` after a redraw: the same one, or the entry's toggle once its Undo is gone. */
+  const focusTarget = (key: string): HTMLElement => {
+    const id = key.replace(/^\w+-/, '');
+    return (
+      list.querySelector<HTMLElement>(`[data-focus-key="${key}"]`) ??
+      list.querySelector<HTMLElement>(`[data-focus-key="toggle-${id}"]`) ??
+      undoLast
+    );
+  };
+
+  /** Focus back on `button`, or, when a redraw replaced it, on what stands for it now. */
+  const refocus = (button: HTMLButtonElement) => {
+    const key = button.dataset.focusKey;
+    (button.isConnected || key === undefined ? button : focusTarget(key)).focus();
   };
 
   const renderEntry = (entry: HistoryEntry): HTMLElement => {
@@ -148,13 +167,8 @@ export function setupHistoryPanel(tool: IndexedDBMemoryTool): { refresh(): Promi
     list.replaceChildren(...entries.map(renderEntry));
     empty.hidden = entries.length > 0;
     older.hidden = entries.length < limit;
-    if (focusKey) {
-      // Keep the keyboard where it was: the same button, or the entry's toggle once its Undo is gone.
-      const id = focusKey.replace(/^\w+-/, '');
-      const target =
-        list.querySelector<HTMLElement>(`[data-focus-key="${focusKey}"]`) ?? list.querySelector<HTMLElement>(`[data-focus-key="toggle-${id}"]`);
-      (target ?? undoLast).focus();
-    }
+    // Keep the keyboard where it was.
+    if (focusKey) focusTarget(focusKey).focus();
   };
 
   undoLast.addEventListener('click', () => void undo(undefined, undoLast));

@@ -3,7 +3,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { startMessagesApiServer } from '../helpers/messages-api-server.js';
 import type { MessagesApiServer } from '../helpers/messages-api-server.js';
 import type { ScriptedStep } from '../../src/scripted-claude.js';
@@ -75,6 +75,17 @@ async function runCommand(page: Page, command: string, fields: Record<string, st
 /** The console's Input box, parsed: what the console sent the tool. */
 async function consoleInput(page: Page): Promise<unknown> {
   return JSON.parse((await page.getByLabel('Command input').textContent()) ?? '');
+}
+
+/** Whether `locator`'s element has the keyboard focus. */
+function isFocused(locator: Locator): Promise<boolean> {
+  return locator.evaluate((element) => element === document.activeElement);
+}
+
+/** Presses Enter on `locator`, as a keyboard user would. */
+async function pressEnter(locator: Locator): Promise<void> {
+  await locator.focus();
+  await locator.press('Enter');
 }
 
 function messagesRequests(api: MessagesApiServer) {
@@ -329,6 +340,48 @@ describe('the demo page', () => {
         `Here's the content of ${NOTE} with line numbers:\n     1\tone\n     2\t`,
       );
       expect(await consoleInput(page)).toEqual({ command: 'view', path: NOTE, view_range: [1, -1] });
+    });
+  });
+
+  it('keeps the keyboard focus on a button or message after Undo, Undo last change, Expire, Apply import and Cancel', async () => {
+    await withPage([], async (page) => {
+      await runCommand(page, 'create', { path: '/memories/a.md', file_text: 'a' });
+      await runCommand(page, 'create', { path: '/memories/b.md', file_text: 'b' });
+      await runCommand(page, 'create', { path: '/memories/c.md', file_text: 'c' });
+      const history = page.getByRole('region', { name: 'What Claude changed' });
+      const second = history.getByRole('listitem').filter({ hasText: '#2 · /memories/b.md' });
+
+      // An entry's Undo goes with the undo; its "Show changes" takes the focus. Undo last change then takes c.md.
+      await pressEnter(second.getByRole('button', { name: 'Undo', exact: true }));
+      await history.getByRole('status').filter({ hasText: 'Undid change 2.' }).waitFor();
+      await expect.poll(() => isFocused(second.getByRole('button', { name: 'Show changes' }))).toBe(true);
+
+      const undoLast = history.getByRole('button', { name: 'Undo last change' });
+      await pressEnter(undoLast);
+      await history.getByRole('status').filter({ hasText: 'Undid change 3.' }).waitFor();
+      await expect.poll(() => isFocused(undoLast)).toBe(true);
+
+      const expire = page.getByRole('button', { name: 'Expire', exact: true });
+      await pressEnter(expire);
+      await page.getByRole('status').filter({ hasText: 'nothing was deleted' }).waitFor();
+      await expect.poll(() => isFocused(expire)).toBe(true);
+
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Export', exact: true }).click(),
+      ]);
+      const bundle = { name: 'claude-memory.json', mimeType: 'application/json', buffer: await readFile(await download.path()) };
+      const picker = page.getByLabel('Import a bundle');
+      const bundleStatus = page.locator('#bundles').getByRole('status');
+      await picker.setInputFiles(bundle);
+      await pressEnter(page.getByRole('button', { name: 'Apply import' }));
+      await bundleStatus.filter({ hasText: 'Imported claude-memory.json.' }).waitFor();
+      await expect.poll(() => isFocused(bundleStatus)).toBe(true);
+
+      await picker.setInputFiles(bundle);
+      await pressEnter(page.getByRole('button', { name: 'Cancel' }));
+      await bundleStatus.filter({ hasText: 'Import cancelled' }).waitFor();
+      await expect.poll(() => isFocused(bundleStatus)).toBe(true);
     });
   });
 
