@@ -59,33 +59,45 @@ export function setupBundlePanel(tool: IndexedDBMemoryTool, afterImport: () => P
     status.textContent = message;
   };
 
-  const check = async () => {
-    chosen = file.files?.[0];
+  /** Counts dry runs, so one overtaken by a newer (an option changed meanwhile) leaves the screen to it. */
+  let checks = 0;
+
+  /** The dry run of the chosen file with the options now set; `fromPicker`: a file was just picked. */
+  const check = async (fromPicker: boolean) => {
+    const source = chosen;
+    const run = ++checks;
     report.hidden = true;
     apply.hidden = true;
     cancel.hidden = true;
-    if (!chosen) return;
-    status.textContent = `Checking ${chosen.name}…`;
+    if (!source) return;
+    status.textContent = `Checking ${source.name}…`;
     progress.hidden = false;
     try {
-      const dry = await tool.importBundle(chosen, options(true));
+      const dry = await tool.importBundle(source, options(true));
+      if (run !== checks) return;
       report.textContent = describe(dry, true);
       report.hidden = false;
       apply.hidden = false;
       cancel.hidden = false;
-      status.textContent = `${chosen.name} is a valid bundle. Nothing is changed until you apply it.`;
-      apply.focus();
+      status.textContent = `${source.name} is a valid bundle. Nothing is changed until you apply it.`;
+      // Not after an option change: the keyboard stays on the option, to try another.
+      if (fromPicker) apply.focus();
     } catch (error) {
-      report.hidden = true;
-      reset(refusal(error));
+      if (run !== checks) return;
+      // The file stays chosen: with other options (say "keep mine" for "refuse the import") it may pass.
+      status.textContent = refusal(error);
     } finally {
-      progress.hidden = true;
+      if (run === checks) progress.hidden = true;
     }
   };
 
-  file.addEventListener('change', () => void check());
-  mode.addEventListener('change', () => void (chosen ? check() : undefined));
-  conflict.addEventListener('change', () => void (chosen ? check() : undefined));
+  file.addEventListener('change', () => {
+    chosen = file.files?.[0];
+    void check(true);
+  });
+  mode.addEventListener('change', () => void check(false));
+  conflict.addEventListener('change', () => void check(false));
+
   // Apply and Cancel hide themselves when done, which drops their focus: the status saying what happened takes it.
   const focusStatus = () => {
     if (focusLost()) status.focus();

@@ -385,6 +385,38 @@ describe('the demo page', () => {
     });
   });
 
+  it('keeps a bundle chosen after a refused dry run, and checks it again whenever an import option changes', async () => {
+    await withPage([], async (page) => {
+      await runCommand(page, 'create', { path: '/memories/mine.md', file_text: 'mine' });
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Export', exact: true }).click(),
+      ]);
+      const picker = page.getByLabel('Import a bundle');
+      const report = page.getByLabel('Import report');
+      const bundleStatus = page.locator('#bundles').getByRole('status');
+      const conflict = page.getByLabel('Same file in both');
+      await picker.setInputFiles({ name: 'claude-memory.json', mimeType: 'application/json', buffer: await readFile(await download.path()) });
+      await expect.poll(() => report.textContent()).toContain('1 file(s) would be replaced');
+
+      // The file is already here: "refuse the import" refuses, and the file stays picked.
+      await conflict.selectOption('fail');
+      await bundleStatus.filter({ hasText: 'Import refused, nothing was changed' }).waitFor();
+      expect(await picker.inputValue()).toMatch(/claude-memory\.json$/);
+      expect(await page.getByRole('button', { name: 'Apply import' }).isHidden()).toBe(true);
+
+      // "keep mine" checks the same file again, and the refusal gives way to its report; the option keeps the focus.
+      await conflict.focus();
+      await conflict.selectOption('skip');
+      await bundleStatus.filter({ hasText: 'claude-memory.json is a valid bundle.' }).waitFor();
+      await expect.poll(() => report.textContent()).toContain('1 file(s) would be kept as they are');
+      expect(await isFocused(conflict)).toBe(true);
+      await page.getByRole('button', { name: 'Apply import' }).click();
+      await bundleStatus.filter({ hasText: 'Imported claude-memory.json.' }).waitFor();
+      await expect.poll(() => report.textContent()).toContain('1 file(s) were kept as they are');
+    });
+  });
+
   it('exports claude-memory-YYYY-MM-DD.json and imports it elsewhere only after a dry run and a confirmation', async () => {
     const key = 'sk-ant-bundle-SECRET-42';
     let bundle = '';
