@@ -15,7 +15,9 @@ export type MemoryToolErrorCode =
   | 'forbidden'
   | 'conflict'
   | 'invalid_bundle'
-  | 'storage';
+  | 'storage'
+  /** An app method whose code, loaded on first use, could not be fetched (see `IndexedDBMemoryTool.preload`). */
+  | 'unavailable';
 
 /**
  * Thrown by every command that cannot be carried out. Nothing was changed when it is thrown.

@@ -95,6 +95,9 @@ export const reply = {
   quota: () =>
     'The browser refused to store this change because its storage quota for this site is full. Nothing was written.',
   storage: (detail: string) => `The memory storage failed (${detail}). Nothing was written.`,
+  noIndexedDb: () => 'IndexedDB is not available here (a server, or a browser without it)',
+  unavailable: (detail: string) =>
+    `This part of the memory tool could not be loaded (${detail}): the page may be offline, or a new version replaced its files. Reload the page while online. Nothing was changed.`,
   blocked: () =>
     'The memory is held open by another tab of this site running an older version of this app. ' +
     'Close or reload that tab, then try again. Nothing was written.',

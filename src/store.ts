@@ -97,6 +97,9 @@ export class MemoryStore {
     if (this.#closed) {
       return Promise.reject(new MemoryToolError('storage', reply.storage('the memory was closed')));
     }
+    if (typeof indexedDB === 'undefined') {
+      return Promise.reject(new MemoryToolError('storage', reply.storage(reply.noIndexedDb())));
+    }
     if (!this.#db) {
       const opening: Promise<MemoryDb> = new Promise((resolve, reject) => {
         let timer: ReturnType<typeof setTimeout> | undefined;

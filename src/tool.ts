@@ -149,10 +149,11 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
 
   /**
    * Fetches now the parts loaded on first use (undo, history, listing, expiry, bundles), for an app that must keep
-   * working when the network goes away after the page has loaded. Claude's six commands never need this.
+   * working when the network goes away after the page has loaded. Claude's six commands never need this. Call it
+   * while online: a part that fails to load stays unavailable (code `unavailable`) until the page is reloaded.
    */
   static async preload(): Promise<void> {
-    await Promise.all([import('./undo.js'), import('./history.js'), import('./listing.js'), import('./expire.js'), import('./bundle.js')]);
+    await load(Promise.all([import('./undo.js'), import('./history.js'), import('./listing.js'), import('./expire.js'), import('./bundle.js')]));
   }
 
   /**
@@ -256,7 +257,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
    */
   async list(path?: string): Promise<MemoryEntry[]> {
     return this.#inTurn(async () => {
-      const { listEntries } = await import('./listing.js');
+      const { listEntries } = await load(import('./listing.js'));
       return this.#store.run('readonly', (tx) => listEntries(tx, path), READ_STORES);
     });
   }
@@ -264,7 +265,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   /** The raw text of a file (no line numbers), for an app's own viewer. Not an access by Claude. */
   async read(path: string): Promise<string> {
     return this.#inTurn(async () => {
-      const { readFile } = await import('./listing.js');
+      const { readFile } = await load(import('./listing.js'));
       return this.#store.run('readonly', (tx) => readFile(tx, path), READ_STORES);
     });
   }
@@ -272,7 +273,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   /** The journaled changes, newest first. */
   async history(options: HistoryOptions = {}): Promise<HistoryEntry[]> {
     return this.#inTurn(async () => {
-      const { readHistory } = await import('./history.js');
+      const { readHistory } = await load(import('./history.js'));
       return this.#store.run('readonly', (tx) => readHistory(tx, options));
     });
   }
@@ -280,7 +281,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   /** One change with each file's text before and after it (for a diff), or undefined once dropped. */
   async change(id: number): Promise<ChangeDetail | undefined> {
     return this.#inTurn(async () => {
-      const { readChange } = await import('./history.js');
+      const { readChange } = await load(import('./history.js'));
       return this.#store.run('readonly', (tx) => readChange(tx, id));
     });
   }
@@ -293,7 +294,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   async undo(id?: number): Promise<HistoryEntry> {
     return this.#inTurn(async () => {
       // Loaded before the transaction starts: awaiting anything but its requests would let it commit.
-      const [{ findUndoTarget, markUndone, undoChange }, { readEntry }] = await Promise.all([import('./undo.js'), import('./history.js')]);
+      const [{ findUndoTarget, markUndone, undoChange }, { readEntry }] = await load(Promise.all([import('./undo.js'), import('./history.js')]));
       const now = Date.now();
       const result = await this.#runWrite(async (tx, remember) => {
         const target = await findUndoTarget(tx, id);
@@ -320,7 +321,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     const cutoff = options.olderThan instanceof Date ? options.olderThan.getTime() : now - options.olderThan;
     if (!Number.isFinite(cutoff)) throw new TypeError('expire: olderThan must be a Date or a number of milliseconds');
     return this.#inTurn(async () => {
-      const { expireFiles } = await import('./expire.js');
+      const { expireFiles } = await load(import('./expire.js'));
       await this.flushAccess();
       const result = await this.#runWrite(async (tx, remember) => {
         const expired = await expireFiles(tx, cutoff);
@@ -358,7 +359,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   async exportBundle(options: ExportBundleOptions = {}): Promise<Blob> {
     return this.#inTurn(async () => {
       // Loaded on first use: an app that never exports or imports does not ship the bundle code.
-      const bundles = await import('./bundle.js');
+      const bundles = await load(import('./bundle.js'));
       return bundles.exportBundle(this.#store, options);
     });
   }
@@ -369,7 +370,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
    */
   async importBundle(input: Blob | string, options: ImportBundleOptions = {}): Promise<ImportReport> {
     return this.#inTurn(async () => {
-      const bundles = await import('./bundle.js');
+      const bundles = await load(import('./bundle.js'));
       let remembered: (() => void) | undefined;
       const report = await bundles.importBundle(this.#store, this.limits, input, options, this.#history, (tx, recorded) => {
         remembered = this.#remember(tx, recorded);
@@ -539,6 +540,19 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     if (rewritten === undefined) return write.content;
     if (typeof rewritten !== 'string') throw new TypeError('beforeWrite must return a string or nothing');
     return rewritten;
+  }
+}
+
+/**
+ * A part loaded on first use, or an `unavailable` error saying why not: the chunk could not be fetched (offline, a
+ * deploy that replaced it), and the browser keeps that failure until the page is reloaded.
+ */
+async function load<T>(loading: Promise<T>): Promise<T> {
+  try {
+    return await loading;
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new MemoryToolError('unavailable', reply.unavailable(why), { cause: error });
   }
 }
 

@@ -84,6 +84,18 @@ describe('MemoryStore', () => {
     }
   });
 
+  it('says plainly that there is no IndexedDB where there is none (a server rendering the page)', async () => {
+    vi.stubGlobal('indexedDB', undefined);
+    try {
+      await expect(IndexedDBMemoryTool.init({ dbName: freshName() })).rejects.toMatchObject({
+        code: 'storage',
+        message: 'The memory storage failed (IndexedDB is not available here (a server, or a browser without it)). Nothing was written.',
+      });
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('reopens the connection after another tab deletes the database', async () => {
     const name = freshName();
     const tool = await IndexedDBMemoryTool.init({ dbName: name });

@@ -1,7 +1,7 @@
 // The contract (../shared/contract.md), case by case, against IndexedDBMemoryTool: exact reply strings,
 // error codes, and that a refused command changes nothing. Runs on fake-indexeddb and in Chromium.
 
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { IndexedDBMemoryTool, isMemoryToolError } from '../src/index.js';
 import type { MemoryToolErrorCode } from '../src/index.js';
 import { HOSTILE_PATHS, VALID_UNUSUAL_PATHS } from './fixtures/hostile-paths.js';
@@ -1202,6 +1202,32 @@ describe('the totals under random concurrent use of one database by differently 
     expect(storageErrors).toEqual([]);
     const { totals, scan } = await totalsAndScan(dbName);
     expect(totals).toEqual(scan);
+  });
+});
+
+describe('a part loaded on first use that cannot be loaded', () => {
+  // Node only: vitest's browser mode cannot make a module's loading fail. test/e2e/tabs.test.ts does it for real
+  // in Chromium, offline.
+  const inBrowser = typeof window !== 'undefined';
+  it.skipIf(inBrowser)('fails that method with an unavailable error saying what to do; the six commands go on', async () => {
+    await create('/memories/a.md', 'a');
+    // As when the page went offline before its first list(): the chunk cannot be fetched.
+    vi.doMock('../src/listing.js', () => {
+      throw new TypeError('Failed to fetch dynamically imported module: listing.js');
+    });
+    try {
+      await expect(tool.list()).rejects.toMatchObject({
+        name: 'MemoryToolError',
+        code: 'unavailable',
+        // The cause's words in the brackets (here vitest's own, wrapping the factory's throw).
+        message: expect.stringMatching(/^This part of the memory tool could not be loaded \(.+\): the page may be offline, .*Reload the page while online\. Nothing was changed\.$/) as unknown,
+      });
+      expect(await create('/memories/b.md', 'b')).toBe('File created successfully at: /memories/b.md');
+      expect(await read('/memories/a.md')).toBe('a');
+    } finally {
+      vi.doUnmock('../src/listing.js');
+    }
+    expect((await tool.list()).map((entry) => entry.path)).toEqual(['/memories/a.md', '/memories/b.md']);
   });
 });
 

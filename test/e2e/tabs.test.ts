@@ -324,3 +324,23 @@ describe('another tab changes the database under a tool', () => {
     });
   });
 });
+
+describe('a tab that goes offline before it first needs a part loaded on first use', () => {
+  it('answers that method with an unavailable error while Claude\'s commands go on', async () => {
+    await withContext(async (context) => {
+      const tab = await openTab(context, freshDbName());
+      await tab.evaluate(() => window.tabs.run({ command: 'create', path: '/memories/a.md', file_text: 'a\n' }));
+      // Undo's code has not been fetched yet (no preload() on this page): offline, the browser cannot get it.
+      await context.setOffline(true);
+      expect(await tab.evaluate(() => window.tabs.undo())).toMatchObject({
+        ok: false,
+        code: 'unavailable',
+        message: expect.stringMatching(/^This part of the memory tool could not be loaded \(.+\).*Reload the page while online/) as unknown,
+      });
+      expect(await tab.evaluate(() => window.tabs.execute({ command: 'view', path: '/memories/a.md' }, 10_000))).toMatchObject({ ok: true });
+      await context.setOffline(false);
+      // The undo refused changed nothing: the file is still there after it.
+      expect(await tab.evaluate(() => window.tabs.readFile('/memories/a.md'))).toBe('a\n');
+    });
+  });
+});
