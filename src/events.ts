@@ -101,5 +101,9 @@ export class ChangeHub {
 }
 
 function openChannel(dbName: string): BroadcastChannel | undefined {
-  return typeof BroadcastChannel === 'function' ? new BroadcastChannel(`idb-memory-tool:${dbName}`) : undefined;
+  if (typeof BroadcastChannel !== 'function') return undefined;
+  const channel = new BroadcastChannel(`idb-memory-tool:${dbName}`);
+  // Node (tests, SSR with an IndexedDB shim) would otherwise stay alive for an open tool's channel.
+  (channel as { unref?: () => void }).unref?.();
+  return channel;
 }

@@ -9,6 +9,8 @@ import type { MemoryChange } from '../src/commands.js';
 
 /** The channels open right now, whoever opened them. */
 const openChannels = new Set<BroadcastChannel>();
+/** The channels told not to keep a Node process alive (Node's `unref`; browsers have none, so it is added here). */
+const unrefed = new Set<BroadcastChannel>();
 const RealChannel = globalThis.BroadcastChannel;
 class TrackedChannel extends RealChannel {
   constructor(name: string) {
@@ -18,6 +20,10 @@ class TrackedChannel extends RealChannel {
   override close(): void {
     openChannels.delete(this);
     super.close();
+  }
+  unref(): void {
+    unrefed.add(this);
+    (RealChannel.prototype as { unref?: () => void }).unref?.call(this);
   }
 }
 
@@ -36,6 +42,7 @@ afterEach(() => {
   for (const made of hubs.splice(0)) made.close();
   vi.unstubAllGlobals();
   openChannels.clear();
+  unrefed.clear();
 });
 
 const write = (path: string): MemoryChange[] => [{ type: 'write', path }];
@@ -114,6 +121,14 @@ describe('ChangeHub', () => {
     const again = listen(mine);
     other.publish(write('/memories/heard.md'));
     expect(await again.next('/memories/heard.md')).toMatchObject({ source: 'remote' });
+  });
+
+  it('does not keep a Node process alive for its channels, sending or listening', () => {
+    const sender = hub();
+    sender.publish(write('/memories/a.md'));
+    listen(hub());
+    expect(openChannels.size).toBe(2);
+    expect(unrefed).toEqual(openChannels);
   });
 
   it('after close: still tells the others of a change that committed, but keeps no channel open and hears nothing', async () => {

@@ -2,7 +2,7 @@
 // (package.json + dist, as `npm pack` would ship them), imports it by name through `exports`, and type-checks.
 
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -49,6 +49,30 @@ describe('the built package', () => {
       code: 'invalid_path',
     });
   }, 60_000);
+
+  it('ships source maps that carry their sources (src/ is not in the package)', () => {
+    const maps = readdirSync(join(installed, 'dist')).filter((name) => name.endsWith('.js.map'));
+    expect(maps.length).toBeGreaterThan(10);
+    for (const name of maps) {
+      const map = JSON.parse(readFileSync(join(installed, 'dist', name), 'utf8')) as { sources: string[]; sourcesContent?: unknown[] };
+      expect(map.sourcesContent, name).toHaveLength(map.sources.length);
+      expect(map.sourcesContent?.every((text) => typeof text === 'string' && text.length > 0), name).toBe(true);
+    }
+  });
+
+  it('lets a Node process end with a tool still open (nothing it opened keeps the process alive)', () => {
+    const script = `
+      import 'fake-indexeddb/auto';
+      import { IndexedDBMemoryTool } from 'idb-memory-tool';
+      const tool = await IndexedDBMemoryTool.init({ dbName: 'left-open' });
+      tool.subscribe(() => {});
+      await tool.run({ command: 'create', path: '/memories/a.md', file_text: 'hi' });
+      console.log('done');`;
+    writeFileSync(join(work, 'consumer', 'open.mjs'), script);
+    // A channel left referenced would keep it running until the timeout kills it (execFileSync then throws).
+    const out = execFileSync(process.execPath, ['open.mjs'], { cwd: join(work, 'consumer'), encoding: 'utf8', timeout: 20_000 });
+    expect(out.trim()).toBe('done');
+  });
 
   it('type-checks a consumer against its .d.ts', () => {
     writeFileSync(
