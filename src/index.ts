@@ -11,7 +11,7 @@ export { formatSize } from './replies.js';
 export { parseMemoryCommand } from './input.js';
 export type { MemoryCommand, MemoryCommandName } from './input.js';
 export { DEFAULT_LIMITS } from './limits.js';
-export type { MemoryLimits } from './limits.js';
+export type { MemoryLimits, ResolvedLimits } from './limits.js';
 export { DB_VERSION } from './schema.js';
 export type { MemoryChange } from './commands.js';
 export type { MemoryChangeEvent, MemoryChangeListener } from './events.js';

@@ -26,6 +26,7 @@ export const COMMAND_NAMES = Object.keys(FIELDS) as MemoryCommandName[];
 /**
  * The command in `input`, checked field by field. Extra fields are ignored (Claude may add some);
  * an omitted `new_str` becomes `''` (omitted means "delete old_str", not the word `undefined`).
+ * Throws a `MemoryToolError` with code `invalid_input`, whose message names the field, for anything else.
  */
 export function parseMemoryCommand(input: unknown): MemoryCommand {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {

@@ -7,7 +7,7 @@ import type { BetaMemoryTool20250818 } from '@anthropic-ai/sdk/resources/beta';
 import type { MemoryCommand } from './input.js';
 import { parseMemoryCommand } from './input.js';
 
-/** Anything with the six handlers and `execute`, such as an {@link IndexedDBMemoryTool}. */
+/** Anything that runs a validated memory command and answers its reply, such as an {@link IndexedDBMemoryTool}. */
 export interface MemoryCommandRunner {
   execute(command: MemoryCommand): Promise<string>;
 }
