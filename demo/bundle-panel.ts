@@ -84,8 +84,10 @@ export function setupBundlePanel(tool: IndexedDBMemoryTool, afterImport: () => P
       if (fromPicker) apply.focus();
     } catch (error) {
       if (run !== checks) return;
-      // The file stays chosen: with other options (say "keep mine" for "refuse the import") it may pass.
+      // The file stays chosen: with other options (say "keep mine" for "refuse the import") it may pass. Cancel
+      // drops it.
       status.textContent = refusal(error);
+      cancel.hidden = false;
     } finally {
       if (run === checks) progress.hidden = true;
     }
@@ -121,7 +123,14 @@ export function setupBundlePanel(tool: IndexedDBMemoryTool, afterImport: () => P
           reset(`Imported ${source.name}.`);
           await afterImport();
         },
-        (error: unknown) => reset(refusal(error)),
+        (error: unknown) => {
+          // Refused as it was applied (the memory changed since the dry run): nothing was changed, and the file stays
+          // chosen, to try with other options or to cancel.
+          report.hidden = true;
+          apply.hidden = true;
+          progress.hidden = true;
+          status.textContent = refusal(error);
+        },
       )
       .finally(() => {
         apply.disabled = false;

@@ -399,11 +399,12 @@ describe('the demo page', () => {
       await picker.setInputFiles({ name: 'claude-memory.json', mimeType: 'application/json', buffer: await readFile(await download.path()) });
       await expect.poll(() => report.textContent()).toContain('1 file(s) would be replaced');
 
-      // The file is already here: "refuse the import" refuses, and the file stays picked.
+      // The file is already here: "refuse the import" refuses, and the file stays picked (Cancel drops it).
       await conflict.selectOption('fail');
       await bundleStatus.filter({ hasText: 'Import refused, nothing was changed' }).waitFor();
       expect(await picker.inputValue()).toMatch(/claude-memory\.json$/);
       expect(await page.getByRole('button', { name: 'Apply import' }).isHidden()).toBe(true);
+      expect(await page.getByRole('button', { name: 'Cancel' }).isVisible()).toBe(true);
 
       // "keep mine" checks the same file again, and the refusal gives way to its report; the option keeps the focus.
       await conflict.focus();
@@ -414,6 +415,37 @@ describe('the demo page', () => {
       await page.getByRole('button', { name: 'Apply import' }).click();
       await bundleStatus.filter({ hasText: 'Imported claude-memory.json.' }).waitFor();
       await expect.poll(() => report.textContent()).toContain('1 file(s) were kept as they are');
+    });
+  });
+
+  it('keeps a bundle chosen when its import is refused as it is applied (the memory changed since the dry run)', async () => {
+    await withPage([], async (page) => {
+      await runCommand(page, 'create', { path: '/memories/mine.md', file_text: 'mine' });
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Export', exact: true }).click(),
+      ]);
+      await runCommand(page, 'delete', { path: '/memories/mine.md' });
+      const picker = page.getByLabel('Import a bundle');
+      const report = page.getByLabel('Import report');
+      const bundleStatus = page.locator('#bundles').getByRole('status');
+      const apply = page.getByRole('button', { name: 'Apply import' });
+      await page.getByLabel('Same file in both').selectOption('fail');
+      await picker.setInputFiles({ name: 'claude-memory.json', mimeType: 'application/json', buffer: await readFile(await download.path()) });
+      await expect.poll(() => report.textContent()).toContain('1 file(s) would be added');
+      // Between the dry run and Apply, the file comes back: the import now refuses (onConflict "fail").
+      await runCommand(page, 'create', { path: '/memories/mine.md', file_text: 'written meanwhile' });
+      await apply.click();
+      await bundleStatus.filter({ hasText: 'Import refused, nothing was changed' }).waitFor();
+      expect(await picker.inputValue()).toMatch(/claude-memory\.json$/);
+      expect(await apply.isHidden()).toBe(true);
+      expect(await page.getByRole('button', { name: 'Cancel' }).isVisible()).toBe(true);
+      // Another option checks the same file again, without picking it anew.
+      await page.getByLabel('Same file in both').selectOption('skip');
+      await expect.poll(() => report.textContent()).toContain('1 file(s) would be kept as they are');
+      await page.getByRole('button', { name: 'Cancel' }).click();
+      await bundleStatus.filter({ hasText: 'Import cancelled; nothing was changed.' }).waitFor();
+      expect(await picker.inputValue()).toBe('');
     });
   });
 
