@@ -177,8 +177,15 @@ export function setupHistoryPanel(tool: IndexedDBMemoryTool): { refresh(): Promi
     void refresh();
   });
   older.addEventListener('click', () => {
+    const shown = list.children.length;
     limit += PAGE;
-    void refresh();
+    void refresh().then(() => {
+      // The button hides itself once nothing older is left, which drops its focus: the first entry it added (or
+      // the last one) takes it, so the keyboard goes on where the new entries begin.
+      if (!focusLost()) return;
+      const entry = list.children[shown] ?? list.lastElementChild;
+      entry?.querySelector<HTMLElement>('[data-focus-key]')?.focus();
+    });
   });
   tool.subscribe(() => void refresh());
   return { refresh };

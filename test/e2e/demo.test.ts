@@ -385,6 +385,22 @@ describe('the demo page', () => {
     });
   });
 
+  it('keeps the keyboard focus in the history when "Show older changes" hides itself', async () => {
+    await withPage([], async (page) => {
+      // 50 changes fill the first page exactly, so the button shows; the 51st is the one it then adds.
+      for (let i = 0; i <= 50; i++) await runCommand(page, 'create', { path: `/memories/n${i}.md`, file_text: `${i}` });
+      const history = page.getByRole('region', { name: 'What Claude changed' });
+      const older = history.getByRole('button', { name: 'Show older changes' });
+      await expect.poll(() => history.getByRole('listitem').count()).toBe(50);
+      await pressEnter(older);
+      await expect.poll(() => history.getByRole('listitem').count()).toBe(51);
+      expect(await older.isHidden()).toBe(true);
+      // The entry it added (the oldest, #1) has the focus, not the page.
+      const added = history.getByRole('listitem').filter({ hasText: '#1 · /memories/n0.md' });
+      await expect.poll(() => isFocused(added.getByRole('button', { name: 'Show changes' }))).toBe(true);
+    });
+  }, 120_000);
+
   it('keeps a bundle chosen after a refused dry run, and checks it again whenever an import option changes', async () => {
     await withPage([], async (page) => {
       await runCommand(page, 'create', { path: '/memories/mine.md', file_text: 'mine' });
