@@ -32,7 +32,8 @@ export function setupCommandConsole(tool: IndexedDBMemoryTool, onStorageFailure:
     switch (name) {
       case 'view': {
         const input: Record<string, unknown> = { command: name, path: value('console-path') };
-        const range = value('console-view-range').trim();
+        // `1 10`, `1, 10` or, as JSON writes it, `[1, 10]`.
+        const range = value('console-view-range').trim().replace(/^\[(.*)\]$/su, '$1');
         if (range !== '') input.view_range = range.split(/[\s,]+/).filter((token) => token !== '').map(numberOrText);
         return input;
       }

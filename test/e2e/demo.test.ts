@@ -340,6 +340,9 @@ describe('the demo page', () => {
         `Here's the content of ${NOTE} with line numbers:\n     1\tone\n     2\t`,
       );
       expect(await consoleInput(page)).toEqual({ command: 'view', path: NOTE, view_range: [1, -1] });
+      // As JSON writes it, too.
+      await runCommand(page, 'view', { [VIEW_RANGE]: '[1, -1]' });
+      expect(await consoleInput(page)).toEqual({ command: 'view', path: NOTE, view_range: [1, -1] });
     });
   });
 
