@@ -31,6 +31,10 @@ export async function findUndoTarget(tx: WriteTx, id: number | undefined): Promi
 const sameFile = (entry: EntryRecord | undefined, state: FileState | null): boolean =>
   state === null ? entry === undefined : entry?.kind === 'file' && entry.bodyId === state.bodyId;
 
+/** {@link sameFile} for a path as earlier steps of the undo will leave it. */
+const sameState = (will: FileState | null | 'folder' | undefined, state: FileState | null): boolean =>
+  state === null ? will === null : typeof will === 'object' && will !== null && will.bodyId === state.bodyId;
+
 /** Reverses `target`'s ops (last first) after checking each one; returns what the undo changed. */
 export async function undoChange(
   tx: WriteTx,
@@ -44,17 +48,27 @@ export async function undoChange(
   const entries = tx.objectStore('entries');
   const ops = [...target.ops].reverse();
 
-  // Check everything first: a refused undo must write nothing.
+  // Check everything first, with all the reads at once (an import's undo may have thousands of steps). Each step is
+  // checked against the memory as the steps undone before it leave it (`undone`), not as it is now: a change that
+  // replaced a file by a folder (an import) finds the folder gone again by the time the file comes back.
   const current = await Promise.all(
     ops.map((op) => (op.type === 'move' ? Promise.all([getEntry(tx, op.to), getEntry(tx, op.from)]) : getEntry(tx, op.path))),
   );
+  /** Paths the steps checked so far will have set: a file's state, absent (`null`) or a folder. */
+  const undone = new Map<string, FileState | null | 'folder'>();
+  /** Files to restore where the change left a folder, which the steps before must have taken away. */
+  const overFolder = new Set<string>();
   ops.forEach((op, i) => {
-    const now = current[i];
-    if (op.type === 'file' && !sameFile(now as EntryRecord | undefined, op.after)) {
-      throw new MemoryToolError('conflict', undoReply.undoConflict(id, op.path));
-    }
-    if (op.type === 'move') {
-      const [at, from] = now as [EntryRecord | undefined, EntryRecord | undefined];
+    const live = current[i];
+    if (op.type === 'file') {
+      const ok = undone.has(op.path) ? sameState(undone.get(op.path), op.after) : sameFile(live as EntryRecord | undefined, op.after);
+      if (!ok) throw new MemoryToolError('conflict', undoReply.undoConflict(id, op.path));
+      undone.set(op.path, op.before);
+      if (op.before && (live as EntryRecord | undefined)?.kind === 'folder') overFolder.add(op.path);
+    } else if (op.type === 'folder') {
+      undone.set(op.path, op.before ? 'folder' : null);
+    } else {
+      const [at, from] = live as [EntryRecord | undefined, EntryRecord | undefined];
       if (!at || from) throw new MemoryToolError('conflict', undoReply.undoConflict(id, at ? op.from : op.to));
     }
   });
@@ -87,6 +101,11 @@ export async function undoChange(
         files--;
       }
       if (op.before) {
+        // A folder the change put here that could not go (something was written in it since): the file cannot come
+        // back, and the undo is refused (the transaction is aborted, so nothing of it stays).
+        if (overFolder.has(op.path) && (await entries.get(op.path))?.kind === 'folder') {
+          throw new MemoryToolError('conflict', undoReply.undoConflict(id, op.path));
+        }
         await ensureFolders(tx, op.path, now, id);
         const { bodyId, size, createdAt, updatedAt } = op.before;
         await entries.put({ path: op.path, parent: parentOf(op.path), kind: 'file', size, bodyId, createdAt, updatedAt });

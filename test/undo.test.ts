@@ -185,6 +185,41 @@ describe('history', () => {
   });
 });
 
+/** A bundle of `files` (path → text) and empty `folders`, with their digests, as the import wants it. */
+async function bundleOf(files: Record<string, string>, folders: string[] = []): Promise<string> {
+  const at = '2024-05-06T07:08:09.010Z';
+  const digest = async (text: string) =>
+    [...new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))].map((b) => b.toString(16).padStart(2, '0')).join('');
+  const list = await Promise.all(Object.entries(files).map(async ([path, content]) => ({ path, content, createdAt: at, updatedAt: at, sha256: await digest(content) })));
+  return JSON.stringify({ format: 'claude-memory-bundle', version: 1, exportedAt: at, files: list, folders });
+}
+
+describe('undo of a change that put a folder where a file was', () => {
+  const snapshot = (on: IndexedDBMemoryTool) => on.exportBundle({ exportedAt: new Date(0) }).then((blob) => blob.text());
+
+  it.each([
+    ['a file below it', { '/memories/a/b.md': 'child' }, []],
+    ['the folder alone', {}, ['/memories/a']],
+  ])('brings the file back after a replace import with %s', async (_case, files, folders) => {
+    await run({ command: 'create', path: '/memories/a', file_text: 'I was a file' });
+    const before = await snapshot(tool);
+    await tool.importBundle(await bundleOf(files, folders), { mode: 'replace' });
+    await tool.undo();
+    expect(await snapshot(tool)).toBe(before);
+    expect(await text('/memories/a')).toBe('I was a file');
+  });
+
+  it('refuses, changing nothing, when something was written in that folder since', async () => {
+    await run({ command: 'create', path: '/memories/a', file_text: 'I was a file' });
+    await tool.importBundle(await bundleOf({ '/memories/a/b.md': 'child' }), { mode: 'replace' });
+    const [imported] = await tool.history({ limit: 1 });
+    await run({ command: 'create', path: '/memories/a/later.md', file_text: 'written since' });
+    const before = await snapshot(tool);
+    await expect(tool.undo(imported?.id)).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('/memories/a') as unknown });
+    expect(await snapshot(tool)).toBe(before);
+  });
+});
+
 describe('undo', () => {
   it('undoes an edit, a create over a file, a delete of a folder and a rename, latest first', async () => {
     await run({ command: 'create', path: '/memories/notes/a.md', file_text: 'original' });
