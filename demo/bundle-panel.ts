@@ -155,6 +155,7 @@ function describe(report: ImportReport, dryRun: boolean): string {
     ...list('Added', report.addedPaths),
     ...list('Replaced', report.replacedPaths),
     ...list('Removed', report.removedPaths),
+    ...list('Removed folders', report.removedFolderPaths),
   ].join('\n');
 }
 

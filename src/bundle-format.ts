@@ -72,13 +72,19 @@ export interface ImportReport {
   replacedPaths: string[];
   skippedPaths: string[];
   removedPaths: string[];
+  /** Folders created. */
   folderPaths: string[];
+  /** Folders of the memory that the bundle does not need and were deleted (`mode: 'replace'` only). */
+  removedFolderPaths: string[];
 }
 
-/** The change events an import makes, for listeners: every file written, every file removed. */
+/**
+ * The change events an import makes, for listeners: every file and folder removed (`delete`), every file written
+ * and every folder made (`write`), so that an import of folders alone is announced too.
+ */
 export function importChanges(report: ImportReport): MemoryChange[] {
   return [
-    ...report.removedPaths.map((path): MemoryChange => ({ type: 'delete', path })),
-    ...[...report.addedPaths, ...report.replacedPaths].map((path): MemoryChange => ({ type: 'write', path })),
+    ...[...report.removedPaths, ...report.removedFolderPaths].map((path): MemoryChange => ({ type: 'delete', path })),
+    ...[...report.folderPaths, ...report.addedPaths, ...report.replacedPaths].map((path): MemoryChange => ({ type: 'write', path })),
   ];
 }

@@ -504,6 +504,7 @@ function planImport(
     skippedPaths: [],
     removedPaths: [],
     folderPaths: [],
+    removedFolderPaths: [],
   };
   const writes: CheckedFile[] = [];
   const kept = new Set<string>(); // memory files a bundle file lands on and that stay (skipped or overwritten)
@@ -555,8 +556,7 @@ function planImport(
       const stays = entry.kind === 'file' ? kept.has(entry.path) : folders.has(entry.path);
       if (stays) continue;
       deletes.push(entry);
-      if (entry.kind !== 'file') continue;
-      report.removedPaths.push(entry.path);
+      (entry.kind === 'file' ? report.removedPaths : report.removedFolderPaths).push(entry.path);
     }
     for (const entry of deletes) byPath.delete(entry.path);
   }

@@ -23,7 +23,10 @@ import type {
   BetaMemoryTool20250818ViewCommand as ViewCommand,
 } from '@anthropic-ai/sdk/resources/beta';
 
-/** What a write command changed, for change events and the journal. Paths are normalized keys. */
+/**
+ * What a write command changed, for change events and the journal. Paths are normalized keys. `write`: a file
+ * written (or, by an import, a folder made); `delete`: a file or folder removed, with everything below it.
+ */
 export type MemoryChange =
   | { type: 'write'; path: string }
   | { type: 'delete'; path: string }

@@ -204,6 +204,7 @@ describe('importBundle', () => {
       skippedPaths: [],
       removedPaths: [],
       folderPaths: ['/memories/sub'],
+      removedFolderPaths: [],
     });
     expect(await read(tool, '/memories/both.md')).toContain('     1\tnew');
     expect(await read(tool, '/memories/mine.md')).toContain('     1\tmine');
@@ -235,6 +236,7 @@ describe('importBundle', () => {
     const report = await tool.importBundle(bundle, { mode: 'replace' });
     expect(report).toMatchObject({ added: 1, replaced: 1, removed: 2, folders: 2 });
     expect(report.removedPaths.sort()).toEqual(['/memories/mine.md', '/memories/old/deep/gone.md']);
+    expect(report.removedFolderPaths.sort()).toEqual(['/memories/old', '/memories/old/deep']);
     const after = JSON.parse(await snapshot(tool)) as { files: BundleFile[]; folders: string[] };
     expect(after.files.map((f) => [f.path, f.content])).toEqual([
       ['/memories/both.md', 'new'],
@@ -329,6 +331,19 @@ describe('importBundle', () => {
       expect(report.addedPaths).toEqual(['/memories/a.md']);
       expect(importChanges(report)).toEqual([{ type: 'write', path: '/memories/a.md' }]);
     }
+  });
+
+  it('announces an import that only makes or removes folders', async () => {
+    const tool = await freshTool();
+    const heard: unknown[] = [];
+    const stop = tool.subscribe((event) => heard.push(...event.changes));
+    await tool.importBundle(await bundleOf({}, ['/memories/blank']));
+    await tool.importBundle(await bundleOf({}, []), { mode: 'replace' });
+    stop();
+    expect(heard).toEqual([
+      { type: 'write', path: '/memories/blank' },
+      { type: 'delete', path: '/memories/blank' },
+    ]);
   });
 
   it('never pollutes Object.prototype through __proto__ or constructor keys', async () => {
