@@ -195,6 +195,8 @@ async function applyPlan(
       bodyId: bodyId++,
       createdAt: file.createdAt,
       updatedAt: file.updatedAt,
+      // The bundle keeps when a file was last edited; here it arrives now, so expiry counts it as used now.
+      accessedAt: now,
     };
     // Progress follows the writes as the browser carries them out.
     pending.push(bodies.add(file.content, entry.bodyId), entries.put(entry).then(step));

@@ -108,7 +108,8 @@ export async function undoChange(
         }
         await ensureFolders(tx, op.path, now, id);
         const { bodyId, size, createdAt, updatedAt } = op.before;
-        await entries.put({ path: op.path, parent: parentOf(op.path), kind: 'file', size, bodyId, createdAt, updatedAt });
+        // Brought back now: expiry counts it as used now, whenever it was last edited.
+        await entries.put({ path: op.path, parent: parentOf(op.path), kind: 'file', size, bodyId, createdAt, updatedAt, accessedAt: now });
         bytes += size;
         files++;
       } else {

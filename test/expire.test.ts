@@ -54,6 +54,27 @@ describe('expire', () => {
     expect((await tool.history()).map((h) => h.command)).toEqual(['create']);
   });
 
+  it('counts a file an import or an undo brings in as used then, whenever it was last edited', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-01-01T00:00:00Z'));
+    await tool.run({ command: 'create', path: '/memories/restored.md', file_text: 'old' });
+    vi.setSystemTime(new Date('2026-03-01T00:00:00Z'));
+    // An import keeps the file's own times (edited in 2024), and an undo its times before the change (January).
+    const content = 'imported';
+    const sha256 = [...new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(content)))]
+      .map((b) => b.toString(16).padStart(2, '0'))
+      .join('');
+    const at = '2024-05-06T07:08:09.010Z';
+    await tool.importBundle(
+      JSON.stringify({ format: 'claude-memory-bundle', version: 1, exportedAt: at, files: [{ path: '/memories/imported.md', content, createdAt: at, updatedAt: at, sha256 }], folders: [] }),
+    );
+    await tool.run({ command: 'create', path: '/memories/restored.md', file_text: 'new' });
+    await tool.undo();
+    expect(await tool.expire({ olderThan: 30 * DAY })).toEqual({ deleted: [] });
+    // (Read only now: a view counts as a use too.)
+    expect(await tool.read('/memories/restored.md')).toBe('old');
+  });
+
   it('refuses an olderThan that is not a Date or a number', async () => {
     await expect(tool.expire({ olderThan: Number.NaN })).rejects.toThrow(TypeError);
   });
