@@ -174,7 +174,7 @@ async function applyPlan(
   for (const gone of plan.deletes) {
     ops.push(
       gone.kind === 'folder'
-        ? { type: 'folder', path: gone.path, before: true, after: false }
+        ? { type: 'folder', path: gone.path, before: true, after: false, times: [gone.createdAt, gone.updatedAt] }
         : { type: 'file', path: gone.path, before: fileState(gone), after: null },
     );
   }

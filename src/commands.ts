@@ -504,7 +504,7 @@ export function deleteEntries(
   let files = 0;
   for (const entry of gone) {
     if (entry.kind === 'folder') {
-      ops.push({ type: 'folder', path: entry.path, before: true, after: false });
+      ops.push({ type: 'folder', path: entry.path, before: true, after: false, times: [entry.createdAt, entry.updatedAt] });
     } else {
       bytes += entry.size;
       files++;

@@ -35,7 +35,8 @@ export interface FileState {
 /** One step of a journaled change, enough to check and to reverse it. */
 export type JournalOp =
   | { type: 'file'; path: string; before: FileState | null; after: FileState | null }
-  | { type: 'folder'; path: string; before: boolean; after: boolean }
+  /** `times`: a removed folder's `[createdAt, updatedAt]`, so that an undo brings it back as it was. */
+  | { type: 'folder'; path: string; before: boolean; after: boolean; times?: [createdAt: number, updatedAt: number] }
   | { type: 'move'; from: string; to: string };
 
 /** One change, as `tool.history()` returns it. */

@@ -73,6 +73,13 @@ export async function undoChange(
     }
   });
 
+  // Folders the change removed come back with their own times, also when a file below them brings them back first.
+  const folderTimes = new Map(target.ops.flatMap((op) => (op.type === 'folder' && op.times ? [[op.path, op.times] as const] : [])));
+  const folderAt = (path: string): EntryRecord => {
+    const record = folderRecord(path, now);
+    const times = folderTimes.get(path);
+    return times ? { ...record, createdAt: times[0], updatedAt: times[1] } : record;
+  };
   const inverse: JournalOp[] = [];
   const retired: RetiredBody[] = [];
   const changes: MemoryChange[] = [];
@@ -87,12 +94,12 @@ export async function undoChange(
     } else if (op.type === 'folder') {
       const existing = await entries.get(op.path);
       if (op.before && !existing) {
-        await entries.put(folderRecord(op.path, now));
+        await entries.put(folderAt(op.path));
         inverse.push({ type: 'folder', path: op.path, before: false, after: true });
       } else if (!op.before && existing?.kind === 'folder' && (await entries.count(subtreeRange(op.path))) === 0) {
         // A folder the change made goes only if it is still empty.
         await entries.delete(op.path);
-        inverse.push({ type: 'folder', path: op.path, before: true, after: false });
+        inverse.push({ type: 'folder', path: op.path, before: true, after: false, times: [existing.createdAt, existing.updatedAt] });
       }
     } else {
       if (op.after) {
@@ -106,7 +113,7 @@ export async function undoChange(
         if (overFolder.has(op.path) && (await entries.get(op.path))?.kind === 'folder') {
           throw new MemoryToolError('conflict', undoReply.undoConflict(id, op.path));
         }
-        await ensureFolders(tx, op.path, now, id);
+        await ensureFolders(tx, op.path, id, folderAt);
         const { bodyId, size, createdAt, updatedAt } = op.before;
         // Brought back now: expiry counts it as used now, whenever it was last edited.
         await entries.put({ path: op.path, parent: parentOf(op.path), kind: 'file', size, bodyId, createdAt, updatedAt, accessedAt: now });
@@ -127,14 +134,14 @@ export async function undoChange(
   return { reply: undoReply.undone(id), changes, ops: inverse, retired, usage: after };
 }
 
-/** Makes the missing folders above `key` (a restored file's folder may have been deleted with it). */
-async function ensureFolders(tx: WriteTx, key: string, now: number, id: number): Promise<void> {
+/** Makes the missing folders above `key` (a restored file's folder may have been deleted with it), as `record` has them. */
+async function ensureFolders(tx: WriteTx, key: string, id: number, record: (path: string) => EntryRecord): Promise<void> {
   const entries = tx.objectStore('entries');
   for (const folder of ancestorsOf(key)) {
     if (folder === MEMORY_ROOT) continue;
     const existing = await entries.get(folder);
     if (existing?.kind === 'file') throw new MemoryToolError('conflict', undoReply.undoConflict(id, folder));
-    if (!existing) await entries.put(folderRecord(folder, now));
+    if (!existing) await entries.put(record(folder));
   }
 }
 

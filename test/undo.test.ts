@@ -1,7 +1,7 @@
 // History and undo: every change is journaled with who/what/when, undo reverses exactly one change when it
 // applies cleanly, and the history stays within its bounds without leaking bodies.
 
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openDB } from 'idb';
 import { IndexedDBMemoryTool } from '../src/index.js';
 import type { IndexedDBMemoryToolOptions } from '../src/index.js';
@@ -193,6 +193,32 @@ async function bundleOf(files: Record<string, string>, folders: string[] = []): 
   const list = await Promise.all(Object.entries(files).map(async ([path, content]) => ({ path, content, createdAt: at, updatedAt: at, sha256: await digest(content) })));
   return JSON.stringify({ format: 'claude-memory-bundle', version: 1, exportedAt: at, files: list, folders });
 }
+
+describe('undo of a change that removed folders', () => {
+  afterEach(() => vi.useRealTimers());
+  const folders = async () =>
+    (await tool.list()).filter((entry) => entry.kind === 'folder').map((entry) => [entry.path, entry.createdAt.toISOString(), entry.updatedAt.toISOString()]);
+
+  it.each(['a delete', 'a replace import'])('brings them back with their own times after %s, and again after an undo of the undo', async (how) => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-01-01T00:00:00Z'));
+    await run({ command: 'create', path: '/memories/d/e/f.md', file_text: 'f' });
+    await run({ command: 'create', path: '/memories/d/empty/.keep', file_text: '' });
+    const before = await folders();
+    vi.setSystemTime(new Date('2026-02-01T00:00:00Z'));
+    if (how === 'a delete') await run({ command: 'delete', path: '/memories/d' });
+    else await tool.importBundle(await bundleOf({ '/memories/other.md': 'o' }), { mode: 'replace' });
+    vi.setSystemTime(new Date('2026-03-01T00:00:00Z'));
+    await tool.undo();
+    expect(await folders()).toEqual(before);
+    // Undo the undo (the folders go again), then that one (they come back once more).
+    const [undid] = await tool.history({ limit: 1 });
+    await tool.undo(undid?.id);
+    const [redid] = await tool.history({ limit: 1 });
+    await tool.undo(redid?.id);
+    expect(await folders()).toEqual(before);
+  });
+});
 
 describe('undo of a change that put a folder where a file was', () => {
   const snapshot = (on: IndexedDBMemoryTool) => on.exportBundle({ exportedAt: new Date(0) }).then((blob) => blob.text());
