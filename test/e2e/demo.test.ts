@@ -7,7 +7,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { startMessagesApiServer } from '../helpers/messages-api-server.js';
 import type { MessagesApiServer } from '../helpers/messages-api-server.js';
 import type { ScriptedStep } from '../../src/scripted-claude.js';
-import { dumpIndexedDB, openDemo, recordRequests, startBuiltDemo } from './harness.js';
+import { dumpIndexedDB, openDemo, recordRequests, runCommand, startBuiltDemo } from './harness.js';
 import type { BuiltDemo, Served } from './harness.js';
 
 const NOTE = '/memories/user.md';
@@ -60,16 +60,6 @@ async function send(page: Page, text: string): Promise<void> {
 async function turnOver(page: Page): Promise<void> {
   await expect.poll(() => page.getByRole('button', { name: 'Stop' }).isDisabled(), { timeout: 15_000 }).toBe(true);
   await expect.poll(() => page.getByRole('button', { name: 'Send' }).isEnabled(), { timeout: 15_000 }).toBe(true);
-}
-
-/** Runs one command from the console, filling the fields by their labels, and returns the tool_result shown. */
-async function runCommand(page: Page, command: string, fields: Record<string, string>): Promise<string> {
-  await page.getByLabel('Command', { exact: true }).selectOption(command);
-  for (const [label, value] of Object.entries(fields)) await page.getByLabel(label, { exact: true }).fill(value);
-  await page.getByRole('button', { name: 'Run command' }).click();
-  const result = page.getByLabel('Command result');
-  await expect.poll(() => result.textContent()).not.toBe('running…');
-  return (await result.textContent()) ?? '';
 }
 
 /** The console's Input box, parsed: what the console sent the tool. */

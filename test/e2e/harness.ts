@@ -10,6 +10,7 @@ import { extname, join, normalize, resolve, sep } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { build, createServer } from 'vite';
+import { expect } from 'vitest';
 import { chromiumArgs, chromiumPath } from '../../vite.config.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -178,4 +179,14 @@ export async function startBuiltDemo(): Promise<BuiltDemo> {
       await built.remove();
     },
   };
+}
+
+/** Runs one command from the demo's console as a person would (the fields by their labels); the tool_result shown. */
+export async function runCommand(page: Page, command: string, fields: Record<string, string>): Promise<string> {
+  await page.getByLabel('Command', { exact: true }).selectOption(command);
+  for (const [label, value] of Object.entries(fields)) await page.getByLabel(label, { exact: true }).fill(value);
+  await page.getByRole('button', { name: 'Run command' }).click();
+  const result = page.getByLabel('Command result');
+  await expect.poll(() => result.textContent()).not.toBe('running…');
+  return (await result.textContent()) ?? '';
 }

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { startMessagesApiServer } from '../helpers/messages-api-server.js';
-import { openDemo, startBuiltDemo } from './harness.js';
+import { openDemo, runCommand, startBuiltDemo } from './harness.js';
 import type { BuiltDemo, Served } from './harness.js';
 
 const NOTE = '/memories/offline-demo.md';
@@ -46,16 +46,6 @@ function change(page: Page, text: string): Locator {
 /** Each change's first line, newest first: "Claude wrote a file", "You undid change 3 undone", … */
 async function historyLines(page: Page): Promise<string[]> {
   return (await changes(page).locator('.change-head').allTextContents()).map((text) => text.trim());
-}
-
-/** Fills the console as a person would and runs the command; resolves once the result is shown. */
-async function runCommand(page: Page, command: string, fields: Record<string, string>): Promise<string> {
-  await page.getByLabel('Command', { exact: true }).selectOption(command);
-  for (const [label, value] of Object.entries(fields)) await page.getByLabel(label, { exact: true }).fill(value);
-  await page.getByRole('button', { name: 'Run command' }).click();
-  const result = page.getByLabel('Command result');
-  await expect.poll(() => result.textContent()).not.toBe('running…');
-  return (await result.textContent()) ?? '';
 }
 
 async function runOfflineDemo(page: Page): Promise<void> {
