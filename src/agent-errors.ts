@@ -190,7 +190,8 @@ export function describeAgentError(error: unknown, context: AgentErrorContext = 
     case 529:
       return { ...describe('overloaded'), ...extra };
   }
-  const streamError = status === undefined && typeof fields.type === 'string' ? STREAM_ERRORS[fields.type] : undefined;
+  // Own keys only: the type comes off the wire, and `toString` must not find Object.prototype's.
+  const streamError = status === undefined && typeof fields.type === 'string' && Object.hasOwn(STREAM_ERRORS, fields.type) ? STREAM_ERRORS[fields.type] : undefined;
   if (streamError) {
     const { kind, message, retryable } = streamError;
     return { ...describe(kind), message, ...(retryable === undefined ? {} : { retryable }), ...extra };

@@ -214,6 +214,8 @@ describe('createMemoryAgent', () => {
     const auth = new Anthropic.AuthenticationError(401, { type: 'error', error: { type: 'authentication_error', message: 'invalid x-api-key' } }, undefined, new Headers({ 'request-id': 'req_1' }));
     expect(describeAgentError(auth)).toMatchObject({ kind: 'auth', title: 'Bad API key', status: 401, apiMessage: 'invalid x-api-key', requestId: 'req_1', retryable: false });
     expect(describeAgentError('boom')).toMatchObject({ kind: 'other', message: 'boom' });
+    // An error type off the wire that names an Object.prototype member is no known stream error.
+    expect(describeAgentError(Object.assign(new Error('odd'), { type: 'toString' }))).toMatchObject({ kind: 'other', message: 'odd', retryable: false });
   });
 
   it('sends the key as the SDK does, with the browser-access header, and only in headers', async () => {
