@@ -28,12 +28,15 @@ export async function findUndoTarget(tx: WriteTx, id: number | undefined): Promi
   throw new MemoryToolError('not_found', undoReply.nothingToUndo());
 }
 
-const sameFile = (entry: EntryRecord | undefined, state: FileState | null): boolean =>
-  state === null ? entry === undefined : entry?.kind === 'file' && entry.bodyId === state.bodyId;
+/** What a path holds, as the undo's checks compare it: a file (its body), a folder, or nothing (`null`). */
+type Held = { bodyId: number | undefined } | 'folder' | null;
 
-/** {@link sameFile} for a path as earlier steps of the undo will leave it. */
-const sameState = (will: FileState | null | 'folder' | undefined, state: FileState | null): boolean =>
-  state === null ? will === null : typeof will === 'object' && will !== null && will.bodyId === state.bodyId;
+const held = (entry: EntryRecord | undefined): Held =>
+  entry === undefined ? null : entry.kind === 'folder' ? 'folder' : { bodyId: entry.bodyId };
+
+/** Whether `now` is what a step of the change left there: the file `state`, or nothing. */
+const isAsLeft = (now: Held | undefined, state: FileState | null): boolean =>
+  state === null ? now === null : typeof now === 'object' && now !== null && now.bodyId === state.bodyId;
 
 /** Reverses `target`'s ops (last first) after checking each one; returns what the undo changed. */
 export async function undoChange(
@@ -54,17 +57,19 @@ export async function undoChange(
   const current = await Promise.all(
     ops.map((op) => (op.type === 'move' ? Promise.all([getEntry(tx, op.to), getEntry(tx, op.from)]) : getEntry(tx, op.path))),
   );
-  /** Paths the steps checked so far will have set: a file's state, absent (`null`) or a folder. */
-  const undone = new Map<string, FileState | null | 'folder'>();
+  /** What the paths the steps checked so far set will hold once they are undone. */
+  const undone = new Map<string, Held>();
   /** Files to restore where the change left a folder, which the steps before must have taken away. */
   const overFolder = new Set<string>();
   ops.forEach((op, i) => {
     const live = current[i];
     if (op.type === 'file') {
-      const ok = undone.has(op.path) ? sameState(undone.get(op.path), op.after) : sameFile(live as EntryRecord | undefined, op.after);
-      if (!ok) throw new MemoryToolError('conflict', undoReply.undoConflict(id, op.path));
+      const there = held(live as EntryRecord | undefined);
+      if (!isAsLeft(undone.has(op.path) ? undone.get(op.path) : there, op.after)) {
+        throw new MemoryToolError('conflict', undoReply.undoConflict(id, op.path));
+      }
       undone.set(op.path, op.before);
-      if (op.before && (live as EntryRecord | undefined)?.kind === 'folder') overFolder.add(op.path);
+      if (op.before && there === 'folder') overFolder.add(op.path);
     } else if (op.type === 'folder') {
       undone.set(op.path, op.before ? 'folder' : null);
     } else {
