@@ -62,6 +62,15 @@ async function turnOver(page: Page): Promise<void> {
   await expect.poll(() => page.getByRole('button', { name: 'Send' }).isEnabled(), { timeout: 15_000 }).toBe(true);
 }
 
+/** The memory as the Export button downloads it, as a file to give the import's picker. */
+async function exportedBundle(page: Page): Promise<{ name: string; mimeType: string; buffer: Buffer }> {
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export', exact: true }).click(),
+  ]);
+  return { name: 'claude-memory.json', mimeType: 'application/json', buffer: await readFile(await download.path()) };
+}
+
 /** The console's Input box, parsed: what the console sent the tool. */
 async function consoleInput(page: Page): Promise<unknown> {
   return JSON.parse((await page.getByLabel('Command input').textContent()) ?? '');
@@ -359,11 +368,7 @@ describe('the demo page', () => {
       await page.getByRole('status').filter({ hasText: 'nothing was deleted' }).waitFor();
       await expect.poll(() => isFocused(expire)).toBe(true);
 
-      const [download] = await Promise.all([
-        page.waitForEvent('download'),
-        page.getByRole('button', { name: 'Export', exact: true }).click(),
-      ]);
-      const bundle = { name: 'claude-memory.json', mimeType: 'application/json', buffer: await readFile(await download.path()) };
+      const bundle = await exportedBundle(page);
       const picker = page.getByLabel('Import a bundle');
       const bundleStatus = page.locator('#bundles').getByRole('status');
       await picker.setInputFiles(bundle);
@@ -397,15 +402,12 @@ describe('the demo page', () => {
   it('keeps a bundle chosen after a refused dry run, and checks it again whenever an import option changes', async () => {
     await withPage([], async (page) => {
       await runCommand(page, 'create', { path: '/memories/mine.md', file_text: 'mine' });
-      const [download] = await Promise.all([
-        page.waitForEvent('download'),
-        page.getByRole('button', { name: 'Export', exact: true }).click(),
-      ]);
+      const bundle = await exportedBundle(page);
       const picker = page.getByLabel('Import a bundle');
       const report = page.getByLabel('Import report');
       const bundleStatus = page.locator('#bundles').getByRole('status');
       const conflict = page.getByLabel('Same file in both');
-      await picker.setInputFiles({ name: 'claude-memory.json', mimeType: 'application/json', buffer: await readFile(await download.path()) });
+      await picker.setInputFiles(bundle);
       await expect.poll(() => report.textContent()).toContain('1 file(s) would be replaced');
 
       // The file is already here: "refuse the import" refuses, and the file stays picked (Cancel drops it).
@@ -430,17 +432,14 @@ describe('the demo page', () => {
   it('keeps a bundle chosen when its import is refused as it is applied (the memory changed since the dry run)', async () => {
     await withPage([], async (page) => {
       await runCommand(page, 'create', { path: '/memories/mine.md', file_text: 'mine' });
-      const [download] = await Promise.all([
-        page.waitForEvent('download'),
-        page.getByRole('button', { name: 'Export', exact: true }).click(),
-      ]);
+      const bundle = await exportedBundle(page);
       await runCommand(page, 'delete', { path: '/memories/mine.md' });
       const picker = page.getByLabel('Import a bundle');
       const report = page.getByLabel('Import report');
       const bundleStatus = page.locator('#bundles').getByRole('status');
       const apply = page.getByRole('button', { name: 'Apply import' });
       await page.getByLabel('Same file in both').selectOption('fail');
-      await picker.setInputFiles({ name: 'claude-memory.json', mimeType: 'application/json', buffer: await readFile(await download.path()) });
+      await picker.setInputFiles(bundle);
       await expect.poll(() => report.textContent()).toContain('1 file(s) would be added');
       // Between the dry run and Apply, the file comes back: the import now refuses (onConflict "fail").
       await runCommand(page, 'create', { path: '/memories/mine.md', file_text: 'written meanwhile' });
