@@ -1,5 +1,6 @@
 // ChangeHub: listeners of this tool hear each change at once as `local`; other hubs of the same database (other
-// tabs, workers, tools) hear it through a BroadcastChannel as `remote`; and a closed hub keeps no channel open.
+// tabs, workers, tools) hear it a task later through a BroadcastChannel as `remote`; and a closed hub keeps no
+// channel open.
 // Runs in Node (its BroadcastChannel) and in Chromium.
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -123,9 +124,23 @@ describe('ChangeHub', () => {
     expect(await again.next('/memories/heard.md')).toMatchObject({ source: 'remote' });
   });
 
-  it('does not keep a Node process alive for its channels, sending or listening', () => {
+  it('posts to the others a task later, not before the command can answer; posts of one task go in order', async () => {
+    const sender = hub();
+    const there = listen(hub());
+    const listening = openChannels.size;
+    sender.publish(write('/memories/a.md'));
+    sender.publish(write('/memories/b.md'));
+    // Nothing sent yet: the sending channel is opened when the posts go out.
+    expect(openChannels.size).toBe(listening);
+    await there.next('/memories/b.md');
+    expect(there.events.map((event) => event.changes[0]?.path)).toEqual(['/memories/a.md', '/memories/b.md']);
+    expect(openChannels.size).toBe(listening + 1);
+  });
+
+  it('does not keep a Node process alive for its channels, sending or listening', async () => {
     const sender = hub();
     sender.publish(write('/memories/a.md'));
+    await new Promise((resolve) => setTimeout(resolve, 0));
     listen(hub());
     expect(openChannels.size).toBe(2);
     expect(unrefed).toEqual(openChannels);
