@@ -32,6 +32,17 @@ const SECRETS: Array<[string, string]> = [
   ['a GitHub token', fake('ghp_', 'x'.repeat(36))],
   ['a Slack token', fake('xoxb-', '1234567890-abcdef')],
   ['a Stripe secret key', fake('sk_live_', 'z'.repeat(24))],
+  // Every kind, and each spelling of its prefix: the one-pass search looks for these first (secrets.ts `needle`).
+  ['an AWS access key id', fake('ASIA', 'QRSTUVWXYZ234567')],
+  ['an AWS secret access key', `AWS_SECRET_ACCESS_KEY: "${'C'.repeat(40)}"`],
+  ['a Google service account key', `"private_key_id": "${'0f'.repeat(20)}"`],
+  ['a Google OAuth token', fake('ya29.', 'a0AfH6'.repeat(5))],
+  ['a GitHub token', fake('github_pat_', '11AB_'.repeat(10))],
+  ['a GitLab token', fake('glpat-', 'Xy_9-'.repeat(5))],
+  ['a Slack token', fake('xoxp-', '9876543210-zyx')],
+  ['a Stripe secret key', fake('rk_live_', 'Q'.repeat(24))],
+  ['an Azure storage key', fake('AccountKey=', 'k+/9'.repeat(22) + '==')],
+  ['a Hugging Face token', fake('hf_', 'Hf0'.repeat(12))],
 ];
 
 describe('findSecret', () => {
@@ -63,6 +74,18 @@ describe('findSecret, one pass for the default patterns', () => {
       }
     }
     expect(findSecret(filler)).toBeUndefined();
+  });
+
+  it('looks past prefixes that start no secret, to the one that does', () => {
+    // Each of these holds a needle the first pass stops at; only the last line is a key.
+    const decoys = [
+      'sk- is a prefix; so are AKIA and AIza; hf_ and glpat- too',
+      '-----BEGIN CERTIFICATE-----',
+      'xoxb- then nothing; ya29. then nothing; "private_key_id": "short"',
+      'AccountKey=short; sk_live_; github_pat_; aws_secret_access_key = short',
+    ].join('\n').repeat(50);
+    expect(findSecret(decoys)).toBeUndefined();
+    for (const [name, secret] of SECRETS) expect(findSecret(`${decoys}\n${secret}\n${decoys}`)).toBe(name);
   });
 
   it('reads the AWS secret key name in any case, without the i flag', () => {
