@@ -136,7 +136,8 @@ function sizeSection(sizes: SizeReport): string {
   const lines = [
     '## Size',
     '',
-    'Minified (Vite 8 / rolldown) and gzipped (level 9); the SDK is external, idb is included. The core is judged on ' +
+    'Built by Vite 8 (rolldown) in library mode, then minified whitespace and all, as the app\'s own build does (library ' +
+      'mode leaves ES output\'s whitespace to it), and gzipped (level 9); the SDK is external, idb is included. The core is judged on ' +
       'what it loads up front (the tool alone; undo, history, listing, expiry and bundles are fetched on first use), ' +
       'the whole library on all its code, lazy chunks included.',
     '',

@@ -84,7 +84,10 @@ async function entrySize(name: string, plugins: Plugin[]): Promise<EntrySize> {
   for (const chunk of chunks) if (chunk.isEntry) visit(chunk.fileName);
   const loaded = chunks.filter((chunk) => eager.has(chunk.fileName));
   const lazy = chunks.filter((chunk) => !eager.has(chunk.fileName));
-  const code = loaded.map((chunk) => chunk.code).join('\n');
+  // Vite's library mode keeps whitespace in ES output (so that pure annotations survive for the app's bundler); the
+  // app's own build then minifies it fully, and that is what its users download.
+  const shipped = (chunk: Rolldown.OutputChunk): string => minifySync(chunk.fileName, chunk.code, { module: true }).code;
+  const code = loaded.map(shipped).join('\n');
   const modules = loaded
     .flatMap((chunk) => Object.entries(chunk.modules))
     .map(([id, info]) => ({
@@ -100,7 +103,7 @@ async function entrySize(name: string, plugins: Plugin[]): Promise<EntrySize> {
   ) as EntrySize['contains'];
   const lazyChunks = lazy.map((chunk) => ({
     name: chunk.fileName,
-    gzipped: gz(chunk.code),
+    gzipped: gz(shipped(chunk)),
     modules: Object.keys(chunk.modules).map(shortId),
   }));
   return { entry: name, minified: Buffer.byteLength(code), gzipped: gz(code), contains, modules, lazy: lazyChunks };
