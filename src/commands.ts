@@ -126,9 +126,13 @@ export async function readBody(tx: ReadTx, entry: EntryRecord): Promise<string> 
 /** `onFileRead` hears which file was shown, so the caller can note the access (for expiry) after the read. */
 export async function view(tx: ReadTx, command: ViewCommand, onFileRead?: (entry: EntryRecord) => void): Promise<string> {
   const key = normalizeMemoryPath(command.path);
+  // A name with no extension is most likely a folder (`/memories` is the view of every conversation's start): its
+  // children are read beside its entry, a round trip sooner. For a file so named the read finds none, at little cost.
+  const children = nameOf(key).includes('.') ? undefined : childrenOf(tx, key);
+  children?.catch(() => undefined);
   const entry = await getEntry(tx, key);
   if (!entry) throw new MemoryToolError('not_found', reply.viewMissing(command.path));
-  if (entry.kind === 'folder') return listFolder(tx, key, command.path);
+  if (entry.kind === 'folder') return listFolder(tx, key, command.path, children);
   const text = viewFile(await readBody(tx, entry), command);
   onFileRead?.(entry);
   return text;
@@ -148,13 +152,18 @@ export async function touchFiles(tx: WriteTx, paths: Iterable<string>, now: numb
 const isVisible = (entry: EntryRecord): boolean => !isHiddenName(nameOf(entry.path));
 const byName = (a: EntryRecord, b: EntryRecord): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 
-/** Two levels below `key`, read from the parent index: the cost follows what is listed, not the memory. */
-async function listFolder(tx: ReadTx, key: string, shownPath: string): Promise<string> {
-  const byParent = plainStore(tx, 'entries').index('parent');
-  const childrenOf = (folder: string) => request(byParent.getAll(folder)) as Promise<EntryRecord[]>;
-  const children = (await childrenOf(key)).filter(isVisible).sort(byName);
+/** The entries whose parent is `folder`, from the parent index. */
+const childrenOf = (tx: ReadTx, folder: string): Promise<EntryRecord[]> =>
+  request(plainStore(tx, 'entries').index('parent').getAll(folder)) as Promise<EntryRecord[]>;
+
+/**
+ * Two levels below `key`, read from the parent index: the cost follows what is listed, not the memory. `read` is
+ * the first level's read, when it was sent already.
+ */
+async function listFolder(tx: ReadTx, key: string, shownPath: string, read = childrenOf(tx, key)): Promise<string> {
+  const children = (await read).filter(isVisible).sort(byName);
   const grandchildren = await Promise.all(
-    children.map((child) => (child.kind === 'folder' ? childrenOf(child.path) : Promise.resolve([] as EntryRecord[]))),
+    children.map((child) => (child.kind === 'folder' ? childrenOf(tx, child.path) : Promise.resolve([] as EntryRecord[]))),
   );
   const lines = [reply.listingHeader(shownPath), `${FOLDER_SIZE}\t${shownPath}`];
   const line = (entry: EntryRecord, rel: string): string =>

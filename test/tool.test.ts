@@ -112,6 +112,38 @@ describe('view of a folder', () => {
     );
   });
 
+  it('reads a folder-like name\'s children beside its entry, not after it; a file with an extension, never', async () => {
+    await create('/memories/notes/a.md', 'a');
+    await create('/memories/notes/sub/b.md', 'b');
+    await create('/memories/TODO', 'a file with no extension');
+    // What the browser was asked, in order: the entry's answer logged as it arrives.
+    const log: string[] = [];
+    const realGet = IDBObjectStore.prototype.get;
+    const realGetAll = IDBIndex.prototype.getAll;
+    vi.spyOn(IDBObjectStore.prototype, 'get').mockImplementation(function (this: IDBObjectStore, key: IDBValidKey | IDBKeyRange) {
+      const request = realGet.call(this, key);
+      request.addEventListener('success', () => log.push(`got ${String(key)}`));
+      return request;
+    });
+    vi.spyOn(IDBIndex.prototype, 'getAll').mockImplementation(function (this: IDBIndex, query?: IDBValidKey | IDBKeyRange | null) {
+      log.push(`getAll ${String(query)}`);
+      return realGetAll.call(this, query);
+    });
+    try {
+      const listing = await ok({ command: 'view', path: '/memories/notes' });
+      expect(listing.split('\n').slice(2)).toEqual(['1B\t/memories/notes/a.md', '4K\t/memories/notes/sub/', '1B\t/memories/notes/sub/b.md']);
+      expect(log).toEqual(['getAll /memories/notes', 'got /memories/notes', 'getAll /memories/notes/sub']);
+      log.length = 0;
+      await ok({ command: 'view', path: '/memories/notes/a.md' });
+      expect(log.filter((line) => line.startsWith('getAll'))).toEqual([]);
+      log.length = 0;
+      expect(await read('/memories/TODO')).toBe('a file with no extension');
+      expect(log.filter((line) => line.startsWith('getAll'))).toEqual(['getAll /memories/TODO']);
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+
   it('formats sizes in K and M', async () => {
     await create('/memories/k', 'a'.repeat(1024));
     await create('/memories/m', 'a'.repeat(1024 * 1024));
