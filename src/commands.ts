@@ -11,6 +11,7 @@ import type { KnownUsage, RetiredBody } from './journal.js';
 import { fileState } from './journal.js';
 import { EMPTY_USAGE, fromTotalsKey } from './schema.js';
 import type { EntryRecord, JournalOp, JournalRecord, UsageRecord } from './schema.js';
+import type { ReadAhead } from './read-ahead.js';
 import type { MemoryTx } from './store.js';
 import { getRecord, plainStore, request, writer } from './store.js';
 import { utf8Length, wellFormed } from './utf8.js';
@@ -66,6 +67,8 @@ export interface WriteContext {
   known?: KnownUsage | undefined;
   /** Take `known` unchecked: the journal record's key proves them afterwards (tool.ts `#write`). */
   trusted?: boolean;
+  /** The bodies of the files this tool has seen, to read beside their entries. */
+  ahead?: ReadAhead | undefined;
 }
 
 type ReadTx = MemoryTx<'readonly'> | MemoryTx<'readwrite'>;
@@ -121,19 +124,44 @@ export async function readBody(tx: ReadTx, entry: EntryRecord): Promise<string> 
   return entry.bodyId === undefined ? '' : ((await getRecord(tx, 'bodies', entry.bodyId)) ?? '');
 }
 
+/** The body `guess` names, read now, beside the entry (read-ahead.ts); nothing without a guess. */
+function readAhead(tx: ReadTx, guess: number | undefined): Promise<string | undefined> | undefined {
+  if (guess === undefined) return undefined;
+  const body = getRecord(tx, 'bodies', guess);
+  // Unused when the guess was wrong; a failed read fails the transaction, which the caller hears of anyway.
+  body.catch(() => undefined);
+  return body;
+}
+
+/** A file's text: the body read ahead when it is the entry's own, otherwise read now. */
+async function bodyOf(tx: ReadTx, entry: EntryRecord, guess: number | undefined, ahead: Promise<string | undefined> | undefined): Promise<string> {
+  return ahead && entry.bodyId === guess ? ((await ahead) ?? '') : readBody(tx, entry);
+}
+
 // ---------------------------------------------------------------- view
 
-/** `onFileRead` hears which file was shown, so the caller can note the access (for expiry) after the read. */
-export async function view(tx: ReadTx, command: ViewCommand, onFileRead?: (entry: EntryRecord) => void): Promise<string> {
+/**
+ * `onFileRead` hears which file was shown, so the caller can note the access (for expiry) after the read; `ahead`
+ * guesses a file's body, and learns what was there.
+ */
+export async function view(
+  tx: ReadTx,
+  command: ViewCommand,
+  onFileRead?: (entry: EntryRecord) => void,
+  ahead?: ReadAhead,
+): Promise<string> {
   const key = normalizeMemoryPath(command.path);
+  const guess = ahead?.guess(key);
+  const early = readAhead(tx, guess);
   // A name with no extension is most likely a folder (`/memories` is the view of every conversation's start): its
   // children are read beside its entry, a round trip sooner. For a file so named the read finds none, at little cost.
-  const children = nameOf(key).includes('.') ? undefined : childrenOf(tx, key);
+  const children = guess !== undefined || nameOf(key).includes('.') ? undefined : childrenOf(tx, key);
   children?.catch(() => undefined);
   const entry = await getEntry(tx, key);
+  ahead?.saw(key, entry);
   if (!entry) throw new MemoryToolError('not_found', reply.viewMissing(command.path));
   if (entry.kind === 'folder') return listFolder(tx, key, command.path, children);
-  const text = viewFile(await readBody(tx, entry), command);
+  const text = viewFile(await bodyOf(tx, entry, guess, early), command);
   onFileRead?.(entry);
   return text;
 }
@@ -267,6 +295,7 @@ export async function create(tx: WriteTx, command: CreateCommand, ctx: WriteCont
   };
   makeFolders(tx, missingFolders, ctx.now);
   writer(tx, 'entries').put(entry);
+  ctx.ahead?.saw(key, entry);
   const before = existing ? fileState(existing) : null;
   return {
     reply: reply.created(command.path),
@@ -325,10 +354,13 @@ interface FoundFile {
 /** The file at `path` for an edit (read with the totals), or the contract's refusal for a missing path or a folder. */
 async function fileForEdit(tx: WriteTx, path: string, ctx: WriteContext): Promise<FoundFile> {
   const key = normalizeMemoryPath(path);
+  const guess = ctx.ahead?.guess(key);
+  const early = readAhead(tx, guess);
   const [entry, usage] = await Promise.all([getEntry(tx, key), getUsage(tx, ctx.known, ctx.trusted)]);
+  ctx.ahead?.saw(key, entry);
   if (!entry) throw new MemoryToolError('not_found', reply.viewMissing(path));
   if (entry.kind !== 'file') throw new MemoryToolError('not_a_file', reply.notAFile(path));
-  return { key, entry, usage, content: await readBody(tx, entry) };
+  return { key, entry, usage, content: await bodyOf(tx, entry, guess, early) };
 }
 
 /** An edit of a file: its new text, the span of it that changed, and the new size worked out from the old one. */
@@ -359,6 +391,7 @@ async function writeEdit(
   const entry: EntryRecord = { ...found.entry, size, bodyId, updatedAt: ctx.now };
   writer(tx, 'bodies').add(content, bodyId);
   writer(tx, 'entries').put(entry);
+  ctx.ahead?.saw(found.key, entry);
   const before = fileState(found.entry);
   return {
     content,

@@ -27,6 +27,7 @@ import type { MemoryEntry } from './listing.js';
 import { DEFAULT_HISTORY_LIMITS, record } from './journal.js';
 import type { MemoryLimits, ResolvedLimits } from './limits.js';
 import { resolveLimits } from './limits.js';
+import { ReadAhead } from './read-ahead.js';
 import { reply } from './replies.js';
 import { ACCESS_GRANULARITY_MS } from './schema.js';
 import { findSecret, findSecretAround } from './secrets.js';
@@ -126,6 +127,8 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
    * takes it down in the same step as it goes on: a helper function doing that would leave a microtask between.
    */
   #busy: Turn | undefined;
+  /** The bodies of the files this tool has read or written, for their next view or edit to read early. */
+  readonly #ahead = new ReadAhead();
   /** Files viewed whose `accessedAt` is stale, written in one light transaction shortly after. */
   readonly #touched = new Set<string>();
   #touching: Promise<void> | undefined;
@@ -167,7 +170,8 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
 
   /**
    * Calls `listener` after each committed change, made by this tool (`source: 'local'`) or by another tab,
-   * worker or tool on the same database (`'remote'`, via BroadcastChannel). Returns the unsubscribe function.
+   * worker or tool on the same database (`'remote'`, via BroadcastChannel: a tool posts its changes a task after
+   * the command answered). Returns the unsubscribe function.
    */
   subscribe(listener: MemoryChangeListener): () => void {
     return this.#hub.subscribe(listener);
@@ -185,9 +189,14 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     return this.#store.run(
       'readonly',
       (tx) =>
-        commands.view(tx, checked, (entry) => {
-          if ((entry.accessedAt ?? entry.updatedAt) < now - ACCESS_GRANULARITY_MS) this.#noteAccess(entry.path);
-        }),
+        commands.view(
+          tx,
+          checked,
+          (entry) => {
+            if ((entry.accessedAt ?? entry.updatedAt) < now - ACCESS_GRANULARITY_MS) this.#noteAccess(entry.path);
+          },
+          this.#ahead,
+        ),
       READ_STORES,
     );
   }
@@ -443,6 +452,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
       screen: (write) => this.#screen(write),
       filter: (write) => this.#filter(write),
       rewrites: this.#options.beforeWrite !== undefined,
+      ahead: this.#ahead,
     };
     let trusted = false;
     const attempt = (again: boolean) =>

@@ -116,31 +116,21 @@ describe('view of a folder', () => {
     await create('/memories/notes/a.md', 'a');
     await create('/memories/notes/sub/b.md', 'b');
     await create('/memories/TODO', 'a file with no extension');
-    // What the browser was asked, in order: the entry's answer logged as it arrives.
-    const log: string[] = [];
-    const realGet = IDBObjectStore.prototype.get;
-    const realGetAll = IDBIndex.prototype.getAll;
-    vi.spyOn(IDBObjectStore.prototype, 'get').mockImplementation(function (this: IDBObjectStore, key: IDBValidKey | IDBKeyRange) {
-      const request = realGet.call(this, key);
-      request.addEventListener('success', () => log.push(`got ${String(key)}`));
-      return request;
-    });
-    vi.spyOn(IDBIndex.prototype, 'getAll').mockImplementation(function (this: IDBIndex, query?: IDBValidKey | IDBKeyRange | null) {
-      log.push(`getAll ${String(query)}`);
-      return realGetAll.call(this, query);
-    });
+    // A tool that has seen none of these files, so no body is read ahead.
+    await reopen();
+    const requests = logRequests();
     try {
       const listing = await ok({ command: 'view', path: '/memories/notes' });
       expect(listing.split('\n').slice(2)).toEqual(['1B\t/memories/notes/a.md', '4K\t/memories/notes/sub/', '1B\t/memories/notes/sub/b.md']);
-      expect(log).toEqual(['getAll /memories/notes', 'got /memories/notes', 'getAll /memories/notes/sub']);
-      log.length = 0;
+      expect(requests.log).toEqual(['getAll /memories/notes', 'got /memories/notes', 'getAll /memories/notes/sub']);
+      requests.log.length = 0;
       await ok({ command: 'view', path: '/memories/notes/a.md' });
-      expect(log.filter((line) => line.startsWith('getAll'))).toEqual([]);
-      log.length = 0;
+      expect(requests.log.filter((line) => line.startsWith('getAll'))).toEqual([]);
+      requests.log.length = 0;
       expect(await read('/memories/TODO')).toBe('a file with no extension');
-      expect(log.filter((line) => line.startsWith('getAll'))).toEqual(['getAll /memories/TODO']);
+      expect(requests.log.filter((line) => line.startsWith('getAll'))).toEqual(['getAll /memories/TODO']);
     } finally {
-      vi.restoreAllMocks();
+      requests.restore();
     }
   });
 
@@ -150,6 +140,90 @@ describe('view of a folder', () => {
     const lines = (await ok({ command: 'view', path: '/memories' })).split('\n');
     expect(lines).toContain('1K\t/memories/k');
     expect(lines).toContain('1M\t/memories/m');
+  });
+});
+
+/** A fresh tool on the same database: it has seen no file yet. */
+async function reopen(): Promise<void> {
+  const dbName = tool.dbName;
+  tool.close();
+  tool = await IndexedDBMemoryTool.init({ dbName });
+}
+
+/** What the browser is asked from now on: `get` logged as its answer arrives, `getAll` as it is asked. */
+function logRequests(): { log: string[]; restore: () => void } {
+  const log: string[] = [];
+  const realGet = IDBObjectStore.prototype.get;
+  const realGetAll = IDBIndex.prototype.getAll;
+  vi.spyOn(IDBObjectStore.prototype, 'get').mockImplementation(function (this: IDBObjectStore, key: IDBValidKey | IDBKeyRange) {
+    const request = realGet.call(this, key);
+    request.addEventListener('success', () => log.push(`got ${String(key)}`));
+    return request;
+  });
+  vi.spyOn(IDBIndex.prototype, 'getAll').mockImplementation(function (this: IDBIndex, query?: IDBValidKey | IDBKeyRange | null) {
+    log.push(`getAll ${String(query)}`);
+    return realGetAll.call(this, query);
+  });
+  return { log, restore: () => vi.restoreAllMocks() };
+}
+
+describe('reading ahead the body of a file this tool has read or written', () => {
+  const gets = (log: string[]): string[] => log.filter((line) => line.startsWith('got ')).map((line) => (/^got \d+$/u.test(line) ? 'got a body' : line));
+
+  it('reads it beside the entry in a view and an edit, and still answers right when another tool changed the file', async () => {
+    await create('/memories/a.md', 'one');
+    const requests = logRequests();
+    try {
+      expect(await read('/memories/a.md')).toBe('one');
+      expect(gets(requests.log)).toEqual(['got a body', 'got /memories/a.md']);
+      requests.log.length = 0;
+      await ok({ command: 'str_replace', path: '/memories/a.md', old_str: 'one', new_str: 'two' });
+      expect(gets(requests.log)).toEqual(['got a body', 'got /memories/a.md']);
+      requests.log.length = 0;
+      await ok({ command: 'insert', path: '/memories/a.md', insert_line: 1, insert_text: 'three' });
+      expect(gets(requests.log)).toEqual(['got a body', 'got /memories/a.md']);
+      // Another tab's edit: the body guessed is the old one, so the file's own is read after its entry.
+      const other = await IndexedDBMemoryTool.init({ dbName: tool.dbName });
+      await other.str_replace({ command: 'str_replace', path: '/memories/a.md', old_str: 'two', new_str: 'four' });
+      other.close();
+      requests.log.length = 0;
+      expect(await read('/memories/a.md')).toBe('four\nthree');
+      expect(gets(requests.log)).toEqual(['got a body', 'got /memories/a.md', 'got a body']);
+    } finally {
+      requests.restore();
+    }
+  });
+
+  it('reads after the entry a file it has not seen, a file now gone or a folder, and never guesses a big body', async () => {
+    await create('/memories/big.md', `${'x'.repeat(63)}\n`.repeat(1024 + 16));
+    await create('/memories/gone.md', 'soon deleted');
+    await create('/memories/was-file', 'becomes a folder');
+    await ok({ command: 'view', path: '/memories/gone.md' });
+    await ok({ command: 'view', path: '/memories/was-file' });
+    const other = await IndexedDBMemoryTool.init({ dbName: tool.dbName });
+    await other.delete({ command: 'delete', path: '/memories/gone.md' });
+    await other.delete({ command: 'delete', path: '/memories/was-file' });
+    await other.create({ command: 'create', path: '/memories/was-file/inside.md', file_text: 'x' });
+    await other.create({ command: 'create', path: '/memories/unseen.md', file_text: 'new to this tool' });
+    other.close();
+    const requests = logRequests();
+    try {
+      expect(await ok({ command: 'view', path: '/memories/big.md', view_range: [1, 1] })).toBe(
+        `Here's the content of /memories/big.md with line numbers:\n     1\t${'x'.repeat(63)}`,
+      );
+      expect(gets(requests.log)).toEqual(['got /memories/big.md', 'got a body']);
+      requests.log.length = 0;
+      expect(await read('/memories/unseen.md')).toBe('new to this tool');
+      expect(gets(requests.log)).toEqual(['got /memories/unseen.md', 'got a body']);
+      requests.log.length = 0;
+      expect(await fails({ command: 'view', path: '/memories/gone.md' })).toBe(
+        'Error: The path /memories/gone.md does not exist. Please provide a valid path.',
+      );
+      expect(gets(requests.log)).toEqual(['got a body', 'got /memories/gone.md']);
+      expect((await ok({ command: 'view', path: '/memories/was-file' })).split('\n').at(-1)).toBe('1B\t/memories/was-file/inside.md');
+    } finally {
+      requests.restore();
+    }
   });
 });
 

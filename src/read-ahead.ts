@@ -1,0 +1,33 @@
+// Which body each file had when this tool last read or wrote it, so that the next view or edit of the file can read
+// that body beside its entry instead of after it: one round trip fewer (Claude mostly views a file, then edits it).
+// Only a guess. The entry, read in the same transaction, says which body is the file's; the guessed body is used
+// only if it is that one (bodies never change once written), and a wrong guess costs one read for nothing.
+
+import type { EntryRecord } from './schema.js';
+
+/** Bodies above this are not guessed: a wrong guess would read them for nothing, and their read dwarfs a round trip. */
+export const READ_AHEAD_BYTES = 64 * 1024;
+/** Files remembered, the least recently seen forgotten first. */
+export const READ_AHEAD_FILES = 256;
+
+export class ReadAhead {
+  readonly #bodies = new Map<string, number>();
+
+  /** The body to read beside `key`'s entry, if one is worth guessing. */
+  guess(key: string): number | undefined {
+    return this.#bodies.get(key);
+  }
+
+  /** What `key` holds as of a read or a write: a file's entry (its body is remembered if small), or nothing. */
+  saw(key: string, entry: EntryRecord | undefined): void {
+    this.#bodies.delete(key);
+    if (entry?.kind !== 'file' || entry.bodyId === undefined || entry.size > READ_AHEAD_BYTES) return;
+    this.#bodies.set(key, entry.bodyId);
+    if (this.#bodies.size > READ_AHEAD_FILES) {
+      for (const oldest of this.#bodies.keys()) {
+        this.#bodies.delete(oldest);
+        break;
+      }
+    }
+  }
+}
