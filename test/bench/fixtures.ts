@@ -15,6 +15,9 @@ export const FILE_SIZES = [
  */
 export const editTargetBytes = (bytes: number): number => (bytes >= 1024 * 1024 ? bytes - 4096 : bytes);
 
+/** The size label of the rows that view or edit a 1 KB file the library has not seen (page.ts). */
+export const UNSEEN = '1 KB, unseen';
+
 /** Files per subfolder of `/memories/bulk`, so a listing of it shows two levels. */
 export const FILES_PER_FOLDER = 100;
 /** Bytes of each bulk file. */

@@ -3,7 +3,7 @@
 // Driven by run.ts through `window.bench`; it reports progress with console.log and returns plain data.
 
 import type { IndexedDBMemoryTool } from '../../src/index.js';
-import { BULK_FILE_BYTES, FILE_SIZES, INSERT_TEXT, SMALL_FILES, TOKEN_A, TOKEN_B, editTargetBytes, bulkFolders, makeText, median } from './fixtures.js';
+import { BULK_FILE_BYTES, FILE_SIZES, INSERT_TEXT, SMALL_FILES, TOKEN_A, TOKEN_B, UNSEEN, editTargetBytes, bulkFolders, bulkPath, makeText, median } from './fixtures.js';
 import type { CaseResult, PayloadPlan, Reps, ScenarioPlan } from './fixtures.js';
 import { bulkFiles, measure, openMemory } from './harness.js';
 import { hotLoop, profile } from './profile.js';
@@ -123,6 +123,25 @@ async function runScenario(plan: ScenarioPlan): Promise<CaseResult[]> {
       reps,
       { run: (i) => tool.delete({ command: 'delete', path: created('lib', i) }) },
       { run: (i) => raw.deleteFile(db, created('raw', i)) },
+    ));
+  }
+
+  // The rows above view and edit one file again and again, so the library reads its body ahead (read-ahead.ts), as
+  // when Claude views a file and then edits it. These take a different 1 KB file of the memory each run, one the
+  // library has not seen, as after a reload: there it reads the body only once the entry has named it.
+  const unseenReps = plan.single['1 KB'];
+  if (unseenReps && plan.files >= 40) {
+    const reps: Reps = { warmup: Math.min(unseenReps.warmup, 5), reps: Math.min(unseenReps.reps, Math.floor(plan.files / 2) - 5) };
+    const unseen = (who: 'lib' | 'raw', i: number): string => bulkPath(bulk, 2 * i + (who === 'lib' ? 0 : 1));
+    row('view', UNSEEN, 'get metadata, get body (1 readonly tx)', await measureIf('view',
+      reps,
+      { run: (i) => tool.view({ command: 'view', path: unseen('lib', i) }) },
+      { run: (i) => raw.viewFile(db, unseen('raw', i)) },
+    ));
+    row('insert', UNSEEN, 'get metadata + body, put body + metadata (1 readwrite tx)', await measureIf('insert',
+      reps,
+      { run: (i) => tool.insert({ command: 'insert', path: unseen('lib', i), insert_line: 1, insert_text: INSERT_TEXT }) },
+      { run: (i) => raw.insertLine(db, unseen('raw', i), INSERT_TEXT, Date.now()) },
     ));
   }
 

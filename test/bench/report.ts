@@ -2,7 +2,7 @@
 // Pure formatting of the numbers run.ts collected; no I/O.
 
 import type { CaseResult } from './fixtures.js';
-import { median } from './fixtures.js';
+import { UNSEEN, median } from './fixtures.js';
 import type { SizeReport } from './size.js';
 
 export interface Goal {
@@ -44,7 +44,7 @@ export function formatMs(value: number): string {
 }
 
 const x = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(2)}×` : '—');
-const sizeOrder = ['1 KB', '16 KB', '1 MB'];
+const sizeOrder = ['1 KB', '16 KB', '1 MB', UNSEEN];
 
 /** The issue's goals, each checked on this run's medians. */
 export function summarize(results: readonly CaseResult[]): Summary {
@@ -201,7 +201,10 @@ export function renderMarkdown(run: RunInfo, results: readonly CaseResult[], sum
     '',
     '## One file',
     '',
-    'The file is an edit target of that size in a memory of that many 1 KB files (in folders of 100).',
+    'The file is an edit target of that size in a memory of that many 1 KB files (in folders of 100). Each run views ' +
+      'or edits the same file, so the library reads its body beside its entry (it has seen the file: as when Claude views ' +
+      'a file, then edits it); the `1 KB, unseen` rows take a different file of the memory each run, one the library has ' +
+      'not seen, whose body it reads once the entry has named it.',
     '',
     table(results.filter((r) => r.group === 'single'), true),
     '',
