@@ -11,7 +11,7 @@ import type { KnownUsage, RetiredBody } from './journal.js';
 import { fileState } from './journal.js';
 import { EMPTY_USAGE, fromTotalsKey } from './schema.js';
 import type { EntryRecord, JournalOp, JournalRecord, UsageRecord } from './schema.js';
-import type { ReadAhead } from './read-ahead.js';
+import type { BodyGuesses } from './read-ahead.js';
 import type { MemoryTx } from './store.js';
 import { getRecord, plainStore, request, writer } from './store.js';
 import { utf8Length, wellFormed } from './utf8.js';
@@ -68,7 +68,7 @@ export interface WriteContext {
   /** Take `known` unchecked: the journal record's key proves them afterwards (tool.ts `#write`). */
   trusted?: boolean;
   /** The bodies of the files this tool has seen, to read beside their entries. */
-  ahead?: ReadAhead | undefined;
+  ahead?: BodyGuesses | undefined;
 }
 
 type ReadTx = MemoryTx<'readonly'> | MemoryTx<'readwrite'>;
@@ -148,7 +148,7 @@ export async function view(
   tx: ReadTx,
   command: ViewCommand,
   onFileRead?: (entry: EntryRecord) => void,
-  ahead?: ReadAhead,
+  ahead?: BodyGuesses,
 ): Promise<string> {
   const key = normalizeMemoryPath(command.path);
   const guess = ahead?.guess(key);

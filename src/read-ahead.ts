@@ -10,7 +10,13 @@ export const READ_AHEAD_BYTES = 64 * 1024;
 /** Files remembered, the least recently seen forgotten first. */
 export const READ_AHEAD_FILES = 256;
 
-export class ReadAhead {
+/** What a command asks of the guesses: a {@link ReadAhead}, or one write's {@link StagedReadAhead}. */
+export interface BodyGuesses {
+  guess(key: string): number | undefined;
+  saw(key: string, entry: EntryRecord | undefined): void;
+}
+
+export class ReadAhead implements BodyGuesses {
   readonly #bodies = new Map<string, number>();
 
   /** The body to read beside `key`'s entry, if one is worth guessing. */
@@ -29,5 +35,32 @@ export class ReadAhead {
         break;
       }
     }
+  }
+}
+
+/**
+ * The guesses of one write transaction: taken from `into`, and what it saw kept there only once it has committed
+ * (`commit`). The body id a rolled-back write named was never stored: another tab may take it meanwhile for another
+ * file's body, a big one maybe, which a guess would then read for nothing.
+ */
+export class StagedReadAhead implements BodyGuesses {
+  readonly #into: ReadAhead;
+  readonly #seen: Array<[string, EntryRecord | undefined]> = [];
+
+  constructor(into: ReadAhead) {
+    this.#into = into;
+  }
+
+  guess(key: string): number | undefined {
+    return this.#into.guess(key);
+  }
+
+  saw(key: string, entry: EntryRecord | undefined): void {
+    this.#seen.push([key, entry]);
+  }
+
+  /** Once the transaction has committed: what it saw becomes the guesses. */
+  commit(): void {
+    for (const [key, entry] of this.#seen) this.#into.saw(key, entry);
   }
 }

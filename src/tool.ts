@@ -27,7 +27,7 @@ import type { MemoryEntry } from './listing.js';
 import { DEFAULT_HISTORY_LIMITS, record } from './journal.js';
 import type { MemoryLimits, ResolvedLimits } from './limits.js';
 import { resolveLimits } from './limits.js';
-import { ReadAhead } from './read-ahead.js';
+import { ReadAhead, StagedReadAhead } from './read-ahead.js';
 import { reply } from './replies.js';
 import { ACCESS_GRANULARITY_MS } from './schema.js';
 import { findSecret, findSecretAround } from './secrets.js';
@@ -452,16 +452,17 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
       screen: (write) => this.#screen(write),
       filter: (write) => this.#filter(write),
       rewrites: this.#options.beforeWrite !== undefined,
-      ahead: this.#ahead,
     };
     let trusted = false;
-    const attempt = (again: boolean) =>
-      this.#runWrite(async (tx, remember) => {
+    const attempt = async (again: boolean) => {
+      // The bodies it writes become guesses only once it commits (a rerun's body ids differ).
+      const ahead = new StagedReadAhead(this.#ahead);
+      const done = await this.#runWrite(async (tx, remember) => {
         const known = again ? undefined : this.#knownFor(tx);
         trusted = mayTrust && known?.trusted === true;
         let written: WriteResult;
         try {
-          written = await body(tx, { ...ctx, known: known?.value, trusted });
+          written = await body(tx, { ...ctx, known: known?.value, trusted, ahead });
         } catch (error) {
           if (trusted && known && isMemoryToolError(error) && error.code === 'too_large' && !(await commands.isCurrent(tx, known.value))) {
             throw new StaleTotals();
@@ -475,6 +476,9 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
         remember(recorded, alone);
         return written;
       });
+      ahead.commit();
+      return done;
+    };
     let result: WriteResult;
     const release = mayTrust ? this.#hold() : undefined;
     try {

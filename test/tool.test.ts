@@ -227,6 +227,31 @@ describe('reading ahead the body of a file this tool has read or written', () =>
   });
 });
 
+describe('reading ahead after a write that did not commit', () => {
+  it('never guesses the body id a rolled-back attempt wrote: another tab may have stored a big body under it', async () => {
+    await create('/memories/a.md', 'one');
+    // Another tab stores a big file, taking the body id this tool's remembered totals name next.
+    const other = await IndexedDBMemoryTool.init({ dbName: tool.dbName });
+    await other.create({ command: 'create', path: '/memories/big.md', file_text: 'x'.repeat(1024 * 1024) });
+    other.close();
+    const bodies: number[] = [];
+    const realGet = IDBObjectStore.prototype.get;
+    vi.spyOn(IDBObjectStore.prototype, 'get').mockImplementation(function (this: IDBObjectStore, key: IDBValidKey | IDBKeyRange) {
+      const request = realGet.call(this, key);
+      if (this.name === 'bodies') request.addEventListener('success', () => bodies.push(String(request.result ?? '').length));
+      return request;
+    });
+    try {
+      // Its first attempt writes under that taken id and is rolled back; the rerun must not read the big body.
+      await ok({ command: 'str_replace', path: '/memories/a.md', old_str: 'one', new_str: 'two' });
+      expect(await read('/memories/a.md')).toBe('two');
+      expect(bodies.filter((length) => length > 64 * 1024)).toEqual([]);
+    } finally {
+      vi.restoreAllMocks();
+    }
+  });
+});
+
 describe('view of a file', () => {
   it('numbers every line of content.split("\\n"), a trailing newline showing as an empty last line', async () => {
     await create('/memories/a.md', 'one\ntwo\n');
