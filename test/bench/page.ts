@@ -131,17 +131,20 @@ async function runScenario(plan: ScenarioPlan): Promise<CaseResult[]> {
   // library has not seen, as after a reload: there it reads the body only once the entry has named it.
   const unseenReps = plan.single['1 KB'];
   if (unseenReps && plan.files >= 40) {
-    const reps: Reps = { warmup: Math.min(unseenReps.warmup, 5), reps: Math.min(unseenReps.reps, Math.floor(plan.files / 2) - 5) };
-    const unseen = (who: 'lib' | 'raw', i: number): string => bulkPath(bulk, 2 * i + (who === 'lib' ? 0 : 1));
+    const reps: Reps = { warmup: Math.min(unseenReps.warmup, 5), reps: Math.min(unseenReps.reps, Math.floor(plan.files / 4) - 5) };
+    const runs = reps.warmup + reps.reps;
+    // Each row has files of its own: the inserts must not take the files the views have just shown the library.
+    const unseen = (who: 'lib' | 'raw', i: number, rowIndex: 0 | 1): string =>
+      bulkPath(bulk, 2 * (rowIndex * runs + i) + (who === 'lib' ? 0 : 1));
     row('view', UNSEEN, 'get metadata, get body (1 readonly tx)', await measureIf('view',
       reps,
-      { run: (i) => tool.view({ command: 'view', path: unseen('lib', i) }) },
-      { run: (i) => raw.viewFile(db, unseen('raw', i)) },
+      { run: (i) => tool.view({ command: 'view', path: unseen('lib', i, 0) }) },
+      { run: (i) => raw.viewFile(db, unseen('raw', i, 0)) },
     ));
     row('insert', UNSEEN, 'get metadata + body, put body + metadata (1 readwrite tx)', await measureIf('insert',
       reps,
-      { run: (i) => tool.insert({ command: 'insert', path: unseen('lib', i), insert_line: 1, insert_text: INSERT_TEXT }) },
-      { run: (i) => raw.insertLine(db, unseen('raw', i), INSERT_TEXT, Date.now()) },
+      { run: (i) => tool.insert({ command: 'insert', path: unseen('lib', i, 1), insert_line: 1, insert_text: INSERT_TEXT }) },
+      { run: (i) => raw.insertLine(db, unseen('raw', i, 1), INSERT_TEXT, Date.now()) },
     ));
   }
 
