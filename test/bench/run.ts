@@ -91,7 +91,6 @@ async function servePage(minify: boolean, source: Source): Promise<{ url: string
   };
 }
 
-/** Samples the CPU while the page runs library commands (300 of 1 KB, 40 of 1 MB); self time per function. */
 /** Chromium's full version: a persistent context has no Browser to ask, and the user agent gives only the major. */
 async function browserVersion(page: Page): Promise<string> {
   const cdp = await page.context().newCDPSession(page);
@@ -103,6 +102,7 @@ async function browserVersion(page: Page): Promise<string> {
   }
 }
 
+/** Samples the CPU while the page runs library commands (300 of 1 KB, 40 of 1 MB); self time per function. */
 async function cpuProfiles(page: Page): Promise<Record<string, unknown>> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');
