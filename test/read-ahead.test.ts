@@ -1,8 +1,9 @@
-// ReadAhead: which body a file had when the tool last saw it, for small files only, and for the files seen last.
+// ReadAhead: which body a file had when the tool last saw it, for small files only, and for the files seen last;
+// StagedReadAhead: what one write saw, kept only once it commits.
 // The guesses' use (read beside the entry, checked against it) is tested through the tool in tool.test.ts.
 
 import { describe, expect, it } from 'vitest';
-import { READ_AHEAD_BYTES, READ_AHEAD_FILES, ReadAhead } from '../src/read-ahead.js';
+import { READ_AHEAD_BYTES, READ_AHEAD_FILES, ReadAhead, StagedReadAhead } from '../src/read-ahead.js';
 import type { EntryRecord } from '../src/schema.js';
 
 const file = (path: string, bodyId: number, size = 10): EntryRecord => ({
@@ -53,5 +54,25 @@ describe('ReadAhead', () => {
     expect(ahead.guess(path(0))).toBe(1);
     expect(ahead.guess(path(2))).toBe(3);
     expect(ahead.guess(path(READ_AHEAD_FILES))).toBe(999);
+  });
+});
+
+describe('StagedReadAhead', () => {
+  it('guesses from the tool\'s guesses, and adds what the write saw only when it commits', () => {
+    const ahead = new ReadAhead();
+    ahead.saw('/memories/a.md', file('/memories/a.md', 1));
+    const rolledBack = new StagedReadAhead(ahead);
+    expect(rolledBack.guess('/memories/a.md')).toBe(1);
+    rolledBack.saw('/memories/a.md', file('/memories/a.md', 2));
+    rolledBack.saw('/memories/b.md', file('/memories/b.md', 3));
+    // Not committed: the write's body ids were never stored.
+    expect(ahead.guess('/memories/a.md')).toBe(1);
+    expect(ahead.guess('/memories/b.md')).toBeUndefined();
+    const committed = new StagedReadAhead(ahead);
+    committed.saw('/memories/a.md', file('/memories/a.md', 4));
+    committed.saw('/memories/gone.md', undefined);
+    committed.commit();
+    expect(ahead.guess('/memories/a.md')).toBe(4);
+    expect(ahead.guess('/memories/gone.md')).toBeUndefined();
   });
 });
