@@ -7,6 +7,7 @@ import type { MemoryToolErrorCode } from '../src/index.js';
 import { HOSTILE_PATHS, VALID_UNUSUAL_PATHS } from './fixtures/hostile-paths.js';
 import { openDB } from 'idb';
 import type { MemorySchema } from '../src/schema.js';
+import { READ_AHEAD_BYTES } from '../src/read-ahead.js';
 
 let tool: IndexedDBMemoryTool;
 
@@ -150,21 +151,28 @@ async function reopen(): Promise<void> {
   tool = await IndexedDBMemoryTool.init({ dbName });
 }
 
-/** What the browser is asked from now on: `get` logged as its answer arrives, `getAll` as it is asked. */
-function logRequests(): { log: string[]; restore: () => void } {
+/**
+ * What the browser is asked from now on: `get` logged as its answer arrives (and the length of each body it
+ * read), `getAll` as it is asked.
+ */
+function logRequests(): { log: string[]; bodies: number[]; restore: () => void } {
   const log: string[] = [];
+  const bodies: number[] = [];
   const realGet = IDBObjectStore.prototype.get;
   const realGetAll = IDBIndex.prototype.getAll;
   vi.spyOn(IDBObjectStore.prototype, 'get').mockImplementation(function (this: IDBObjectStore, key: IDBValidKey | IDBKeyRange) {
     const request = realGet.call(this, key);
-    request.addEventListener('success', () => log.push(`got ${String(key)}`));
+    request.addEventListener('success', () => {
+      log.push(`got ${String(key)}`);
+      if (this.name === 'bodies') bodies.push(String(request.result ?? '').length);
+    });
     return request;
   });
   vi.spyOn(IDBIndex.prototype, 'getAll').mockImplementation(function (this: IDBIndex, query?: IDBValidKey | IDBKeyRange | null) {
     log.push(`getAll ${String(query)}`);
     return realGetAll.call(this, query);
   });
-  return { log, restore: () => vi.restoreAllMocks() };
+  return { log, bodies, restore: () => vi.restoreAllMocks() };
 }
 
 describe('reading ahead the body of a file this tool has read or written', () => {
@@ -225,32 +233,25 @@ describe('reading ahead the body of a file this tool has read or written', () =>
       requests.restore();
     }
   });
-});
 
-describe('reading ahead after a write that did not commit', () => {
   it('never guesses the body id a rolled-back attempt wrote: another tab may have stored a big body under it', async () => {
     await create('/memories/a.md', 'one');
     // Another tab stores a big file, taking the body id this tool's remembered totals name next.
     const other = await IndexedDBMemoryTool.init({ dbName: tool.dbName });
     await other.create({ command: 'create', path: '/memories/big.md', file_text: 'x'.repeat(1024 * 1024) });
     other.close();
-    const bodies: number[] = [];
-    const realGet = IDBObjectStore.prototype.get;
-    vi.spyOn(IDBObjectStore.prototype, 'get').mockImplementation(function (this: IDBObjectStore, key: IDBValidKey | IDBKeyRange) {
-      const request = realGet.call(this, key);
-      if (this.name === 'bodies') request.addEventListener('success', () => bodies.push(String(request.result ?? '').length));
-      return request;
-    });
+    const requests = logRequests();
     try {
       // Its first attempt writes under that taken id and is rolled back; the rerun must not read the big body.
       await ok({ command: 'str_replace', path: '/memories/a.md', old_str: 'one', new_str: 'two' });
       expect(await read('/memories/a.md')).toBe('two');
-      expect(bodies.filter((length) => length > 64 * 1024)).toEqual([]);
+      expect(requests.bodies.filter((length) => length > READ_AHEAD_BYTES)).toEqual([]);
     } finally {
-      vi.restoreAllMocks();
+      requests.restore();
     }
   });
 });
+
 
 describe('view of a file', () => {
   it('numbers every line of content.split("\\n"), a trailing newline showing as an empty last line', async () => {
