@@ -1,12 +1,19 @@
 // One config for the demo (dev server, static build) and the three test projects:
 // `node` (fake-indexeddb), `chromium` (the same suite on real IndexedDB) and `e2e` (the demo driven by Playwright).
 
+import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
 
 /** Debian's Chromium; test tools cannot download browsers here. CHROMIUM_PATH overrides it. */
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/**
+ * The `chromium` project's browser profile: on disk, as a user's browser keeps IndexedDB (Playwright's default
+ * context is off the record, its IndexedDB in memory). Emptied before each run (test/chromium-profile.ts).
+ */
+export const chromiumProfile = fileURLToPath(new URL('./node_modules/.cache/idb-memory-tool-chromium-profile', import.meta.url));
+
 /** Root needs --no-sandbox; the rest keep Chromium off a network it cannot reach. */
 export const chromiumArgs = [
   '--no-sandbox',
@@ -82,11 +89,17 @@ export default defineConfig({
           name: 'chromium',
           include: ['test/**/*.test.ts'],
           exclude: ['test/e2e/**', ...nodeOnly],
+          globalSetup: ['test/chromium-profile.ts'],
+          // One persistent profile is one browser context: Vitest uses it only when the files run one at a time.
+          fileParallelism: false,
           browser: {
             enabled: true,
             headless: true,
             screenshotFailures: false,
-            provider: playwright({ launchOptions: { executablePath: chromiumPath, args: chromiumArgs } }),
+            provider: playwright({
+              persistentContext: chromiumProfile,
+              launchOptions: { executablePath: chromiumPath, args: chromiumArgs },
+            }),
             instances: [{ browser: 'chromium' }],
           },
         },
