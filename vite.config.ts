@@ -1,5 +1,5 @@
 // One config for the demo (dev server, static build) and the three test projects:
-// `node` (fake-indexeddb), `chromium` (the same suite on real IndexedDB) and `e2e` (the demo driven by Playwright).
+// `node` (fake-indexeddb), `chromium` (the same suite on real IndexedDB, on disk) and `e2e` (the demo driven by Playwright).
 
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
