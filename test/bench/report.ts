@@ -148,10 +148,12 @@ function sizeSection(sizes: SizeReport): string {
     '',
     `Tree-shaking: the core entry ${sizes.core.contains.bundle || sizes.core.contains.agent || sizes.core.contains.scripted ? '**does** load' : 'loads no'} bundle/agent code eagerly.`,
     '',
-    'Modules of the core entry, biggest first: rendered bytes (after tree-shaking, before minifying) / each minified and ' +
-      'gzipped alone (an estimate of its share; alone they share no dictionary, so these add up to more than the total):',
+    'Modules of the core entry, biggest share first: rendered bytes (after tree-shaking, before minifying) / minified and ' +
+      'gzipped alone / **share**: what the gzipped code of all of them loses without it (the rest minified as it was). ' +
+      'Alone a module shares no gzip dictionary with the others, so the second figures add up to more than the total and ' +
+      'overstate what taking a module out, or loading it later, would save; the shares add up to about the total:',
     '',
-    sizes.core.modules.map((m) => `\`${m.id}\` ${kb(m.bytes)} / ${kb(m.gzipped)}`).join(', '),
+    sizes.core.modules.map((m) => `\`${m.id}\` ${kb(m.bytes)} / ${kb(m.gzipped)} / **${kb(m.share)}**`).join(', '),
     '',
   ];
   if ('error' in sizes.demo) {

@@ -24,10 +24,12 @@ export interface EntrySize {
   /** Which parts the eagerly loaded code holds (by module, see {@link PARTS}). */
   contains: Record<keyof typeof PARTS, boolean>;
   /**
-   * Source modules, biggest first: rendered bytes (tree-shaken, not yet minified) and, as an estimate of each one's
-   * share, that code minified and gzipped alone (alone it shares no gzip dictionary, so these sum to more than the total).
+   * Source modules, biggest share first: rendered bytes (tree-shaken, not yet minified), that code minified and
+   * gzipped alone, and its share: what the gzipped code of every module loses without it. Alone a module shares no
+   * gzip dictionary, so the `gzipped` sum to more than the total; the shares sum to about the total, and say what
+   * taking one out (or loading it later) would save.
    */
-  modules: { id: string; bytes: number; gzipped: number }[];
+  modules: { id: string; bytes: number; gzipped: number; share: number }[];
   /** Chunks split off by dynamic import(), loaded on first use. */
   lazy: { name: string; gzipped: number; modules: string[] }[];
 }
@@ -88,16 +90,23 @@ async function entrySize(name: string, plugins: Plugin[]): Promise<EntrySize> {
   // app's own build then minifies it fully, and that is what its users download.
   const shipped = (chunk: Rolldown.OutputChunk): string => minifySync(chunk.fileName, chunk.code, { module: true }).code;
   const code = loaded.map(shipped).join('\n');
-  const modules = loaded
+  const rendered = loaded
     .flatMap((chunk) => Object.entries(chunk.modules))
-    .map(([id, info]) => ({
-      id: shortId(id),
-      bytes: info.renderedLength,
-      // As a script, so its top-level code counts as used (it is, from the other modules).
-      gzipped: info.code ? gz(minifySync('module.js', info.code, { module: false }).code) : 0,
+    .filter(([, info]) => info.renderedLength > 0 && info.code !== null)
+    .map(([id, info]) => ({ id: shortId(id), bytes: info.renderedLength, code: info.code ?? '' }));
+  // As a script, so its top-level code counts as used (it is, from the other modules), and without dead-code
+  // removal, so that taking one module out leaves the others' code as it was.
+  const squeezed = (list: readonly { code: string }[]): number =>
+    gz(minifySync('modules.js', list.map((module) => module.code).join('\n'), { module: false, compress: false }).code);
+  const all = squeezed(rendered);
+  const modules = rendered
+    .map((module) => ({
+      id: module.id,
+      bytes: module.bytes,
+      gzipped: squeezed([module]),
+      share: all - squeezed(rendered.filter((other) => other !== module)),
     }))
-    .filter((module) => module.bytes > 0)
-    .sort((a, b) => b.bytes - a.bytes);
+    .sort((a, b) => b.share - a.share);
   const contains = Object.fromEntries(
     Object.entries(PARTS).map(([part, pattern]) => [part, modules.some((module) => pattern.test(module.id))]),
   ) as EntrySize['contains'];
