@@ -108,16 +108,18 @@ export async function isCurrent(tx: ReadTx, known: KnownUsage): Promise<boolean>
   return (await request(plainStore(tx, 'journal').getKey(IDBKeyRange.lowerBound(known.key, true)))) === undefined;
 }
 
-/** A request made now, as its key or its error: never a rejection, so the caller decides when a failure counts. */
-function settle(make: () => IDBRequest<number>): Promise<{ key: number } | { error: unknown }> {
-  return new Promise((resolve) => {
-    try {
-      request(make()).then((key) => resolve({ key }), (error: unknown) => resolve({ error }));
-    } catch (error) {
-      // Some browsers refuse a request as it is made (a full disk): the same as a failed request.
-      resolve({ error });
-    }
-  });
+/**
+ * A request made now: `answer` settles with its key or its error, never a rejection, so the caller decides when a
+ * failure counts; `thrown` is the error of one the browser refused as it was made (a full disk, in some browsers),
+ * which fails nothing else, so the caller must see it before it writes anything that needs the request.
+ */
+function send(make: () => IDBRequest<number>): { answer: Promise<{ key: number } | { error: unknown }>; thrown?: { error: unknown } } {
+  try {
+    const made = request(make());
+    return { answer: made.then((key) => ({ key }), (error: unknown) => ({ error })) };
+  } catch (error) {
+    return { answer: Promise.resolve({ error }), thrown: { error } };
+  }
 }
 
 export async function readBody(tx: ReadTx, entry: EntryRecord): Promise<string> {
@@ -255,12 +257,13 @@ export async function create(tx: WriteTx, command: CreateCommand, ctx: WriteCont
   const refusal = ctx.screen(write);
   // Always a new body: the old one stays intact for the journal (copy-on-write, no content is copied). When
   // nothing can refuse or rewrite the text any more (no secret, no app hook, not plainly over the size limit)
-  // it is sent now, beside the reads, with a key from the store: a big file is then stored while this thread
-  // counts it. Otherwise it waits for every check, so that refused text never reaches the storage backend.
-  const early =
-    !refusal && !ctx.rewrites && write.content.length <= ctx.limits.maxFileBytes
-      ? settle(() => plainStore(tx, 'bodies').add(write.content) as IDBRequest<number>)
-      : undefined;
+  // it is sent now, beside the reads: a big file is then stored while this thread counts it. Otherwise it waits
+  // for every check, so that refused text never reaches the storage backend. Sent now, it takes the next body id
+  // of the totals when they are trusted (the entry then need not wait for its answer; a wrong id fails the add, and
+  // the write runs again: tool.ts `#write`), otherwise a key from the store, which the entry waits for.
+  const sendNow = !refusal && !ctx.rewrites && write.content.length <= ctx.limits.maxFileBytes;
+  const fixedId = sendNow && ctx.trusted ? ctx.known?.usage.nextBody : undefined;
+  const early = sendNow ? send(() => plainStore(tx, 'bodies').add(write.content, fixedId) as IDBRequest<number>) : undefined;
   const counted = utf8Length(write.content);
   const [existing, usage, missingFolders] = await reads;
   // Worded as the SDK's tool words it (its exclusive open fails on a folder as on a file), whatever `overwrite` says.
@@ -272,15 +275,18 @@ export async function create(tx: WriteTx, command: CreateCommand, ctx: WriteCont
   const totals = checkWrite(ctx.limits, usage, command.path, size, existing?.size ?? 0, !existing);
   let bodyId = usage.nextBody;
   let nextBody = bodyId + 1;
-  if (early) {
-    // Answered with the reads (requests are served in order), so this waits for no extra round trip. Its
-    // failure (a full disk) comes after the refusals above, as it would have without sending early.
-    const sent = await early;
+  // Its failure (a full disk) comes after the refusals above, as it would have without sending early. With an id of
+  // the trusted totals (`usage` are those) its answer is not awaited: the transaction commits only once the add has
+  // succeeded, and a failed one aborts it, which the store reports (store.ts `run`).
+  if (early?.thrown) throw early.thrown.error;
+  if (early && fixedId === undefined) {
+    // Answered right after the reads (requests are served in order), which the entry waits for.
+    const sent = await early.answer;
     if ('error' in sent) throw sent.error;
     bodyId = sent.key;
     // Keys from the store's generator and from `nextBody` (edits, imports) never meet: each moves past the other.
     nextBody = Math.max(usage.nextBody, bodyId + 1);
-  } else {
+  } else if (!early) {
     writer(tx, 'bodies').add(content, bodyId);
   }
 

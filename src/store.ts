@@ -56,7 +56,9 @@ export class MemoryStore {
     } catch (error) {
       abortQuietly(tx);
       await tx.done.catch(() => undefined);
-      throw toMemoryError(error);
+      // A refusal stands; anything else may be the echo of a request that failed and aborted the transaction (a
+      // write nothing awaited, see `writer`: the requests after it then fail too), and that failure says what happened.
+      throw isMemoryToolError(error) ? error : toMemoryError(unwrap(tx).error ?? error);
     }
     // A read has its answer once its requests succeed; waiting for `complete` as well would only add a round trip.
     if (mode === 'readonly') return result;

@@ -55,8 +55,12 @@ describe('MemoryStore', () => {
         later.onerror = () => reject(later.error);
       });
     });
-    // Vitest fails the run on an unhandled rejection: the abort surfaces here only.
-    await expect(failing).rejects.toMatchObject({ code: 'storage' });
+    // Vitest fails the run on an unhandled rejection: the abort surfaces here only, named by the write that failed
+    // (not by the later request it failed).
+    await expect(failing).rejects.toMatchObject({
+      code: 'storage',
+      message: expect.stringMatching(/^The memory storage failed \(ConstraintError: .*\)\. Nothing was written\.$/u) as unknown,
+    });
     expect(await store.run('readonly', (tx) => tx.objectStore('bodies').getAllKeys())).toEqual([1]);
   });
 

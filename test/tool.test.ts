@@ -1142,6 +1142,36 @@ describe('the totals a tool remembers between its writes', () => {
     expect(await viewed).toBe("Here's the content of /memories/c.md with line numbers:\n     1\tfinal");
   });
 
+  it('lets a create that trusts them send the body under their next id and write the entry without waiting for it', async () => {
+    const realAdd = IDBObjectStore.prototype.add;
+    const realPut = IDBObjectStore.prototype.put;
+    const bodies: { key: unknown; request: IDBRequest }[] = [];
+    const atEntryPut: string[] = [];
+    vi.spyOn(IDBObjectStore.prototype, 'add').mockImplementation(function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
+      const request = realAdd.call(this, value, key);
+      if (this.name === 'bodies') bodies.push({ key, request });
+      return request;
+    });
+    vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
+      if (this.name === 'entries' && (value as { kind?: string }).kind === 'file') atEntryPut.push(bodies.at(-1)?.request.readyState ?? 'none');
+      return realPut.call(this, value, key);
+    });
+    try {
+      // The first write reads the totals: its body takes a key from the store, which its entry waits for.
+      await create('/memories/a.md', 'one');
+      // The next trusts what the first left: the body goes under their next id, and the entry does not wait.
+      await create('/memories/b.md', 'two');
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect(bodies.map((body) => typeof body.key)).toEqual(['undefined', 'number']);
+    expect(bodies[1]?.key).toBe(Number(bodies[0]?.request.result) + 1);
+    expect(atEntryPut).toEqual(['done', 'pending']);
+    expect([await read('/memories/a.md'), await read('/memories/b.md')]).toEqual(['one', 'two']);
+    const listing = await ok({ command: 'view', path: '/memories' });
+    expect(listing.split('\n').slice(2)).toEqual(['3B\t/memories/a.md', '3B\t/memories/b.md']);
+  });
+
   it('checks them before a delete or rename instead, which another write between then costs a read, not a second run', async () => {
     const theirs = await another();
     await create('/memories/big/a.md', 'a');
