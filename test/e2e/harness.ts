@@ -2,11 +2,13 @@
 // playwright-core, and probes of the page (requests it makes, everything in its IndexedDB). Every server
 // listens on 127.0.0.1 port 0; every start has a matching close.
 
+import { execFile } from 'node:child_process';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize, resolve, sep } from 'node:path';
+import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { build, createServer } from 'vite';
@@ -14,6 +16,7 @@ import { expect } from 'vitest';
 import { chromiumArgs, chromiumPath } from '../../vite.config.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
+const run = promisify(execFile);
 const CONFIG = join(ROOT, 'vite.config.ts');
 
 export interface Served {
@@ -117,6 +120,57 @@ export async function startDevServer(env: Record<string, string | undefined> = {
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true, timeout: 30_000 });
+}
+
+/**
+ * A browser profile in a folder on disk, as a user's browser keeps IndexedDB (the contexts of `launchChromium()` are
+ * off the record, their IndexedDB in memory). `launch()` starts Chromium on it (again, after a kill); `kill()` ends
+ * that Chromium at once, as a crash or a power cut of the process would (SIGKILL: nothing is flushed or closed);
+ * `close()` ends it and removes the folder.
+ */
+export interface DiskProfile {
+  readonly dir: string;
+  launch(): Promise<BrowserContext>;
+  kill(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function diskProfile(): Promise<DiskProfile> {
+  const dir = await mkdtemp(join(tmpdir(), 'idb-memory-profile-'));
+  let context: BrowserContext | undefined;
+  const stop = async (): Promise<void> => {
+    const open = context;
+    context = undefined;
+    await open?.close().catch(() => undefined);
+  };
+  return {
+    dir,
+    async launch() {
+      await stop();
+      context = await chromium.launchPersistentContext(dir, { executablePath: chromiumPath, args: chromiumArgs, headless: true, timeout: 30_000 });
+      return context;
+    },
+    async kill() {
+      const open = context;
+      context = undefined;
+      if (!open) return;
+      // Its browser process: the one started with this profile that is not a child (renderer, GPU, utility, zygote).
+      const { stdout } = await run('ps', ['-eo', 'pid=,args=']);
+      const browsers = stdout
+        .split('\n')
+        .map((line) => /^\s*(\d+)\s+(.*)$/u.exec(line))
+        .filter((match): match is RegExpExecArray => match !== null && match[2]!.includes(`--user-data-dir=${dir}`) && !match[2]!.includes('--type='))
+        .map((match) => Number(match[1]));
+      if (browsers.length !== 1) throw new Error(`expected one browser process on ${dir}, found ${browsers.length}`);
+      const closed = new Promise<void>((done) => open.once('close', () => done()));
+      process.kill(browsers[0]!, 'SIGKILL');
+      await closed;
+    },
+    async close() {
+      await stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** Every URL the page asks for, from the moment this is called. */

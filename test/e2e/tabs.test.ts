@@ -1,11 +1,12 @@
-// Several tabs on one memory database in real Chromium: two tabs writing at once, a tab closed in the middle
-// of a 10,000-file import, change events across tabs, and another tab upgrading or deleting the database.
-// Each test has its own browser context and database name; the tabs run test/e2e/pages/tabs.html.
+// Several tabs on one memory database in real Chromium: two tabs writing at once, a tab closed and a browser
+// killed in the middle of a 10,000-file import, change events across tabs, and another tab upgrading or deleting
+// the database. Each test has its own browser profile on disk (as a user's browser keeps IndexedDB) and database
+// name; the tabs run test/e2e/pages/tabs.html.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium, startDevServer } from './harness.js';
-import type { Served } from './harness.js';
+import type { BrowserContext, Page } from 'playwright-core';
+import { diskProfile, startDevServer } from './harness.js';
+import type { DiskProfile, Served } from './harness.js';
 
 const PAGE = 'test/e2e/pages/tabs.html';
 const PER_TAB = 200;
@@ -17,16 +18,13 @@ const IMPORT_FILES = 10_000;
 const CLOSE_POINTS = [11_000, 15_000, 19_000, 2 * IMPORT_FILES];
 
 let server: Served;
-let browser: Browser;
 let dbCounter = 0;
 
 beforeAll(async () => {
   server = await startDevServer();
-  browser = await launchChromium();
 });
 
 afterAll(async () => {
-  await browser?.close();
   await server?.close();
 });
 
@@ -45,13 +43,13 @@ async function openTab(context: BrowserContext, dbName: string | null): Promise<
   return page;
 }
 
-/** A fresh browser profile for `body`, closed after it whatever happens. */
-async function withContext(body: (context: BrowserContext) => Promise<void>): Promise<void> {
-  const context = await browser.newContext();
+/** A fresh browser profile on disk for `body`, its browser closed and its folder removed after it whatever happens. */
+async function withContext(body: (context: BrowserContext, profile: DiskProfile) => Promise<void>): Promise<void> {
+  const profile = await diskProfile();
   try {
-    await body(context);
+    await body(await profile.launch(), profile);
   } finally {
-    await context.close();
+    await profile.close();
   }
 }
 
@@ -154,6 +152,76 @@ describe('two tabs writing at once', () => {
   });
 });
 
+/**
+ * A new tab of `context` that opens a memory on `db` and starts importing a bundle of {@link IMPORT_FILES} files;
+ * answers once the import has reported progress `cutAt` (or the end, if it reports less), with what it last reported.
+ */
+async function importUntil(context: BrowserContext, db: string, cutAt: number): Promise<{ tab: Page; lastSeen: number; bundleKiB: number; began: number }> {
+  const tab = await context.newPage();
+  tab.setDefaultTimeout(30_000);
+  const seen: number[] = [];
+  let reached: (() => void) | undefined;
+  const cutPoint = new Promise<void>((done) => {
+    reached = done;
+  });
+  await tab.exposeBinding('reportProgress', (_source, done: number, total: number) => {
+    seen.push(done);
+    if (done >= Math.min(cutAt, total)) reached?.();
+  });
+  await tab.goto(`${server.url}${PAGE}`);
+  await tab.waitForFunction(() => document.body.dataset.ready === 'true');
+  await tab.evaluate((name) => window.tabs.open(name), db);
+  const built = await tab.evaluate((n) => window.tabs.buildBundle(n), IMPORT_FILES);
+  const began = Date.now();
+  await tab.evaluate(() => window.tabs.startImport());
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<'late'>((done) => {
+    timer = setTimeout(() => done('late'), 60_000);
+  });
+  const why = await Promise.race([cutPoint.then(() => 'reached' as const), late]);
+  clearTimeout(timer);
+  expect(why).toBe('reached');
+  return { tab, lastSeen: seen.at(-1) ?? 0, bundleKiB: Math.round(built.bytes / 1024), began };
+}
+
+/**
+ * After an import was cut at `cutAt` (progress last seen `lastSeen`): a new tab finds none or all of its files
+ * (all once it had committed), totals that count what is there, and a memory that works; answers the file count.
+ */
+async function checkCutImport(context: BrowserContext, db: string, cutAt: number, lastSeen: number): Promise<number> {
+  const afterCommit = cutAt === 2 * IMPORT_FILES;
+  if (afterCommit) expect(lastSeen).toBe(2 * IMPORT_FILES);
+  else {
+    // Cut during the write transaction: past the hashing half, before the end was reported.
+    expect(lastSeen).toBeGreaterThan(IMPORT_FILES);
+    expect(lastSeen).toBeLessThan(2 * IMPORT_FILES);
+  }
+  const b = await openTab(context, db);
+  const count = await b.evaluate(() => window.tabs.exportedFileCount());
+  const stats = await b.evaluate((name) => window.tabs.rawStats(name), db);
+  expect(afterCommit ? [IMPORT_FILES] : [0, IMPORT_FILES]).toContain(count);
+  expect(stats.files).toBe(count);
+  expect(stats.usage?.files ?? 0).toBe(count);
+  if (count === 0) expect(stats).toMatchObject({ folders: 0, bodies: 0, journal: 0 });
+  else expect(stats).toMatchObject({ folders: 101, bodies: IMPORT_FILES, journal: 1 });
+
+  const path = '/memories/after-import.md';
+  expect(await b.evaluate((p) => window.tabs.run({ command: 'create', path: p, file_text: 'still works\n' }), path))
+    .toEqual({ content: `File created successfully at: ${path}`, is_error: false });
+  const view = await b.evaluate((p) => window.tabs.run({ command: 'view', path: p }), path);
+  expect(view.is_error).toBe(false);
+  expect(view.content).toContain('still works');
+  await b.close();
+  return count;
+}
+
+/** One line of the log of cut imports. */
+const cutOutcome = (cutAt: number, lastSeen: number, ms: number, bundleKiB: number, count: number): string =>
+  `at ${cutAt === 2 * IMPORT_FILES ? 'the end (control)' : `≥${cutAt}`} (last progress ${lastSeen}/${2 * IMPORT_FILES}, ${ms} ms after start, bundle ${bundleKiB} KiB) → ${count} files`;
+
+const cutSummary = (outcomes: string[]): string =>
+  `${outcomes.slice(0, -1).filter((o) => o.endsWith('→ 0 files')).length} × 0 files, ${outcomes.slice(0, -1).filter((o) => o.endsWith(`→ ${IMPORT_FILES} files`)).length} × ${IMPORT_FILES}`;
+
 describe('a tab closed during an import', () => {
   it(
     `leaves none or all of ${IMPORT_FILES} files, and a working store, whenever the write transaction is cut`,
@@ -162,67 +230,46 @@ describe('a tab closed during an import', () => {
       await withContext(async (context) => {
         for (const closeAt of CLOSE_POINTS) {
           const db = freshDbName();
-          const a = await context.newPage();
-          a.setDefaultTimeout(30_000);
-          const seen: number[] = [];
-          let reached: (() => void) | undefined;
-          const closePoint = new Promise<void>((done) => {
-            reached = done;
-          });
-          await a.exposeBinding('reportProgress', (_source, done: number, total: number) => {
-            seen.push(done);
-            if (done >= Math.min(closeAt, total)) reached?.();
-          });
-          await a.goto(`${server.url}${PAGE}`);
-          await a.waitForFunction(() => document.body.dataset.ready === 'true');
-          await a.evaluate((name) => window.tabs.open(name), db);
-          const built = await a.evaluate((n) => window.tabs.buildBundle(n), IMPORT_FILES);
-
-          const began = Date.now();
-          await a.evaluate(() => window.tabs.startImport());
-          let timer: ReturnType<typeof setTimeout> | undefined;
-          const late = new Promise<'late'>((done) => {
-            timer = setTimeout(() => done('late'), 60_000);
-          });
-          const why = await Promise.race([closePoint.then(() => 'reached' as const), late]);
-          clearTimeout(timer);
-          const lastSeen = seen.at(-1) ?? 0;
-          await a.close();
+          const { tab, lastSeen, bundleKiB, began } = await importUntil(context, db, closeAt);
+          await tab.close();
           const closedAfter = Date.now() - began;
-          expect(why).toBe('reached');
-          const afterCommit = closeAt === 2 * IMPORT_FILES;
-          if (afterCommit) expect(lastSeen).toBe(2 * IMPORT_FILES);
-          else {
-            // Closed during the write transaction: past the hashing half, before the end was reported.
-            expect(lastSeen).toBeGreaterThan(IMPORT_FILES);
-            expect(lastSeen).toBeLessThan(2 * IMPORT_FILES);
-          }
-
-          const b = await openTab(context, db);
-          const count = await b.evaluate(() => window.tabs.exportedFileCount());
-          const stats = await b.evaluate((name) => window.tabs.rawStats(name), db);
-          expect(afterCommit ? [IMPORT_FILES] : [0, IMPORT_FILES]).toContain(count);
-          expect(stats.files).toBe(count);
-          expect(stats.usage?.files ?? 0).toBe(count);
-          if (count === 0) expect(stats).toMatchObject({ folders: 0, bodies: 0, journal: 0 });
-          else expect(stats).toMatchObject({ folders: 101, bodies: IMPORT_FILES, journal: 1 });
-
-          const path = '/memories/after-import.md';
-          expect(await b.evaluate((p) => window.tabs.run({ command: 'create', path: p, file_text: 'still works\n' }), path))
-            .toEqual({ content: `File created successfully at: ${path}`, is_error: false });
-          const view = await b.evaluate((p) => window.tabs.run({ command: 'view', path: p }), path);
-          expect(view.is_error).toBe(false);
-          expect(view.content).toContain('still works');
-          await b.close();
-          const outcome = `close at ${afterCommit ? 'the end (control)' : `≥${closeAt}`} (last progress ${lastSeen}/${2 * IMPORT_FILES}, ${closedAfter} ms after start, bundle ${Math.round(built.bytes / 1024)} KiB) → ${count} files`;
+          const count = await checkCutImport(context, db, closeAt, lastSeen);
+          const outcome = `close ${cutOutcome(closeAt, lastSeen, closedAfter, bundleKiB, count)}`;
           outcomes.push(outcome);
           console.info(`[tabs] ${outcome}`);
         }
       });
       expect(outcomes).toHaveLength(CLOSE_POINTS.length);
-      console.info(`[tabs] cut mid-write: ${outcomes.slice(0, -1).filter((o) => o.endsWith('→ 0 files')).length} × 0 files, ${outcomes.slice(0, -1).filter((o) => o.endsWith(`→ ${IMPORT_FILES} files`)).length} × ${IMPORT_FILES}`);
+      console.info(`[tabs] tab closed mid-write: ${cutSummary(outcomes)}`);
     },
     180_000,
+  );
+});
+
+describe('a browser killed during an import', () => {
+  it(
+    `leaves none or all of ${IMPORT_FILES} files on disk, and a working store, once it is started again`,
+    async () => {
+      const outcomes: string[] = [];
+      await withContext(async (first, profile) => {
+        let context = first;
+        for (const killAt of CLOSE_POINTS) {
+          const db = freshDbName();
+          const { lastSeen, bundleKiB, began } = await importUntil(context, db, killAt);
+          // The whole browser at once, as a crash would end it: no tab is closed, no connection, nothing flushed.
+          await profile.kill();
+          const killedAfter = Date.now() - began;
+          context = await profile.launch();
+          const count = await checkCutImport(context, db, killAt, lastSeen);
+          const outcome = `kill ${cutOutcome(killAt, lastSeen, killedAfter, bundleKiB, count)}`;
+          outcomes.push(outcome);
+          console.info(`[tabs] ${outcome}`);
+        }
+      });
+      expect(outcomes).toHaveLength(CLOSE_POINTS.length);
+      console.info(`[tabs] browser killed mid-write: ${cutSummary(outcomes)}`);
+    },
+    240_000,
   );
 });
 
