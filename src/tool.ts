@@ -454,6 +454,9 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
       rewrites: this.#options.beforeWrite !== undefined,
     };
     let trusted = false;
+    // Set by a run that found (or could not rule out) that its remembered totals were stale: it runs once more. Kept
+    // here, not read from the error, which the store reports as the failure that aborted the transaction, if any.
+    let stale = false;
     const attempt = async (again: boolean) => {
       // The bodies it writes become guesses only once it commits (a rerun's body ids differ).
       const ahead = new StagedReadAhead(this.#ahead);
@@ -464,15 +467,24 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
         try {
           written = await body(tx, { ...ctx, known: known?.value, trusted, ahead });
         } catch (error) {
-          if (trusted && known && isMemoryToolError(error) && error.code === 'too_large' && !(await commands.isCurrent(tx, known.value))) {
-            throw new StaleTotals();
+          if (trusted && known && isMemoryToolError(error) && error.code === 'too_large') {
+            // A body sent early may have failed (its id taken, a full disk) and aborted the transaction before this
+            // lookup: the totals are then not known to be current, and a run from fresh ones decides.
+            const current = await commands.isCurrent(tx, known.value).catch(() => false);
+            if (!current) {
+              stale = true;
+              throw new StaleTotals();
+            }
           }
           throw error;
         }
         const recorded = await record(tx, { actor, command, paths, ops: written.ops, retired: written.retired }, ctx.now, this.#history, written.usage);
         // The add is the transaction's last request, or was answered before `record` returned: no round trip.
         const alone = known === undefined ? !again : (await recorded.key) === known.value.key + 1;
-        if (trusted && !alone) throw new StaleTotals();
+        if (trusted && !alone) {
+          stale = true;
+          throw new StaleTotals();
+        }
         remember(recorded, alone);
         return written;
       });
@@ -485,7 +497,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
       try {
         result = await attempt(false);
       } catch (error) {
-        if (!trusted || !mayBeStale(error)) throw error;
+        if (!trusted || !(stale || mayBeStale(error))) throw error;
         result = await attempt(true);
       }
       // Before the wait ends: a listener's own command must not start ahead of those already waiting.

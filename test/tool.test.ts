@@ -1226,6 +1226,48 @@ describe('the totals a tool remembers between its writes', () => {
     expect(calls).toEqual(['/memories/c.md']);
   });
 
+  it('refuses by the limits, not with the storage error, when a full disk fails the early body before the check', async () => {
+    const small = await another({ limits: { maxFiles: 2 } });
+    await small.create({ command: 'create', path: '/memories/a.md', file_text: 'a' });
+    await small.create({ command: 'create', path: '/memories/b.md', file_text: 'b' });
+    const before = await snapshot();
+    // Every body write fails as it is carried out, as on a full disk: an add under a taken key, whose failure (and so
+    // the transaction's) reads as the browser's QuotaExceededError. It aborts the transaction while the limit check
+    // of the remembered totals waits for its key lookup.
+    const quota = new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+    const asQuota = (error: DOMException | null): DOMException | null => (error?.name === 'ConstraintError' ? quota : error);
+    const realError = Object.getOwnPropertyDescriptor(IDBTransaction.prototype, 'error')?.get;
+    const realAdd = IDBObjectStore.prototype.add;
+    const patched = new WeakSet<IDBTransaction>();
+    vi.spyOn(IDBObjectStore.prototype, 'add').mockImplementation(function (this: IDBObjectStore, value: unknown, key?: IDBValidKey) {
+      if (this.name !== 'bodies') return realAdd.call(this, value, key);
+      const tx = this.transaction;
+      if (!patched.has(tx)) {
+        patched.add(tx);
+        // fake-indexeddb keeps the error as the transaction's own property, a browser behind a getter.
+        let own = realError ? null : tx.error;
+        Object.defineProperty(tx, 'error', {
+          configurable: true,
+          get: () => asQuota(realError ? (realError.call(tx) as DOMException | null) : own),
+          set: (error: DOMException | null) => void (own = error),
+        });
+      }
+      return realAdd.call(this, value, 1);
+    });
+    let refused: unknown;
+    try {
+      refused = await small.run({ command: 'create', path: '/memories/c.md', file_text: 'c' });
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect(refused).toEqual({
+      is_error: true,
+      code: 'too_large',
+      content: 'Error: The memory already holds its limit of 2 files. Delete files first. Nothing was written.',
+    });
+    expect(await snapshot()).toBe(before);
+  });
+
   it('remembers the key of its own record when its write pruned the history', async () => {
     const small = await another({ history: { maxEntries: 2 }, limits: { maxFiles: 3 } });
     await small.create({ command: 'create', path: '/memories/a.md', file_text: 'a' });
