@@ -487,7 +487,7 @@ interface RawFileLike {
   updatedAt: number;
 }
 
-export type HotCommand = 'create' | 'str_replace' | 'view' | 'create-1mb' | 'str_replace-1mb';
+export type HotCommand = 'create' | 'create-raw' | 'str_replace' | 'view' | 'create-1mb' | 'str_replace-1mb';
 
 /**
  * `count` library runs of one command on a fresh memory of 1 KB files, for run.ts to sample with the CPU
@@ -501,7 +501,8 @@ export async function hotLoop(command: HotCommand, count: number): Promise<numbe
   await raw.seedFiles(db, [{ path: '/memories/work/t.md', content: text, createdAt: now, updatedAt: now }], ['/memories/work', '/memories/work/new'], now);
   const start = performance.now();
   for (let i = 0; i < count; i++) {
-    if (command.startsWith('create')) await tool.create({ command: 'create', path: `/memories/work/new/f${i}.md`, file_text: text });
+    if (command === 'create-raw') await raw.createFile(db, `/memories/work/new/f${i}.md`, text, Date.now());
+    else if (command.startsWith('create')) await tool.create({ command: 'create', path: `/memories/work/new/f${i}.md`, file_text: text });
     else if (command === 'view') await tool.view({ command: 'view', path: '/memories/work/t.md' });
     else await tool.str_replace({ command: 'str_replace', path: '/memories/work/t.md', old_str: swap(i)[0], new_str: swap(i)[1] });
   }

@@ -103,13 +103,16 @@ async function browserVersion(page: Page): Promise<string> {
   }
 }
 
-/** Samples the CPU while the page runs library commands (300 of 1 KB, 40 of 1 MB); self time per function. */
+/**
+ * Samples the CPU while the page runs library commands (300 of 1 KB, 40 of 1 MB), and the raw floor's create for
+ * comparison; self time per function.
+ */
 async function cpuProfiles(page: Page): Promise<Record<string, unknown>> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 50 });
   const out: Record<string, unknown> = {};
-  for (const command of ['create', 'str_replace', 'view', 'create-1mb', 'str_replace-1mb'] as const) {
+  for (const command of ['create', 'create-raw', 'str_replace', 'view', 'create-1mb', 'str_replace-1mb'] as const) {
     const runs = command.endsWith('1mb') ? 40 : 300;
     await page.evaluate((c) => window.bench?.hotLoop(c, 10), command);
     await cdp.send('Profiler.start');
