@@ -3,11 +3,11 @@
 
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { startMessagesApiServer } from '../helpers/messages-api-server.js';
 import type { MessagesApiServer } from '../helpers/messages-api-server.js';
 import type { ScriptedStep } from '../../src/scripted-claude.js';
-import { dumpIndexedDB, openDemo, recordRequests, runCommand, startBuiltDemo } from './harness.js';
+import { diskProfile, dumpIndexedDB, openDemo, recordRequests, runCommand, startBuiltDemo } from './harness.js';
 import type { BuiltDemo, Served } from './harness.js';
 
 const NOTE = '/memories/user.md';
@@ -24,29 +24,32 @@ const REMEMBERS_TEA: ScriptedStep[] = [
 
 let demo: BuiltDemo | undefined;
 let site: Served;
-let browser: Browser;
 
 beforeAll(async () => {
   demo = await startBuiltDemo();
-  ({ site, browser } = demo);
+  ({ site } = demo);
 });
 
 afterAll(() => demo?.close());
 
-/** A fresh browser profile (its own IndexedDB and localStorage) and a scripted Claude, both closed after `body`. */
+/**
+ * A fresh browser profile on disk (its own IndexedDB and localStorage, kept as a user's browser keeps them) and a
+ * scripted Claude, both closed (the profile removed) after `body`.
+ */
 async function withPage(
   turns: ScriptedStep[],
   body: (page: Page, api: MessagesApiServer, context: BrowserContext, requests: string[]) => Promise<void>,
   options: { delayMs?: number } = {},
 ): Promise<void> {
   const api = await startMessagesApiServer(turns, options);
-  const context = await browser.newContext();
-  const requests = recordRequests(context);
+  const profile = await diskProfile();
   try {
+    const context = await profile.launch();
+    const requests = recordRequests(context);
     const page = await openDemo(context, site.url);
     await body(page, api, context, requests);
   } finally {
-    await context.close();
+    await profile.close();
     await api.close();
   }
 }
@@ -201,7 +204,8 @@ describe('the demo page', () => {
   });
 
   it('runs the Offline demo with the network cut, and nothing leaves the page’s origin', async () => {
-    const context = await browser.newContext();
+    const profile = await diskProfile();
+    const context = await profile.launch();
     const origin = new URL(site.url).origin;
     const requests = recordRequests(context);
     await context.route('**/*', (route) =>
@@ -231,7 +235,7 @@ describe('the demo page', () => {
       expect(requests.length).toBeGreaterThan(0);
       expect(requests.filter((url) => !url.startsWith(`${origin}/`))).toEqual([]);
     } finally {
-      await context.close();
+      await profile.close();
     }
   });
 

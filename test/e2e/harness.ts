@@ -213,22 +213,18 @@ export function dumpIndexedDB(page: Page): Promise<string> {
   });
 }
 
-/** The built demo served statically and a Chromium to open it in: what the demo's e2e files all start with. */
+/** The built demo served statically: what the demo's e2e files all start with (each test then opens a {@link diskProfile}). */
 export interface BuiltDemo {
   site: Served;
-  browser: Browser;
   close(): Promise<void>;
 }
 
 export async function startBuiltDemo(): Promise<BuiltDemo> {
   const built = await buildDemo();
   const site = await serveStatic(built.dir);
-  const browser = await launchChromium();
   return {
     site,
-    browser,
     async close() {
-      await browser.close();
       await site.close();
       await built.remove();
     },

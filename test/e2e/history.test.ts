@@ -3,9 +3,9 @@
 // with Chromium's own DevTools override, so the browser itself refuses the write.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { startMessagesApiServer } from '../helpers/messages-api-server.js';
-import { openDemo, runCommand, startBuiltDemo } from './harness.js';
+import { diskProfile, openDemo, runCommand, startBuiltDemo } from './harness.js';
 import type { BuiltDemo, Served } from './harness.js';
 
 const NOTE = '/memories/offline-demo.md';
@@ -14,22 +14,22 @@ const FINAL_TEXT = '# About the user\n- Drinks green tea, no sugar\n';
 
 let demo: BuiltDemo | undefined;
 let site: Served;
-let browser: Browser;
 
 beforeAll(async () => {
   demo = await startBuiltDemo();
-  ({ site, browser } = demo);
+  ({ site } = demo);
 });
 
 afterAll(() => demo?.close());
 
-/** A fresh browser profile (its own IndexedDB) with the demo open, closed after `body`. */
+/** A fresh browser profile on disk (its own IndexedDB) with the demo open, closed and removed after `body`. */
 async function withDemo(body: (page: Page, context: BrowserContext) => Promise<void>): Promise<void> {
-  const context = await browser.newContext();
+  const profile = await diskProfile();
   try {
+    const context = await profile.launch();
     await body(await openDemo(context, site.url), context);
   } finally {
-    await context.close();
+    await profile.close();
   }
 }
 
