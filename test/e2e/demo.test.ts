@@ -205,13 +205,13 @@ describe('the demo page', () => {
 
   it('runs the Offline demo with the network cut, and nothing leaves the page’s origin', async () => {
     const profile = await diskProfile();
-    const context = await profile.launch();
-    const origin = new URL(site.url).origin;
-    const requests = recordRequests(context);
-    await context.route('**/*', (route) =>
-      route.request().url().startsWith(`${origin}/`) ? route.continue() : route.abort('internetdisconnected'),
-    );
     try {
+      const context = await profile.launch();
+      const origin = new URL(site.url).origin;
+      const requests = recordRequests(context);
+      await context.route('**/*', (route) =>
+        route.request().url().startsWith(`${origin}/`) ? route.continue() : route.abort('internetdisconnected'),
+      );
       const page = await openDemo(context, site.url);
       await context.setOffline(true);
       await page.getByRole('button', { name: 'Offline demo' }).click();

@@ -2,13 +2,11 @@
 // playwright-core, and probes of the page (requests it makes, everything in its IndexedDB). Every server
 // listens on 127.0.0.1 port 0; every start has a matching close.
 
-import { execFile } from 'node:child_process';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, readlink, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { extname, join, normalize, resolve, sep } from 'node:path';
-import { promisify } from 'node:util';
+import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { build, createServer } from 'vite';
@@ -16,7 +14,6 @@ import { expect } from 'vitest';
 import { chromiumArgs, chromiumPath } from '../../vite.config.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const run = promisify(execFile);
 const CONFIG = join(ROOT, 'vite.config.ts');
 
 export interface Served {
@@ -125,8 +122,8 @@ export function launchChromium(): Promise<Browser> {
 /**
  * A browser profile in a folder on disk, as a user's browser keeps IndexedDB (the contexts of `launchChromium()` are
  * off the record, their IndexedDB in memory). `launch()` starts Chromium on it (again, after a kill); `kill()` ends
- * that Chromium at once, as a crash or a power cut of the process would (SIGKILL: nothing is flushed or closed);
- * `close()` ends it and removes the folder.
+ * that Chromium at once, as a crash would (SIGKILL: nothing is closed or cleaned up; what it had already handed to the
+ * OS stays, so this is not a power cut); `close()` ends it and removes the folder.
  */
 export interface DiskProfile {
   readonly dir: string;
@@ -152,19 +149,24 @@ export async function diskProfile(): Promise<DiskProfile> {
     },
     async kill() {
       const open = context;
-      context = undefined;
       if (!open) return;
-      // Its browser process: the one started with this profile that is not a child (renderer, GPU, utility, zygote).
-      const { stdout } = await run('ps', ['-eo', 'pid=,args=']);
-      const browsers = stdout
-        .split('\n')
-        .map((line) => /^\s*(\d+)\s+(.*)$/u.exec(line))
-        .filter((match): match is RegExpExecArray => match !== null && match[2]!.includes(`--user-data-dir=${dir}`) && !match[2]!.includes('--type='))
-        .map((match) => Number(match[1]));
+      // The browser process's id as Chromium itself reports it (no `ps`, which a minimal image may lack and which
+      // cuts command lines at $COLUMNS). Until it has gone, `context` stays set, so a failed kill is still closed.
+      const cdp = await open.browser()!.newBrowserCDPSession();
+      const { processInfo } = await cdp.send('SystemInfo.getProcessInfo');
+      const browsers = processInfo.filter((info) => info.type === 'browser');
       if (browsers.length !== 1) throw new Error(`expected one browser process on ${dir}, found ${browsers.length}`);
+      const socket = await readlink(join(dir, 'SingletonSocket')).catch(() => undefined);
       const closed = new Promise<void>((done) => open.once('close', () => done()));
-      process.kill(browsers[0]!, 'SIGKILL');
+      process.kill(browsers[0]!.id, 'SIGKILL');
       await closed;
+      context = undefined;
+      // A killed Chromium leaves its singleton socket's folder in the temp folder (a clean exit removes it).
+      if (socket !== undefined) {
+        const folder = dirname(socket);
+        const names = await readdir(folder).catch(() => [] as string[]);
+        if (folder !== dir && names.every((name) => name.startsWith('Singleton'))) await rm(folder, { recursive: true, force: true });
+      }
     },
     async close() {
       await stop();
