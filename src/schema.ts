@@ -82,9 +82,9 @@ export interface UsageRecord {
   bytes: number;
   files: number;
   /**
-   * Key of the next body for edits and imports: read with the totals every write reads anyway, so they need not
-   * wait for the store to hand out a key before writing the entry. (A create's early body takes the store's key,
-   * and this moves past it.)
+   * Key of the next body for edits, imports and creates that trust remembered totals: read with the totals every
+   * write reads anyway, so they need not wait for the store to hand out a key before writing the entry. (The early
+   * body of a create that reads the totals takes the store's key, and this moves past it.)
    */
   nextBody: number;
   /** Bytes of the old contents the history keeps. */

@@ -364,7 +364,7 @@ export async function profile(files = 1000): Promise<unknown> {
       'raw floor': { run: (i) => raw.createFile(db, newFile('raw', i), content, Date.now()) },
       'raw floor, 3-store tx': { run: (i) => createAllStores(db, newFile('raw4', i), content, Date.now()) },
       "raw, the library's requests (5, 2 rounds)": { run: (i) => createLibPattern(libDb, newFile('rawLib', i), content, Date.now()) },
-      'raw floor + a publish as events.ts does it (new channel, post, close)': {
+      'raw floor + a publish on a new channel (new, post, close)': {
         run: async (i) => {
           await raw.createFile(db, newFile('rawBc', i), content, Date.now());
           const channel = new BroadcastChannel(`idb-memory-tool:${name}`);
@@ -454,7 +454,7 @@ export async function profile(files = 1000): Promise<unknown> {
     'split into lines, 1 MB': timeSync(20, () => flatMb.split('\n')),
     'normalizeMemoryPath ×10,000': timeSync(5, () => paths.forEach((p) => normalizeMemoryPath(p))),
     'parseMemoryCommand (create, 1 KB)': timeSync(200, () => parseMemoryCommand({ command: 'create', path: '/memories/work/a.md', file_text: kb })),
-    'BroadcastChannel new + postMessage + close (each publish today)': timeSync(200, () => {
+    'BroadcastChannel new + postMessage + close': timeSync(200, () => {
       const channel = new BroadcastChannel(channelName + 'x');
       channel.postMessage({ dbName: 'x', changes: [{ type: 'write', path: '/memories/a.md' }] });
       channel.close();
