@@ -222,24 +222,35 @@ const cutOutcome = (cutAt: number, lastSeen: number, ms: number, bundleKiB: numb
 const cutSummary = (outcomes: string[]): string =>
   `${outcomes.slice(0, -1).filter((o) => o.endsWith('→ 0 files')).length} × 0 files, ${outcomes.slice(0, -1).filter((o) => o.endsWith(`→ ${IMPORT_FILES} files`)).length} × ${IMPORT_FILES}`;
 
+/**
+ * An import at each of {@link CLOSE_POINTS}, each into a fresh database of one profile, cut there by `cut`; then,
+ * in the browser started again if `relaunch`, what is left is checked ({@link checkCutImport}). Answers the log.
+ */
+async function cutImports(verb: string, cut: (tab: Page, profile: DiskProfile) => Promise<void>, relaunch: boolean): Promise<string[]> {
+  const outcomes: string[] = [];
+  await withContext(async (first, profile) => {
+    let context = first;
+    for (const cutAt of CLOSE_POINTS) {
+      const db = freshDbName();
+      const { tab, lastSeen, bundleKiB, began } = await importUntil(context, db, cutAt);
+      await cut(tab, profile);
+      const cutAfter = Date.now() - began;
+      if (relaunch) context = await profile.launch();
+      const count = await checkCutImport(context, db, cutAt, lastSeen);
+      const outcome = `${verb} ${cutOutcome(cutAt, lastSeen, cutAfter, bundleKiB, count)}`;
+      outcomes.push(outcome);
+      console.info(`[tabs] ${outcome}`);
+    }
+  });
+  expect(outcomes).toHaveLength(CLOSE_POINTS.length);
+  return outcomes;
+}
+
 describe('a tab closed during an import', () => {
   it(
     `leaves none or all of ${IMPORT_FILES} files, and a working store, whenever the write transaction is cut`,
     async () => {
-      const outcomes: string[] = [];
-      await withContext(async (context) => {
-        for (const closeAt of CLOSE_POINTS) {
-          const db = freshDbName();
-          const { tab, lastSeen, bundleKiB, began } = await importUntil(context, db, closeAt);
-          await tab.close();
-          const closedAfter = Date.now() - began;
-          const count = await checkCutImport(context, db, closeAt, lastSeen);
-          const outcome = `close ${cutOutcome(closeAt, lastSeen, closedAfter, bundleKiB, count)}`;
-          outcomes.push(outcome);
-          console.info(`[tabs] ${outcome}`);
-        }
-      });
-      expect(outcomes).toHaveLength(CLOSE_POINTS.length);
+      const outcomes = await cutImports('close', (tab) => tab.close(), false);
       console.info(`[tabs] tab closed mid-write: ${cutSummary(outcomes)}`);
     },
     180_000,
@@ -250,23 +261,8 @@ describe('a browser killed during an import', () => {
   it(
     `leaves none or all of ${IMPORT_FILES} files on disk, and a working store, once it is started again`,
     async () => {
-      const outcomes: string[] = [];
-      await withContext(async (first, profile) => {
-        let context = first;
-        for (const killAt of CLOSE_POINTS) {
-          const db = freshDbName();
-          const { lastSeen, bundleKiB, began } = await importUntil(context, db, killAt);
-          // The whole browser at once, as a crash would end it: no tab is closed, no connection, nothing flushed.
-          await profile.kill();
-          const killedAfter = Date.now() - began;
-          context = await profile.launch();
-          const count = await checkCutImport(context, db, killAt, lastSeen);
-          const outcome = `kill ${cutOutcome(killAt, lastSeen, killedAfter, bundleKiB, count)}`;
-          outcomes.push(outcome);
-          console.info(`[tabs] ${outcome}`);
-        }
-      });
-      expect(outcomes).toHaveLength(CLOSE_POINTS.length);
+      // The whole browser at once, as a crash would end it: no tab is closed, no connection, nothing flushed.
+      const outcomes = await cutImports('kill', (_tab, profile) => profile.kill(), true);
       console.info(`[tabs] browser killed mid-write: ${cutSummary(outcomes)}`);
     },
     240_000,
