@@ -608,12 +608,13 @@ class StaleTotals extends Error {
 }
 
 /**
- * A failure a write may owe to totals another writer has since changed, when it started from remembered ones: worth
- * one more run from totals read afresh. {@link StaleTotals} is one; an abort by a failed request another (the body id
- * it wrote may have been taken meanwhile: the add fails, and the transaction aborts).
+ * A storage failure a write may owe to totals another writer has since changed, when it started from remembered
+ * ones: an abort by a failed request (the body id it wrote may have been taken meanwhile: the add fails, and the
+ * transaction aborts). Worth one more run from totals read afresh, as is a run that found them stale itself (it
+ * threw {@link StaleTotals}, and `#write` marks it `stale`).
  */
 function mayBeStale(error: unknown): boolean {
   if (!isMemoryToolError(error) || error.code !== 'storage') return false;
   const cause = error.cause as { name?: unknown } | undefined;
-  return cause instanceof StaleTotals || cause?.name === 'AbortError' || cause?.name === 'ConstraintError';
+  return cause?.name === 'AbortError' || cause?.name === 'ConstraintError';
 }
