@@ -21,6 +21,8 @@ export interface RunInfo {
   date: string;
   seconds: number;
   quick: boolean;
+  /** Whether the untimed warm-up ran before the first row (run.ts `WARM_UP`). */
+  warmup: boolean;
   /** Which src/ was measured. */
   library: string;
   node: string;
@@ -188,6 +190,9 @@ export function renderMarkdown(run: RunInfo, results: readonly CaseResult[], sum
     'Medians in milliseconds. Each row times the real library (minified by Vite, as an app ships it) and its raw ' +
       'floor — plain IndexedDB on the same database doing the least work the command needs — alternately in one loop ' +
       `(who goes first flips each round, warm-up runs discarded; ${n('single')} runs per single-file row, ${n('bulk')} per folder row). ` +
+      (run.warmup
+        ? 'Before the first row, every single-file command ran 200 times on 1 and 16 KB files, library and raw, untimed, so that no row is measured on code V8 has yet to optimize (`-- --no-warmup` skips it). '
+        : 'This run skipped the untimed warm-up (`--no-warmup`): its first rows ran on code V8 had yet to optimize. ') +
       'The SDK column is the official `BetaLocalFilesystemMemoryTool` on a temp folder of the same disk, running the same ' +
       'script in Node afterwards (it fsyncs every write; Chromium commits IndexedDB with relaxed durability).',
     '',

@@ -30,6 +30,8 @@ export interface Options {
   size: boolean;
   profile: boolean;
   head: boolean;
+  /** Off with `--no-warmup`: the untimed warm-up before the recorded rows ({@link WARM_UP}). */
+  warmup: boolean;
   /** `--only=create,insert`: just these commands (for working on them; the table is then partial). */
   only?: string[];
   /** `--files=0,1000`: just the memories of these sizes. */
@@ -60,6 +62,9 @@ function plans(quick: boolean): { scenarios: ScenarioPlan[]; payloads: PayloadPl
     ],
   };
 }
+
+/** The warm-up before the recorded rows: one file of 1 and 16 KB, each command 200 times, in a memory of no other files. */
+const WARM_UP: ScenarioPlan = { files: 0, single: { '1 KB': { reps: 200, warmup: 0 }, '16 KB': { reps: 200, warmup: 0 } } };
 
 /** Builds page.html (with the library, minified as an app would ship it) into page.tmp/ and serves it. */
 async function servePage(minify: boolean, source: Source): Promise<{ url: string; close(): Promise<void> }> {
@@ -145,6 +150,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     size: !argv.includes('--no-size'),
     profile: argv.includes('--profile'),
     head: argv.includes('--head'),
+    warmup: !argv.includes('--no-warmup'),
   };
   const list = (flag: string): string[] | undefined =>
     argv.find((arg) => arg.startsWith(`--${flag}=`))?.slice(flag.length + 3).split(',').filter(Boolean);
@@ -206,6 +212,13 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
         cpu: await cpuProfiles(page),
       };
     } else {
+      // Untimed, so that the first rows are not measured on code V8 has yet to optimize (the library's many
+      // functions take longer to reach their optimized tier than the raw floor's few): every single-file command,
+      // library and raw, a few hundred times on a throwaway memory. What the page reports of it is dropped.
+      if (options.warmup) {
+        console.log('warm-up (not recorded):');
+        await page.evaluate((p) => window.bench?.runScenario(p), WARM_UP);
+      }
       for (const plan of scenarios) {
         results.push(...(await page.evaluate((p) => window.bench?.runScenario(p) ?? [], plan)));
       }
@@ -243,6 +256,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     date: new Date(started).toISOString(),
     seconds: Math.round((Date.now() - started) / 1000),
     quick: options.quick,
+    warmup: options.warmup,
     library: source.label,
     node: process.version,
     cpus: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}`,
