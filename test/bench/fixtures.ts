@@ -72,6 +72,12 @@ export interface CaseResult {
   size: string;
   lib: number[];
   raw: number[];
+  /**
+   * For the 10-file listing in a memory of bulk files: the same listing in a memory of only those 10 files, open
+   * beside it and timed in the same loop (library and raw), so that the growth with the memory's size is not the
+   * machine's drift between two memories measured minutes apart.
+   */
+  alone?: { lib: number[]; raw: number[] };
   /** The SDK's Node tool on the same script, when it has the command. */
   peer?: number[];
   /** What the raw floor does, in words. */

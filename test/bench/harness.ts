@@ -15,24 +15,31 @@ export interface Side {
   after?(i: number): Promise<void>;
 }
 
-/** Runs `lib` and `raw` alternately (which goes first flips every round), `warmup` rounds untimed. */
-export async function measure(reps: Reps, lib: Side, rawSide: Side): Promise<{ lib: number[]; raw: number[] }> {
-  const out = { lib: [] as number[], raw: [] as number[] };
-  const sides = [
-    ['lib', lib],
-    ['raw', rawSide],
-  ] as const;
+/**
+ * Runs every side once a round, `warmup` rounds untimed, and gives each side's timings. The order rotates every
+ * round, so no side always goes first or always follows the same one: the machine's noise hits them alike.
+ */
+export async function measureSides<K extends string>(reps: Reps, sides: Record<K, Side>): Promise<Record<K, number[]>> {
+  const names = Object.keys(sides) as K[];
+  const times = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<K, number[]>;
   for (let i = 0; i < reps.warmup + reps.reps; i++) {
-    for (const [name, side] of i % 2 === 0 ? sides : [...sides].reverse()) {
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(k + i) % names.length] as K;
+      const side = sides[name];
       await side.before?.(i);
       const start = performance.now();
       await side.run(i);
       const took = performance.now() - start;
       await side.after?.(i);
-      if (i >= reps.warmup) out[name].push(took);
+      if (i >= reps.warmup) times[name].push(took);
     }
   }
-  return out;
+  return times;
+}
+
+/** Runs `lib` and `raw` alternately (which goes first flips every round), `warmup` rounds untimed. */
+export function measure(reps: Reps, lib: Side, rawSide: Side): Promise<{ lib: number[]; raw: number[] }> {
+  return measureSides(reps, { lib, raw: rawSide });
 }
 
 /** The bulk layout (1 KB files in folders of 100) under `root`, as records. */

@@ -5,7 +5,7 @@
 import type { IndexedDBMemoryTool } from '../../src/index.js';
 import { BULK_FILE_BYTES, FILE_SIZES, INSERT_TEXT, SMALL_FILES, TOKEN_A, TOKEN_B, UNSEEN, editTargetBytes, bulkFolders, bulkPath, makeText, median } from './fixtures.js';
 import type { CaseResult, PayloadPlan, Reps, ScenarioPlan } from './fixtures.js';
-import { bulkFiles, measure, openMemory } from './harness.js';
+import { bulkFiles, measure, measureSides, openMemory } from './harness.js';
 import { hotLoop, profile } from './profile.js';
 import * as raw from './raw.js';
 import type { RawFile } from './raw.js';
@@ -16,7 +16,8 @@ function report(result: CaseResult): CaseResult {
   const ratio = median(result.lib) / median(result.raw);
   console.log(
     `  ${result.command.padEnd(22)} ${String(result.files).padStart(6)} files ${result.size.padStart(6)}: ` +
-      `library ${ms(result.lib)}, raw ${ms(result.raw)} (${ratio.toFixed(2)}x)`,
+      `library ${ms(result.lib)}, raw ${ms(result.raw)} (${ratio.toFixed(2)}x)` +
+      (result.alone ? `; alone, same loop: library ${ms(result.alone.lib)}, raw ${ms(result.alone.raw)}` : ''),
   );
   return result;
 }
@@ -73,11 +74,27 @@ async function runScenario(plan: ScenarioPlan): Promise<CaseResult[]> {
     ), 'bulk');
   }
   if (plan.listSmall && wanted('list 10-file folder')) {
-    row('list 10-file folder', '1 KB', 'getAll on the parent index (1 readonly tx)', await measure(
-      plan.listSmall,
-      { run: () => tool.view({ command: 'view', path: '/memories/small' }) },
-      { run: () => raw.listFolder(db, '/memories/small') },
-    ), 'bulk');
+    const floor = 'getAll on the parent index (1 readonly tx)';
+    const listSmall = { run: () => tool.view({ command: 'view', path: '/memories/small' }) };
+    const rawListSmall = { run: () => raw.listFolder(db, '/memories/small') };
+    if (plan.files === 0) {
+      row('list 10-file folder', '1 KB', floor, await measure(plan.listSmall, listSmall, rawListSmall), 'bulk');
+    } else {
+      // Beside the bulk, and alone in a memory of only these files, in one loop (see CaseResult.alone).
+      const alone = await openMemory(`bench-alone-${plan.files}-${Date.now()}`);
+      await raw.seedFiles(alone.db, small, ['/memories/small'], now);
+      const times = await measureSides(plan.listSmall, {
+        beside: listSmall,
+        rawBeside: rawListSmall,
+        alone: { run: () => alone.tool.view({ command: 'view', path: '/memories/small' }) },
+        rawAlone: { run: () => raw.listFolder(alone.db, '/memories/small') },
+      });
+      await alone.close();
+      results.push(report({
+        group: 'bulk', command: 'list 10-file folder', files: plan.files, size: '1 KB', floor,
+        lib: times.beside, raw: times.rawBeside, alone: { lib: times.alone, raw: times.rawAlone },
+      }));
+    }
   }
   for (const size of FILE_SIZES) {
     const reps = plan.single[size.label];

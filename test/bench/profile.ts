@@ -10,7 +10,7 @@ import type { IndexedDBMemoryTool } from '../../src/index.js';
 import type { EntryRecord } from '../../src/schema.js';
 import { BULK_FILE_BYTES, TOKEN_A, TOKEN_B, bulkFolders, makeText, median } from './fixtures.js';
 import type { Reps } from './fixtures.js';
-import { bulkFiles, openMemory } from './harness.js';
+import { bulkFiles, measureSides, openMemory } from './harness.js';
 import type { Side } from './harness.js';
 import * as raw from './raw.js';
 
@@ -82,22 +82,8 @@ async function count(run: () => Promise<unknown>): Promise<Counts> {
 // ---------------------------------------------------------------- timing many sides
 
 async function measureMany(reps: Reps, sides: Record<string, Side>): Promise<Record<string, number>> {
-  const names = Object.keys(sides);
-  const times: Record<string, number[]> = Object.fromEntries(names.map((name) => [name, []]));
-  for (let i = 0; i < reps.warmup + reps.reps; i++) {
-    // Rotate who goes first, so no side always follows the same one.
-    const order = names.map((_, k) => names[(k + i) % names.length] as string);
-    for (const name of order) {
-      const side = sides[name] as Side;
-      await side.before?.(i);
-      const start = performance.now();
-      await side.run(i);
-      const took = performance.now() - start;
-      await side.after?.(i);
-      if (i >= reps.warmup) times[name]?.push(took);
-    }
-  }
-  return Object.fromEntries(names.map((name) => [name, Number(median(times[name] ?? []).toFixed(3))]));
+  const times = await measureSides(reps, sides);
+  return Object.fromEntries(Object.entries(times).map(([name, values]) => [name, Number(median(values).toFixed(3))]));
 }
 
 // ---------------------------------------------------------------- raw replicas of the library's rounds

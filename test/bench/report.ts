@@ -71,13 +71,15 @@ export function summarize(results: readonly CaseResult[]): Summary {
   }
   const list = find(results, 'list folder', 1000);
   if (list) goals.push({ goal: 'listing a folder of 1,000 files ≤ 2× raw', measured: x(ratio(list)), met: ratio(list) <= 2 });
-  const alone = find(results, 'list 10-file folder', 0);
+  // Judged on the alone memory timed in the same loop as the 10,000-file one (CaseResult.alone); the 0-file row,
+  // measured minutes earlier, is the fallback for results from before that existed.
   const beside = find(results, 'list 10-file folder', 10_000);
+  const alone = beside?.alone ?? find(results, 'list 10-file folder', 0);
   if (alone && beside) {
     const growth = median(beside.lib) / median(alone.lib);
     goals.push({
       goal: 'listing a 10-file folder beside 10,000 files ≈ alone (≤ 1.25×)',
-      measured: `${x(growth)} (${formatMs(median(beside.lib))} vs ${formatMs(median(alone.lib))} ms)`,
+      measured: `${x(growth)} (${formatMs(median(beside.lib))} vs ${formatMs(median(alone.lib))} ms${beside.alone ? ', same loop' : ''})`,
       met: growth <= 1.25,
       note: `raw: ${x(median(beside.raw) / median(alone.raw))}`,
     });
@@ -121,6 +123,28 @@ function table(rows: readonly CaseResult[], single: boolean): string {
     return `| ${[...cells, formatMs(median(r.lib)), formatMs(median(r.raw)), x(ratio(r)), peer].join(' | ')} |`;
   });
   return [head, ...lines].join('\n');
+}
+
+/** The 10-file listings timed beside an alone memory in the same loop (CaseResult.alone): how each grew. */
+function growthTable(rows: readonly CaseResult[]): string {
+  const paired = rows.filter((r) => r.alone).sort((a, b) => a.files - b.files);
+  if (paired.length === 0) return '';
+  const lines = paired.map((r) => {
+    const alone = r.alone as NonNullable<CaseResult['alone']>;
+    return `| ${[
+      r.files.toLocaleString('en-US'),
+      formatMs(median(r.lib)), formatMs(median(alone.lib)), x(median(r.lib) / median(alone.lib)),
+      formatMs(median(r.raw)), formatMs(median(alone.raw)), x(median(r.raw) / median(alone.raw)),
+    ].join(' | ')} |`;
+  });
+  return [
+    'The 10-file listing beside the bulk files and alone (a memory of only those 10 files), in one loop:',
+    '',
+    '| files beside it | library beside (ms) | library alone (ms) | growth | raw beside (ms) | raw alone (ms) | raw growth |',
+    '|---:|---:|---:|---:|---:|---:|---:|',
+    ...lines,
+    '',
+  ].join('\n');
 }
 
 const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
@@ -218,12 +242,13 @@ export function renderMarkdown(run: RunInfo, results: readonly CaseResult[], sum
     '## Folders, export and import',
     '',
     '`list folder`, `rename folder` and `delete folder` act on `/memories/bulk` (all the memory\'s files, two levels); ' +
-      '`list 10-file folder` lists `/memories/small` beside them (0 files = alone). Before each `delete folder` run the ' +
+      '`list 10-file folder` lists `/memories/small` beside them (0 files = alone); in a memory of bulk files, that same listing in a memory of only `/memories/small`, open beside it, is timed in the same loop (library and raw, the order rotating each round), and the goal is judged on that pair. Before each `delete folder` run the ' +
       'folder is written back and the history emptied (untimed). `export` is of a folder of that many files; `import` ' +
       'puts that export into a new empty database each run (the library gets the Blob; the raw floor gets the parsed files).',
     '',
     table(results.filter((r) => r.group === 'bulk'), false),
     '',
+    growthTable(results),
     '## What each raw floor does',
     '',
     ...[...floors].map(([command, floor]) => `- \`${command}\`: ${floor}`),
