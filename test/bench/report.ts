@@ -1,7 +1,7 @@
 // The benchmark's output: medians and ratios, the goals checked against them, and results.md.
 // Pure formatting of the numbers run.ts collected; no I/O.
 
-import type { CaseResult } from './fixtures.js';
+import type { CaseResult, ScenarioPlan } from './fixtures.js';
 import { UNSEEN, median } from './fixtures.js';
 import type { SizeReport } from './size.js';
 
@@ -21,8 +21,8 @@ export interface RunInfo {
   date: string;
   seconds: number;
   quick: boolean;
-  /** Whether the untimed warm-up ran before the first row (run.ts `WARM_UP`). */
-  warmup: boolean;
+  /** The untimed warm-up run before the first row (run.ts `WARM_UP`), absent with `--no-warmup`. */
+  warmup?: ScenarioPlan;
   /** Which src/ was measured. */
   library: string;
   node: string;
@@ -147,6 +147,15 @@ function growthTable(rows: readonly CaseResult[]): string {
   ].join('\n');
 }
 
+/** "200 times on 1 KB and 16 KB files": what the warm-up plan runs, in words. */
+function warmUpWords(plan: ScenarioPlan): string {
+  const sizes = Object.entries(plan.single);
+  const runs = [...new Set(sizes.map(([, reps]) => reps.warmup + reps.reps))].join(' or ');
+  const labels = sizes.map(([label]) => label);
+  const last = labels.pop() ?? '';
+  return `${runs} times on ${labels.length > 0 ? `${labels.join(', ')} and ${last}` : last} files`;
+}
+
 const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
 
 /** Gzipped bytes of an entry's eager code plus every chunk it can load later. */
@@ -215,7 +224,7 @@ export function renderMarkdown(run: RunInfo, results: readonly CaseResult[], sum
       'floor — plain IndexedDB on the same database doing the least work the command needs — alternately in one loop ' +
       `(who goes first flips each round, warm-up runs discarded; ${n('single')} runs per single-file row, ${n('bulk')} per folder row). ` +
       (run.warmup
-        ? 'Before the first row, every single-file command ran 200 times on 1 and 16 KB files, library and raw, untimed, so that no row is measured on code V8 has yet to optimize (`-- --no-warmup` skips it). '
+        ? `Before the first row, every single-file command ran ${warmUpWords(run.warmup)}, library and raw, untimed, so that no row is measured on code V8 has yet to optimize (\`-- --no-warmup\` skips it). `
         : 'This run skipped the untimed warm-up (`--no-warmup`): its first rows ran on code V8 had yet to optimize. ') +
       'The SDK column is the official `BetaLocalFilesystemMemoryTool` on a temp folder of the same disk, running the same ' +
       'script in Node afterwards (it fsyncs every write; Chromium commits IndexedDB with relaxed durability).',

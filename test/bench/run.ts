@@ -256,7 +256,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     date: new Date(started).toISOString(),
     seconds: Math.round((Date.now() - started) / 1000),
     quick: options.quick,
-    warmup: options.warmup,
+    ...(options.warmup ? { warmup: WARM_UP } : {}),
     library: source.label,
     node: process.version,
     cpus: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}`,
