@@ -160,7 +160,10 @@ function describe(report: ImportReport, dryRun: boolean): string {
 }
 
 function refusal(error: unknown): string {
-  if (isMemoryToolError(error)) return `Import refused, nothing was changed: ${error.message}`;
+  // The library's bundle refusals say themselves that nothing was changed; other errors (storage) do not.
+  if (isMemoryToolError(error)) {
+    return /Nothing was changed\.$/u.test(error.message) ? `Import refused: ${error.message}` : `Import refused, nothing was changed: ${error.message}`;
+  }
   return `Import failed, nothing was changed: ${messageOf(error)}`;
 }
 

@@ -30,14 +30,16 @@ export function setupChat(
   let conversation: MemoryAgent['messages'] = [];
   let madeFor = '';
 
-  const onEvent = (event: MemoryAgentEvent) => {
+  /** `scripted`: from the Offline demo, whose token counts are made up by the script, not billed by anyone. */
+  const onEvent = (event: MemoryAgentEvent, scripted = false) => {
     transcript.show(event);
     if (event.type === 'tool_result') {
       const failure = storageFailure(event.content, event.is_error);
       if (failure) onStorageFailure(failure);
     }
     if (event.type === 'usage') {
-      usage.textContent = `Tokens so far: ${event.total.input_tokens} in, ${event.total.output_tokens} out.`;
+      const counts = `${event.total.input_tokens} in, ${event.total.output_tokens} out`;
+      usage.textContent = scripted ? `Tokens of the scripted turns (made up, not billed): ${counts}.` : `Tokens so far: ${counts}.`;
     }
   };
 
@@ -121,7 +123,7 @@ export function setupChat(
       baseURL: 'https://scripted-claude.invalid',
       fetch: claude.fetch,
       maxRetries: 0,
-      onEvent,
+      onEvent: (event) => onEvent(event, true),
     });
     transcript.note('Offline demo: a scripted Claude, the real SDK tool runner, this memory. Nothing leaves the page.');
     void run(demo, OFFLINE_PROMPT);

@@ -31,6 +31,8 @@ export function setupConnection(): ConnectionPanel {
   }
   // The dev server says only whether it holds a key; the key itself never reaches the page.
   if (__DEV_PROXY__) proxy.value = '/anthropic';
+  // That proxy puts the dev server's key on every request and drops whatever the page sent.
+  const devProxy = __DEV_PROXY__ ? new URL('/anthropic', location.href).href : undefined;
   model.value = DEFAULT_AGENT_MODEL;
 
   const read = (): Connection => {
@@ -46,6 +48,14 @@ export function setupConnection(): ConnectionPanel {
       }
     }
     const common = { ok: true as const, model: chosenModel, contextManagement: contextEditing.checked };
+    if (apiKey !== '' && baseURL !== undefined && baseURL === devProxy) {
+      // The key typed here would be dropped there, so it is not sent at all; the status says whose key is used.
+      return {
+        ...common,
+        baseURL,
+        summary: `Through the dev server's proxy ${baseURL}, with the dev server's key: the key typed here is not sent (clear the Proxy URL to use it).`,
+      };
+    }
     if (apiKey !== '') {
       const where = baseURL ? `to ${baseURL}` : 'to api.anthropic.com';
       return { ...common, apiKey, ...(baseURL ? { baseURL } : {}), summary: `Direct ${where}, with your key (held in ${remember.checked ? 'localStorage' : 'this tab only'}).` };

@@ -7,6 +7,9 @@ import type { ChangeDetail, HistoryEntry, IndexedDBMemoryTool } from '../src/ind
 import { byId, el, focusLost, messageOf } from './dom.js';
 import { diffLines, withContext } from './line-diff.js';
 
+/** The empty history's wording for each choice of "Show" (index.html `history-actor`). */
+const NOBODY_YET: Partial<Record<string, string>> = { claude: ' by Claude', user: ' by you', expire: ' by expiry' };
+
 /** Changes shown at first; "Show older changes" adds as many again. */
 const PAGE = 50;
 /** Paths listed on a change's line before "and N more". */
@@ -166,6 +169,8 @@ export function setupHistoryPanel(tool: IndexedDBMemoryTool): { refresh(): Promi
     for (const id of expanded.keys()) if (!entries.some((entry) => entry.id === id)) expanded.delete(id);
     list.replaceChildren(...entries.map(renderEntry));
     empty.hidden = entries.length > 0;
+    // With a filter, say whose changes there are none of: the history may well hold others.
+    empty.textContent = `No changes${NOBODY_YET[actor.value] ?? ''} yet.`;
     older.hidden = entries.length < limit;
     // Keep the keyboard where it was.
     if (focusKey) focusTarget(focusKey).focus();

@@ -25,7 +25,7 @@ export function setupMemoryPanel(tool: IndexedDBMemoryTool): { refresh(): Promis
       item.setAttribute('aria-selected', String(item.dataset.path === path));
     }
     if (path === undefined) {
-      viewerPath.textContent = 'Choose a file.';
+      viewerPath.textContent = `Choose a file in ${MEMORY_ROOT}.`;
       viewer.textContent = '';
       return;
     }

@@ -80,6 +80,11 @@ async function consoleInput(page: Page): Promise<unknown> {
 }
 
 /** Whether `locator`'s element has the keyboard focus. */
+/** A refusal's status says that nothing was changed, once (the library's own sentence, with no echo of it). */
+function saysOnceNothingChanged(text: string | null): boolean {
+  return (text?.match(/nothing was changed/giu) ?? []).length === 1;
+}
+
 function isFocused(locator: Locator): Promise<boolean> {
   return locator.evaluate((element) => element === document.activeElement);
 }
@@ -118,6 +123,9 @@ describe('the demo page', () => {
         expect(request.headers['x-api-key']).toBeUndefined();
         expect(request.body).toMatchObject({ stream: true });
       }
+
+      // A real API's token counts are the conversation's own.
+      expect(await page.locator('#usage').textContent()).toMatch(/^Tokens so far: \d+ in, \d+ out\.$/u);
 
       // The transcript shows each command and its result inline.
       await page.getByText('memory · create /memories/user.md').waitFor();
@@ -221,6 +229,8 @@ describe('the demo page', () => {
       await page.getByText('memory · view /memories').waitFor();
       await page.getByText('memory · create /memories/offline-demo.md').waitFor();
       await page.getByText('memory · str_replace /memories/offline-demo.md').waitFor();
+      // The scripted turns' token counts are the script's, and the page says so.
+      expect(await page.locator('#usage').textContent()).toMatch(/^Tokens of the scripted turns \(made up, not billed\): \d+ in, \d+ out\.$/u);
       await page.getByLabel('Memory files').getByRole('treeitem', { name: 'offline-demo.md' }).click();
       await expect
         .poll(() => page.getByLabel('File content').textContent())
@@ -416,7 +426,8 @@ describe('the demo page', () => {
 
       // The file is already here: "refuse the import" refuses, and the file stays picked (Cancel drops it).
       await conflict.selectOption('fail');
-      await bundleStatus.filter({ hasText: 'Import refused, nothing was changed' }).waitFor();
+      await bundleStatus.filter({ hasText: 'Import refused: ' }).waitFor();
+      expect(saysOnceNothingChanged(await bundleStatus.textContent())).toBe(true);
       expect(await picker.inputValue()).toMatch(/claude-memory\.json$/);
       expect(await page.getByRole('button', { name: 'Apply import' }).isHidden()).toBe(true);
       expect(await page.getByRole('button', { name: 'Cancel' }).isVisible()).toBe(true);
@@ -448,7 +459,8 @@ describe('the demo page', () => {
       // Between the dry run and Apply, the file comes back: the import now refuses (onConflict "fail").
       await runCommand(page, 'create', { path: '/memories/mine.md', file_text: 'written meanwhile' });
       await apply.click();
-      await bundleStatus.filter({ hasText: 'Import refused, nothing was changed' }).waitFor();
+      await bundleStatus.filter({ hasText: 'Import refused: ' }).waitFor();
+      expect(saysOnceNothingChanged(await bundleStatus.textContent())).toBe(true);
       expect(await picker.inputValue()).toMatch(/claude-memory\.json$/);
       expect(await apply.isHidden()).toBe(true);
       expect(await page.getByRole('button', { name: 'Cancel' }).isVisible()).toBe(true);
@@ -485,7 +497,10 @@ describe('the demo page', () => {
     await withPage([], async (page) => {
       const picker = page.getByLabel('Import a bundle');
       await picker.setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"format": "nope"') });
-      await page.getByRole('status').filter({ hasText: 'Import refused, nothing was changed' }).waitFor();
+      const refused = page.getByRole('status').filter({ hasText: 'Import refused: ' });
+      await refused.waitFor();
+      expect(await refused.textContent()).toMatch(/^Import refused: Cannot import the bundle: it is not valid JSON/u);
+      expect(saysOnceNothingChanged(await refused.textContent())).toBe(true);
 
       await picker.setInputFiles({ name: 'claude-memory.json', mimeType: 'application/json', buffer: Buffer.from(bundle) });
       await expect.poll(() => page.getByLabel('Import report').textContent()).toContain('1 file(s) would be added');

@@ -57,6 +57,40 @@ describe('the dev server proxy', () => {
     }
   });
 
+  it('says that the dev server’s key is used when a key is typed with its proxy, and sends the typed one nowhere', async () => {
+    const typed = 'sk-ant-typed-by-the-user-0123456789';
+    const api = await startMessagesApiServer([{ text: 'Answered with the server key.' }, { text: 'Answered with the typed key.' }]);
+    const dev = await startDevServer({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_PROXY_TARGET: api.url });
+    const context = await browser.newContext();
+    const sent: string[] = [];
+    context.on('request', (request) => sent.push(JSON.stringify([request.url(), request.headers(), request.postData()])));
+    try {
+      const page = await openDemo(context, dev.url);
+      await page.getByLabel('API key').fill(typed);
+      const status = page.locator('#connection-status');
+      await expect.poll(() => status.textContent()).toMatch(/^Through the dev server's proxy http:\/\/[^ ]+\/anthropic, with the dev server's key: the key typed here is not sent/u);
+      await page.getByLabel('Message').fill('hi');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.getByText('Answered with the server key.').waitFor();
+      expect(api.requests.filter((request) => request.method === 'POST').map((request) => request.headers['x-api-key'])).toEqual([KEY]);
+      expect(sent.some((request) => request.includes(typed))).toBe(false);
+
+      // With the Proxy URL cleared, the typed key is the one used (the API server here stands in for api.anthropic.com).
+      await page.getByLabel('Proxy URL').fill(api.url);
+      await page.getByLabel('Proxy URL').dispatchEvent('change');
+      await expect.poll(() => status.textContent()).toMatch(/^Direct to .*, with your key/u);
+      await page.getByLabel('Message').fill('again');
+      await page.getByRole('button', { name: 'Send' }).click();
+      await page.getByText('Answered with the typed key.').waitFor();
+      const last = api.requests.filter((request) => request.method === 'POST').at(-1);
+      expect(last?.headers['x-api-key'] ?? last?.headers['authorization']).toContain(typed);
+    } finally {
+      await context.close();
+      await dev.close();
+      await api.close();
+    }
+  });
+
   it('proxies nothing and leaves the Proxy URL empty without ANTHROPIC_API_KEY', async () => {
     const dev = await startDevServer({});
     const context = await browser.newContext();

@@ -79,6 +79,11 @@ describe('the history panel', () => {
       await expect.poll(() => historyLines(page)).toEqual(['Claude edited a file', 'Claude wrote a file']);
       await historyPanel(page).getByLabel('Show', { exact: true }).selectOption({ label: 'yours' });
       await expect.poll(() => historyLines(page)).toEqual(['You wrote a file']);
+      expect(await historyPanel(page).getByText(/^No changes/u).isHidden()).toBe(true);
+      // None by expiry: the empty note says whose changes there are none of, not that the history is empty.
+      await historyPanel(page).getByLabel('Show', { exact: true }).selectOption({ label: "expiry's" });
+      await expect.poll(() => historyLines(page)).toEqual([]);
+      await historyPanel(page).getByText('No changes by expiry yet.', { exact: true }).waitFor();
     });
   });
 
@@ -162,7 +167,7 @@ describe('the history panel', () => {
       await historyPanel(page).getByRole('button', { name: 'Undo last change' }).click();
       await expect.poll(() => tree(page).getByRole('treeitem', { name: 'offline-demo.md' }).count()).toBe(0);
       await expect.poll(() => viewer(page).textContent()).toBe('');
-      expect(await page.getByText('Choose a file.', { exact: true }).count()).toBe(1);
+      expect(await page.getByText('Choose a file in /memories.', { exact: true }).count()).toBe(1);
       await expect.poll(() => historyLines(page)).toContain('Claude wrote a file undone');
 
       // An undo is a change too: undoing it brings the file back.
