@@ -5,7 +5,7 @@
 import { MemoryToolError } from './errors.js';
 import type { ResolvedLimits } from './limits.js';
 import { checkWrite } from './limits.js';
-import { MEMORY_ROOT, ancestorsOf, isHiddenName, isWithin, nameOf, normalizeMemoryPath, parentOf } from './paths.js';
+import { MEMORY_ROOT, PAST_LIMITS, ancestorsOf, depthOf, isHiddenName, isWithin, nameOf, normalizeMemoryPath, parentOf, pastPathLimits } from './paths.js';
 import { FOLDER_SIZE, MAX_VIEW_CHARS, MAX_VIEW_LINES, formatSize, numberedLine, reply } from './replies.js';
 import type { KnownUsage, RetiredBody } from './journal.js';
 import { fileState } from './journal.js';
@@ -312,6 +312,10 @@ export async function create(tx: WriteTx, command: CreateCommand, ctx: WriteCont
   };
 }
 
+/** A move op's record of what moved: a folder, or a file with its body. */
+export const movedThing = (entry: EntryRecord): { kind: 'folder' } | { kind: 'file'; bodyId?: number } =>
+  entry.kind === 'folder' ? { kind: 'folder' } : entry.bodyId === undefined ? { kind: 'file' } : { kind: 'file', bodyId: entry.bodyId };
+
 const folderOps = (made: readonly string[]): JournalOp[] =>
   made.map((path) => ({ type: 'folder', path, before: false, after: true }));
 
@@ -416,9 +420,10 @@ export async function strReplace(tx: WriteTx, command: StrReplaceCommand, ctx: W
   // Every start over the whole text, overlapping ones too (the SDK's per-line count misses both).
   const starts: number[] = [];
   for (let at = content.indexOf(oldStr); at !== -1; at = content.indexOf(oldStr, at + 1)) starts.push(at);
-  if (starts.length === 0) throw new MemoryToolError('no_match', reply.noMatch(oldStr, command.path));
+  // The refusals echo old_str as a stored text would show it: no reply carries text UTF-8 cannot hold.
+  if (starts.length === 0) throw new MemoryToolError('no_match', reply.noMatch(wellFormed(oldStr), command.path));
   const lines = lineNumbersOf(content, starts);
-  if (starts.length > 1) throw new MemoryToolError('multiple_matches', reply.multipleMatches(oldStr, lines));
+  if (starts.length > 1) throw new MemoryToolError('multiple_matches', reply.multipleMatches(wellFormed(oldStr), lines));
 
   const at = starts[0] as number;
   const end = at + oldStr.length;
@@ -585,21 +590,41 @@ export async function rename(tx: WriteTx, command: RenameCommand, ctx: WriteCont
   const missingFolders = await foldersToMake(tx, to, (file) => reply.belowFile(command.new_path, file));
 
   makeFolders(tx, missingFolders, ctx.now);
-  await moveTree(tx, source, to);
+  await moveTree(tx, source, to, (moved, past) =>
+    new MemoryToolError('invalid_path', reply.renamePastLimits(command.old_path, command.new_path, moved, past)),
+  );
   return {
     reply: reply.renamed(command.old_path, command.new_path),
     changes: [{ type: 'rename', path: to, from }],
-    ops: [...folderOps(missingFolders), { type: 'move', from, to }],
+    // What moved, so that an undo can tell whether it is still what is there (undo.ts).
+    ops: [...folderOps(missingFolders), { type: 'move', from, to, ...movedThing(source) }],
     retired: [],
     usage,
   };
 }
 
-/** Moves `source` (with its subtree, for a folder) to `to`: metadata only, bodies keep their ids. */
-export async function moveTree(tx: WriteTx, source: EntryRecord, to: string): Promise<void> {
+/**
+ * Moves `source` (with its subtree, for a folder) to `to`: metadata only, bodies keep their ids. `to` itself has been
+ * checked; a folder's files may still end up too deep or too long below it, and then `refuse(path, past)` says why
+ * (paths.ts `PAST_LIMITS`) before anything is written.
+ */
+export async function moveTree(
+  tx: WriteTx,
+  source: EntryRecord,
+  to: string,
+  refuse: (path: string, past: string) => MemoryToolError,
+): Promise<void> {
   const entries = tx.objectStore('entries');
   const from = source.path;
   const moved = source.kind === 'folder' ? [source, ...(await entries.getAll(subtreeRange(from)))] : [source];
+  // Only a move to a deeper or longer place can put a path past a limit.
+  if (source.kind === 'folder' && (depthOf(to) > depthOf(from) || utf8Length(to) > utf8Length(from))) {
+    for (const entry of moved) {
+      const path = to + entry.path.slice(from.length);
+      const past = pastPathLimits(path);
+      if (past) throw refuse(path, PAST_LIMITS[past]);
+    }
+  }
   const pending: Promise<unknown>[] = [entries.delete(from)];
   if (source.kind === 'folder') pending.push(entries.delete(subtreeRange(from)));
   for (const entry of moved) {

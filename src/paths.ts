@@ -12,6 +12,12 @@ export const MEMORY_ROOT = '/memories';
 /** Longest path, name and nesting accepted (contract: a segment over 255 bytes, 32 levels, 1024 bytes). */
 export const PATH_LIMITS = { maxPathBytes: 1024, maxSegmentBytes: 255, maxDepth: 32 } as const;
 
+/** What a key past the nesting or the length limit is, in words ("it is …", "… would be …"). */
+export const PAST_LIMITS = {
+  depth: `nested more than ${PATH_LIMITS.maxDepth} levels deep`,
+  bytes: `longer than ${PATH_LIMITS.maxPathBytes} bytes`,
+} as const;
+
 /** Longest path as sent, before normalizing (see {@link normalizeMemoryPath}). */
 const RAW_PATH_BYTES = 16 * 1024;
 
@@ -109,7 +115,7 @@ export function normalizeMemoryPath(path: string): string {
     throw new MemoryToolError('invalid_path', reply.outsideMemories(path));
   }
   if (segments.length - 1 > PATH_LIMITS.maxDepth) {
-    refuse(`it is nested more than ${PATH_LIMITS.maxDepth} levels deep`);
+    refuse(`it is ${PAST_LIMITS.depth}`);
   }
   for (const segment of segments) {
     if (utf8Length(segment) > PATH_LIMITS.maxSegmentBytes) {
@@ -118,9 +124,26 @@ export function normalizeMemoryPath(path: string): string {
   }
   const key = '/' + segments.join('/');
   if (utf8Length(key) > PATH_LIMITS.maxPathBytes) {
-    refuse(`it is longer than ${PATH_LIMITS.maxPathBytes} bytes`);
+    refuse(`it is ${PAST_LIMITS.bytes}`);
   }
   return key;
+}
+
+/** Levels below the root of a normalized key (`/memories/a` is 1). */
+export function depthOf(key: string): number {
+  let depth = 0;
+  for (let at = key.indexOf('/', 1); at !== -1; at = key.indexOf('/', at + 1)) depth++;
+  return depth;
+}
+
+/**
+ * Which limit a key made without {@link normalizeMemoryPath} is past, if any: the keys a folder's files get when it
+ * moves deeper or to a longer name (each name in them was checked when it was made, and a move changes none).
+ */
+export function pastPathLimits(key: string): keyof typeof PAST_LIMITS | undefined {
+  if (depthOf(key) > PATH_LIMITS.maxDepth) return 'depth';
+  if (utf8Length(key) > PATH_LIMITS.maxPathBytes) return 'bytes';
+  return undefined;
 }
 
 function dotCount(text: string): number {

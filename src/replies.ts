@@ -76,6 +76,9 @@ export const reply = {
   destinationExists: (path: string) => `The destination ${path} already exists`,
   renameIntoItself: (from: string, to: string) =>
     `Cannot rename ${from} to ${to}: a folder cannot be moved inside itself.`,
+  /** `past`: paths.ts `PAST_LIMITS` (a file of the folder would end up too deep or too long there). */
+  renamePastLimits: (from: string, to: string, moved: string, past: string) =>
+    `Cannot rename ${from} to ${to}: ${moved} would be ${past}. Nothing was changed.`,
 
   // paths (the first two are the SDK's own wording)
   outsideMemories: (path: string) => `Path must start with /memories, got: ${path}`,

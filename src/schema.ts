@@ -37,7 +37,11 @@ export type JournalOp =
   | { type: 'file'; path: string; before: FileState | null; after: FileState | null }
   /** `times`: a removed folder's `[createdAt, updatedAt]`, so that an undo brings it back as it was. */
   | { type: 'folder'; path: string; before: boolean; after: boolean; times?: [createdAt: number, updatedAt: number] }
-  | { type: 'move'; from: string; to: string };
+  /**
+   * `kind` and `bodyId`: what moved (a file's body; absent in records from before they were kept), so that an undo
+   * moves it back only if it is still what is there.
+   */
+  | { type: 'move'; from: string; to: string; kind?: 'file' | 'folder'; bodyId?: number };
 
 /** One change, as `tool.history()` returns it. */
 export interface JournalRecord {

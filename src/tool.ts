@@ -20,6 +20,7 @@ import type { MemoryChangeListener } from './events.js';
 import type { MemoryCommand } from './input.js';
 import { parseMemoryCommand } from './input.js';
 import { MemoryToolError, isMemoryToolError } from './errors.js';
+import { normalizeMemoryPath } from './paths.js';
 import type { MemoryToolErrorCode } from './errors.js';
 import type { ChangeDetail, HistoryEntry, HistoryOptions } from './history.js';
 import type { HistoryLimits, KnownUsage, Recorded, ResolvedHistoryLimits } from './journal.js';
@@ -242,21 +243,21 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   /** Runs a validated command; throws a MemoryToolError on refusal. */
   async execute(command: MemoryCommand, options: RunOptions = {}): Promise<string> {
     const actor = options.actor ?? 'claude';
+    if (command.command === 'view') return this.view(command);
+    // The history names paths by their keys (`/memories//a.md/` is `/memories/a.md`). A path refused here is refused
+    // with the error its command would give first thing, before any transaction.
+    const paths = command.command === 'rename' ? [normalizeMemoryPath(command.old_path), normalizeMemoryPath(command.new_path)] : [normalizeMemoryPath(command.path)];
     switch (command.command) {
-      case 'view':
-        return this.view(command);
       case 'create':
-        return this.#write(actor, command.command, [command.path], (tx, ctx) => commands.create(tx, command, ctx));
+        return this.#write(actor, command.command, paths, (tx, ctx) => commands.create(tx, command, ctx));
       case 'str_replace':
-        return this.#write(actor, command.command, [command.path], (tx, ctx) => commands.strReplace(tx, command, ctx));
+        return this.#write(actor, command.command, paths, (tx, ctx) => commands.strReplace(tx, command, ctx));
       case 'insert':
-        return this.#write(actor, command.command, [command.path], (tx, ctx) => commands.insert(tx, command, ctx));
+        return this.#write(actor, command.command, paths, (tx, ctx) => commands.insert(tx, command, ctx));
       case 'delete':
-        return this.#write(actor, command.command, [command.path], (tx, ctx) => commands.remove(tx, command, ctx));
+        return this.#write(actor, command.command, paths, (tx, ctx) => commands.remove(tx, command, ctx));
       case 'rename':
-        return this.#write(actor, command.command, [command.old_path, command.new_path], (tx, ctx) =>
-          commands.rename(tx, command, ctx),
-        );
+        return this.#write(actor, command.command, paths, (tx, ctx) => commands.rename(tx, command, ctx));
     }
   }
 

@@ -11,5 +11,7 @@ export const undoReply = {
   notUndoable: (id: number) => `Change ${id} was too large to keep in the history, so it cannot be undone.`,
   undoConflict: (id: number, path: string) =>
     `Change ${id} cannot be undone cleanly: ${path} has changed since. Nothing was changed.`,
+  undoPastLimits: (id: number, moved: string, past: string) =>
+    `Change ${id} cannot be undone: ${moved} would be ${past}. Nothing was changed.`,
   undoTooLarge: (id: number) => `Undoing change ${id} would put the memory over its limits. Nothing was changed.`,
 } as const;

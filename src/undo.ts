@@ -4,7 +4,7 @@
 
 import { MemoryToolError } from './errors.js';
 import type { MemoryChange, WriteResult } from './commands.js';
-import { folderRecord, getEntry, getUsage, moveTree, subtreeRange } from './commands.js';
+import { folderRecord, getEntry, getUsage, moveTree, movedThing, subtreeRange } from './commands.js';
 import type { ResolvedLimits } from './limits.js';
 import { MEMORY_ROOT, ancestorsOf, parentOf } from './paths.js';
 import { undoReply } from './undo-replies.js';
@@ -74,7 +74,8 @@ export async function undoChange(
       undone.set(op.path, op.before ? 'folder' : null);
     } else {
       const [at, from] = live as [EntryRecord | undefined, EntryRecord | undefined];
-      if (!at || from) throw new MemoryToolError('conflict', undoReply.undoConflict(id, at ? op.from : op.to));
+      if (!at || !isWhatMoved(at, op)) throw new MemoryToolError('conflict', undoReply.undoConflict(id, op.to));
+      if (from) throw new MemoryToolError('conflict', undoReply.undoConflict(id, op.from));
     }
   });
 
@@ -86,19 +87,28 @@ export async function undoChange(
     return times ? { ...record, createdAt: times[0], updatedAt: times[1] } : record;
   };
   const inverse: JournalOp[] = [];
+  /** Makes the folders missing above `key` (deleted since, or with the change), and journals each as made. */
+  const folderFor = async (key: string): Promise<void> => {
+    for (const path of await ensureFolders(tx, key, id, folderAt)) inverse.push({ type: 'folder', path, before: false, after: true });
+  };
   const retired: RetiredBody[] = [];
   const changes: MemoryChange[] = [];
   let bytes = 0;
   let files = 0;
   for (const op of ops) {
     if (op.type === 'move') {
-      const at = await getEntry(tx, op.to);
-      if (at) await moveTree(tx, at, op.from);
-      inverse.push({ type: 'move', from: op.to, to: op.from });
+      // Checked above: what the change moved is still there.
+      const at = (await getEntry(tx, op.to)) as EntryRecord;
+      await folderFor(op.from);
+      await moveTree(tx, at, op.from, (moved, past) => new MemoryToolError('invalid_path', undoReply.undoPastLimits(id, moved, past)));
+      inverse.push({ type: 'move', from: op.to, to: op.from, ...movedThing(at) });
       changes.push({ type: 'rename', path: op.from, from: op.to });
     } else if (op.type === 'folder') {
       const existing = await entries.get(op.path);
+      // A file written where the change removed a folder: the folder cannot come back.
+      if (op.before && existing?.kind === 'file') throw new MemoryToolError('conflict', undoReply.undoConflict(id, op.path));
       if (op.before && !existing) {
+        await folderFor(op.path);
         await entries.put(folderAt(op.path));
         inverse.push({ type: 'folder', path: op.path, before: false, after: true });
       } else if (!op.before && existing?.kind === 'folder' && (await entries.count(subtreeRange(op.path))) === 0) {
@@ -118,7 +128,7 @@ export async function undoChange(
         if (overFolder.has(op.path) && (await entries.get(op.path))?.kind === 'folder') {
           throw new MemoryToolError('conflict', undoReply.undoConflict(id, op.path));
         }
-        await ensureFolders(tx, op.path, id, folderAt);
+        await folderFor(op.path);
         const { bodyId, size, createdAt, updatedAt } = op.before;
         // Brought back now: expiry counts it as used now, whenever it was last edited.
         await entries.put({ path: op.path, parent: parentOf(op.path), kind: 'file', size, bodyId, createdAt, updatedAt, accessedAt: now });
@@ -139,15 +149,32 @@ export async function undoChange(
   return { reply: undoReply.undone(id), changes, ops: inverse, retired, usage: after };
 }
 
-/** Makes the missing folders above `key` (a restored file's folder may have been deleted with it), as `record` has them. */
-async function ensureFolders(tx: WriteTx, key: string, id: number, record: (path: string) => EntryRecord): Promise<void> {
+/**
+ * Makes the missing folders above `key` (a restored file's folder may have been deleted with it, or since), as
+ * `record` has them, and gives those it made; refuses if one of them is a file now.
+ */
+async function ensureFolders(tx: WriteTx, key: string, id: number, record: (path: string) => EntryRecord): Promise<string[]> {
   const entries = tx.objectStore('entries');
+  const made: string[] = [];
   for (const folder of ancestorsOf(key)) {
     if (folder === MEMORY_ROOT) continue;
     const existing = await entries.get(folder);
     if (existing?.kind === 'file') throw new MemoryToolError('conflict', undoReply.undoConflict(id, folder));
-    if (!existing) await entries.put(record(folder));
+    if (!existing) {
+      await entries.put(record(folder));
+      made.push(folder);
+    }
   }
+  return made;
+}
+
+/**
+ * Whether `at` is what the move `op` put there: a folder, or the file with the body it moved. A move journaled
+ * before moves said what moved passes on being there at all.
+ */
+function isWhatMoved(at: EntryRecord, op: Extract<JournalOp, { type: 'move' }>): boolean {
+  if (op.kind === undefined) return true;
+  return op.kind === 'folder' ? at.kind === 'folder' : at.kind === 'file' && at.bodyId === op.bodyId;
 }
 
 /** Marks entry `id` undone (kept in the history so the undo itself can be seen and undone). */

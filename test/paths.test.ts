@@ -5,12 +5,15 @@ import { describe, it, expect } from 'vitest';
 import { MemoryToolError } from '../src/errors.js';
 import {
   MEMORY_ROOT,
+  PAST_LIMITS,
   PATH_LIMITS,
   ancestorsOf,
+  depthOf,
   isWithin,
   nameOf,
   normalizeMemoryPath,
   parentOf,
+  pastPathLimits,
 } from '../src/paths.js';
 import { HOSTILE_PATHS, HOSTILE_PATH_GROUPS, VALID_UNUSUAL_PATHS } from './fixtures/hostile-paths.js';
 
@@ -189,6 +192,36 @@ describe('path helpers', () => {
     expect(ancestorsOf('/memories/a/b')).toEqual(['/memories/a']);
     expect(ancestorsOf('/memories/a.md')).toEqual([]);
     expect(ancestorsOf('/memories')).toEqual([]);
+  });
+
+  it('depthOf counts the levels below /memories', () => {
+    expect(depthOf('/memories')).toBe(0);
+    expect(depthOf('/memories/a.md')).toBe(1);
+    expect(depthOf('/memories/a/b/c.md')).toBe(3);
+  });
+
+  it('pastPathLimits agrees with normalizeMemoryPath on keys at and just past the depth and length limits', () => {
+    const nested = (levels: number) => '/memories' + '/d'.repeat(levels);
+    /** An ASCII key of exactly `bytes` bytes, in names of at most 200. */
+    const ofBytes = (bytes: number) => {
+      let key = MEMORY_ROOT;
+      while (key.length < bytes) key += '/' + 'a'.repeat(Math.min(200, bytes - key.length - 1));
+      return key;
+    };
+    const cases: [string, keyof typeof PAST_LIMITS | undefined][] = [
+      [nested(PATH_LIMITS.maxDepth), undefined],
+      [nested(PATH_LIMITS.maxDepth + 1), 'depth'],
+      [ofBytes(PATH_LIMITS.maxPathBytes), undefined],
+      [ofBytes(PATH_LIMITS.maxPathBytes + 1), 'bytes'],
+      // 527 characters, 1,040 bytes.
+      [`/memories/${'é'.repeat(120)}/${'é'.repeat(120)}/${'é'.repeat(120)}/${'é'.repeat(120)}/${'é'.repeat(33)}`, 'bytes'],
+    ];
+    expect(cases.map(([key]) => new TextEncoder().encode(key).length).slice(2)).toEqual([1024, 1025, 1040]);
+    for (const [key, past] of cases) {
+      expect(pastPathLimits(key), key).toBe(past);
+      if (past === undefined) expect(normalizeMemoryPath(key)).toBe(key);
+      else expect(() => normalizeMemoryPath(key)).toThrow(`it is ${PAST_LIMITS[past]}.`);
+    }
   });
 
   it('ancestorsOf ends at parentOf and every ancestor contains the key', () => {

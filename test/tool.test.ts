@@ -393,6 +393,16 @@ describe('str_replace', () => {
     );
   });
 
+  it('echoes an old_str with half a surrogate pair as stored text shows it (U+FFFD), in well-formed text', async () => {
+    await create('/memories/a.md', 'abc x\ud83d x\ud83d');
+    const none = await fails({ command: 'str_replace', path: '/memories/a.md', old_str: 'y\ud83d', new_str: 'z' });
+    expect(none).toBe('Error: No replacement was performed, old_str `y\ufffd` did not appear verbatim in /memories/a.md.');
+    const many = await fails({ command: 'str_replace', path: '/memories/a.md', old_str: 'x\ud83d', new_str: 'z' });
+    expect(many).toBe('Error: No replacement was performed. Multiple occurrences of old_str `x\ufffd` in lines: 1. Please ensure it is unique');
+    // With the `u` flag a surrogate class matches only a lone one.
+    expect([none, many].some((reply) => /[\ud800-\udfff]/u.test(reply))).toBe(false);
+  });
+
   it('treats an omitted new_str as empty, not as the word undefined', async () => {
     await create('/memories/a.md', 'keep drop keep');
     await ok({ command: 'str_replace', path: '/memories/a.md', old_str: ' drop' });
@@ -660,6 +670,43 @@ describe('rename', () => {
       'Error: Cannot create /memories/a.md/b.md: /memories/a.md is a file, so nothing can be stored below it.',
     );
     expect(await snapshot()).toBe(before);
+  });
+
+  describe('of a folder whose files would end up past the path limits', () => {
+    // 32 levels: the deepest path a file may have.
+    const levels = Array.from({ length: 29 }, (_, i) => `d${i}`).join('/');
+    const deep = `/memories/a/${levels}/f.md`;
+
+    it('refuses one that would nest a file more than 32 levels deep, changing nothing', async () => {
+      await create(deep, 'deep');
+      const before = await snapshot();
+      const history = await tool.history();
+      expect(await fails({ command: 'rename', old_path: '/memories/a', new_path: '/memories/x/y/a' })).toBe(
+        `Error: Cannot rename /memories/a to /memories/x/y/a: /memories/x/y/a/${levels}/f.md would be nested more than 32 levels deep. Nothing was changed.`,
+      );
+      expect(await snapshot()).toBe(before);
+      expect(await tool.history()).toEqual(history);
+      // One level deeper still fits, and the moved file can be read and deleted there.
+      await ok({ command: 'rename', old_path: '/memories/a', new_path: '/memories/x' });
+      await ok({ command: 'rename', old_path: '/memories/x', new_path: '/memories/x0/x' });
+      expect(await read(`/memories/x0/x/${levels}/f.md`)).toBe('deep');
+      await ok({ command: 'delete', path: `/memories/x0/x/${levels}/f.md` });
+    });
+
+    it('refuses one that would make a path longer than 1024 bytes', async () => {
+      const name = 'n'.repeat(240);
+      // 980 bytes here; below the longer name, 1,174 for its deepest folder.
+      const path = `/memories/b/${[name, name, name, name].join('/')}/f.md`;
+      await create(path, 'long');
+      const before = await snapshot();
+      const to = `/memories/${'t'.repeat(200)}`;
+      // The first entry past it: the deepest folder, already over the limit there.
+      const moved = `${to}/${[name, name, name, name].join('/')}`;
+      expect(await fails({ command: 'rename', old_path: '/memories/b', new_path: to })).toBe(
+        `Error: Cannot rename /memories/b to ${to}: ${moved} would be longer than 1024 bytes. Nothing was changed.`,
+      );
+      expect(await snapshot()).toBe(before);
+    });
   });
 });
 

@@ -60,6 +60,15 @@ describe('history', () => {
     expect(await tool.history({ actor: 'user' })).toHaveLength(1);
   });
 
+  it('journals the paths as their keys, however Claude spelled them', async () => {
+    await run({ command: 'create', path: '/memories//notes/./a.md/', file_text: 'a' });
+    await run({ command: 'rename', old_path: '/memories/notes//a.md', new_path: '/memories/./b.md' });
+    expect((await tool.history()).map((entry) => entry.paths)).toEqual([
+      ['/memories/notes/a.md', '/memories/b.md'],
+      ['/memories/notes/a.md'],
+    ]);
+  });
+
   it('shows each file before and after a change, for a diff', async () => {
     await run({ command: 'create', path: '/memories/a.md', file_text: 'one\ntwo' });
     await run({ command: 'str_replace', path: '/memories/a.md', old_str: 'two', new_str: 'three' });
@@ -217,6 +226,130 @@ describe('undo of a change that removed folders', () => {
     const [redid] = await tool.history({ limit: 1 });
     await tool.undo(redid?.id);
     expect(await folders()).toEqual(before);
+  });
+});
+
+describe('undo of a rename or a folder delete, checked against what is there now', () => {
+  const snapshot = () => tool.exportBundle({ exportedAt: new Date(0) }).then((blob) => blob.text());
+  /** Entries whose parent folder is missing (or a file): none may ever be left. */
+  const orphans = async () => {
+    const all = await tool.list();
+    const folders = new Set(['/memories', ...all.filter((entry) => entry.kind === 'folder').map((entry) => entry.path)]);
+    return all.filter((entry) => !folders.has(entry.path.slice(0, entry.path.lastIndexOf('/')))).map((entry) => entry.path);
+  };
+  const latest = async () => (await tool.history({ limit: 1 }))[0]?.id;
+  const refusesCleanly = async (id: number | undefined, path: string) => {
+    const before = await snapshot();
+    await expect(tool.undo(id)).rejects.toMatchObject({
+      code: 'conflict',
+      message: `Change ${id} cannot be undone cleanly: ${path} has changed since. Nothing was changed.`,
+    });
+    expect(await snapshot()).toBe(before);
+    expect((await tool.history()).find((entry) => entry.id === id)?.undone).toBe(false);
+  };
+
+  it('refuses to move back a file written at the new path since, not the one the rename moved', async () => {
+    await run({ command: 'create', path: '/memories/a.md', file_text: 'old' });
+    await run({ command: 'rename', old_path: '/memories/a.md', new_path: '/memories/b.md' });
+    const renamed = await latest();
+    await run({ command: 'delete', path: '/memories/b.md' });
+    await run({ command: 'create', path: '/memories/b.md', file_text: 'new' });
+    await refusesCleanly(renamed, '/memories/b.md');
+  });
+
+  it('refuses to move back a file edited since, and a folder where a file now is', async () => {
+    await run({ command: 'create', path: '/memories/a.md', file_text: 'old' });
+    await run({ command: 'rename', old_path: '/memories/a.md', new_path: '/memories/b.md' });
+    const file = await latest();
+    await run({ command: 'str_replace', path: '/memories/b.md', old_str: 'old', new_str: 'edited' });
+    await refusesCleanly(file, '/memories/b.md');
+
+    await run({ command: 'create', path: '/memories/d/x.md', file_text: 'x' });
+    await run({ command: 'rename', old_path: '/memories/d', new_path: '/memories/e' });
+    const folder = await latest();
+    await run({ command: 'delete', path: '/memories/e' });
+    await run({ command: 'create', path: '/memories/e', file_text: 'a file now' });
+    await refusesCleanly(folder, '/memories/e');
+  });
+
+  it('moves a folder back with what was written in it since', async () => {
+    await run({ command: 'create', path: '/memories/d/x.md', file_text: 'x' });
+    await run({ command: 'rename', old_path: '/memories/d', new_path: '/memories/e' });
+    const renamed = await latest();
+    await run({ command: 'create', path: '/memories/e/later.md', file_text: 'later' });
+    await tool.undo(renamed);
+    expect(await text('/memories/d/later.md')).toBe('later');
+    expect(await text('/memories/d/x.md')).toBe('x');
+  });
+
+  it('makes the folder a moved file came from when it has been deleted since, and its undo takes it away again', async () => {
+    await run({ command: 'create', path: '/memories/d/a.md', file_text: 'a' });
+    await run({ command: 'rename', old_path: '/memories/d/a.md', new_path: '/memories/b.md' });
+    const renamed = await latest();
+    await run({ command: 'delete', path: '/memories/d' });
+    const before = await listing();
+    await tool.undo(renamed);
+    expect(await orphans()).toEqual([]);
+    expect(await listing()).toContain('/memories/d/a.md');
+    expect(await text('/memories/d/a.md')).toBe('a');
+    await tool.undo(await latest());
+    expect(await listing()).toBe(before);
+  });
+
+  it('refuses to move a file back below what is a file now', async () => {
+    await run({ command: 'create', path: '/memories/d/a.md', file_text: 'a' });
+    await run({ command: 'rename', old_path: '/memories/d/a.md', new_path: '/memories/b.md' });
+    const renamed = await latest();
+    await run({ command: 'delete', path: '/memories/d' });
+    await run({ command: 'create', path: '/memories/d', file_text: 'a file now' });
+    await refusesCleanly(renamed, '/memories/d');
+  });
+
+  it('refuses to move a folder back where its files would be nested too deep, changing nothing', async () => {
+    const deep = Array.from({ length: 29 }, (_, i) => `d${i}`).join('/');
+    await run({ command: 'create', path: '/memories/x/y/a/keep.md', file_text: 'k' });
+    await run({ command: 'rename', old_path: '/memories/x/y/a', new_path: '/memories/a' });
+    const renamed = await latest();
+    // 31 levels here, 33 back at /memories/x/y/a.
+    await run({ command: 'create', path: `/memories/a/${deep}/f.md`, file_text: 'deep' });
+    const before = await snapshot();
+    await expect(tool.undo(renamed)).rejects.toMatchObject({
+      code: 'invalid_path',
+      message: `Change ${renamed} cannot be undone: /memories/x/y/a/${deep}/f.md would be nested more than 32 levels deep. Nothing was changed.`,
+    });
+    expect(await snapshot()).toBe(before);
+  });
+
+  it('makes the folders above a folder it brings back, deleted since', async () => {
+    await run({ command: 'create', path: '/memories/x/y/a.md', file_text: 'a' });
+    await run({ command: 'delete', path: '/memories/x/y/a.md' });
+    await run({ command: 'delete', path: '/memories/x/y' });
+    const deleted = await latest();
+    await run({ command: 'delete', path: '/memories/x' });
+    await tool.undo(deleted);
+    expect(await orphans()).toEqual([]);
+    expect((await tool.list()).map((entry) => entry.path)).toEqual(['/memories/x', '/memories/x/y']);
+  });
+
+  it('refuses to bring back a folder where a file is now', async () => {
+    await run({ command: 'create', path: '/memories/e/a.md', file_text: 'a' });
+    await run({ command: 'delete', path: '/memories/e/a.md' });
+    await run({ command: 'delete', path: '/memories/e' });
+    const deleted = await latest();
+    await run({ command: 'create', path: '/memories/e', file_text: 'a file now' });
+    await refusesCleanly(deleted, '/memories/e');
+  });
+
+  it('takes away again, on an undo of its undo, the folders an undone delete had to make for its file', async () => {
+    await run({ command: 'create', path: '/memories/d/a.md', file_text: 'a' });
+    await run({ command: 'delete', path: '/memories/d/a.md' });
+    const deleted = await latest();
+    await run({ command: 'delete', path: '/memories/d' });
+    const before = await listing();
+    await tool.undo(deleted);
+    expect(await text('/memories/d/a.md')).toBe('a');
+    await tool.undo(await latest());
+    expect(await listing()).toBe(before);
   });
 });
 
