@@ -30,8 +30,9 @@ const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\ufff9-\ufffb]/u;
 // A variation selector right after an emoji picks its text or emoji style (`❤️` is U+2764 U+FE0F): a name made
 // of emoji needs it, and it hides nothing there. Anywhere else (`..` + U+FE0F shows as `..`) it stays refused.
 const EMOJI_STYLE = /(\p{Extended_Pictographic})[\ufe0e\ufe0f]/gu;
-// Characters that read as `.`, `/` or `\` but that NFKC leaves alone (the contract's list).
-const LOOKALIKE = /[\u2024\u2044\u2215\u2216\u29f8\u29f9]/u;
+// Characters that read as `.`, `/` or `\` but that NFKC leaves alone: the contract's list, plus the reverse solidus
+// operator and the two box-drawing diagonals, which draw as `\` and `/` in most fonts.
+const LOOKALIKE = /[\u2024\u2044\u2215\u2216\u29f8\u29f9\u29f5\u2571\u2572]/u;
 // `%` with two hex digits (`%2e`, `%c0%ae`, `%252e` starts with `%25`) or IIS-style `%u` with four.
 const PERCENT_ESCAPE = /%(?:[0-9a-f]{2}|u[0-9a-f]{4})/iu;
 // With the `u` flag a surrogate class only matches an unpaired one: it cannot be stored as UTF-8.
@@ -108,6 +109,8 @@ export function normalizeMemoryPath(path: string): string {
     if (/[/\\]/u.test(folded) || dotCount(folded) !== dotCount(segment)) {
       refuse('it holds a character that looks like ".", "/" or "\\"');
     }
+    // And full-width or small `％２ｅ`, which it folds to `%2e`: a percent-escape in another spelling.
+    if (PERCENT_ESCAPE.test(folded)) refuse('it holds a percent-escape; write the characters themselves');
     segments.push(segment);
   }
 
