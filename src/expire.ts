@@ -7,13 +7,21 @@ import type { EntryRecord } from './schema.js';
 import { undoReply } from './undo-replies.js';
 import type { MemoryTx } from './store.js';
 
-/** When a file was last used: its last write, or its last view if later. */
-export const lastUsed = (entry: EntryRecord): number => Math.max(entry.updatedAt, entry.accessedAt ?? 0);
+/** When a file was last used: its last write, or its last view if later (`viewed`: views not stored yet, by key). */
+export const lastUsed = (entry: EntryRecord, viewed?: ReadonlyMap<string, number>): number =>
+  Math.max(entry.updatedAt, entry.accessedAt ?? 0, viewed?.get(entry.path) ?? 0);
 
-/** Deletes every file last used before `cutoff` (ms since the epoch); folders stay. */
-export async function expireFiles(tx: MemoryTx<'readwrite'>, cutoff: number): Promise<WriteResult & { paths: string[] }> {
+/**
+ * Deletes every file last used before `cutoff` (ms since the epoch); folders stay. `viewed` holds the calling tool's
+ * own views, which its stored access times may not show yet (they are written at most once an hour).
+ */
+export async function expireFiles(
+  tx: MemoryTx<'readwrite'>,
+  cutoff: number,
+  viewed?: ReadonlyMap<string, number>,
+): Promise<WriteResult & { paths: string[] }> {
   const [all, usage] = await Promise.all([tx.objectStore('entries').getAll(), getUsage(tx)]);
-  const stale = all.filter((entry) => entry.kind === 'file' && lastUsed(entry) < cutoff);
+  const stale = all.filter((entry) => entry.kind === 'file' && lastUsed(entry, viewed) < cutoff);
   const removed = deleteEntries(tx, stale, usage);
   const paths = stale.map((entry) => entry.path);
   return {

@@ -23,13 +23,21 @@ export const DEFAULT_LIMITS: Readonly<ResolvedLimits> = {
 };
 
 /** The defaults overlaid with `limits`; a limit that is not a positive integer is a programming error. */
-export function resolveLimits(limits: MemoryLimits = {}): ResolvedLimits {
-  const resolved = { ...DEFAULT_LIMITS };
-  for (const name of Object.keys(DEFAULT_LIMITS) as (keyof ResolvedLimits)[]) {
-    const value = limits[name];
+export function resolveLimits(limits?: MemoryLimits): ResolvedLimits {
+  return positiveIntegers(DEFAULT_LIMITS, limits, 'limits');
+}
+
+/**
+ * `defaults` overlaid with the fields of `given` that are set; each must be a positive integer (a TypeError naming
+ * `what.field` otherwise). Fields left undefined, as a JavaScript caller may pass them, keep their defaults.
+ */
+export function positiveIntegers<T extends Record<string, number>>(defaults: Readonly<T>, given: Partial<T> | undefined, what: string): T {
+  const resolved: T = { ...defaults };
+  for (const name of Object.keys(defaults) as (keyof T & string)[]) {
+    const value = given?.[name];
     if (value === undefined) continue;
     if (!Number.isSafeInteger(value) || value <= 0) {
-      throw new TypeError(`limits.${name} must be a positive integer, got ${String(value)}`);
+      throw new TypeError(`${what}.${name} must be a positive integer, got ${String(value)}`);
     }
     resolved[name] = value;
   }

@@ -27,7 +27,7 @@ import type { HistoryLimits, KnownUsage, Recorded, ResolvedHistoryLimits } from 
 import type { MemoryEntry } from './listing.js';
 import { DEFAULT_HISTORY_LIMITS, record } from './journal.js';
 import type { MemoryLimits, ResolvedLimits } from './limits.js';
-import { resolveLimits } from './limits.js';
+import { positiveIntegers, resolveLimits } from './limits.js';
 import { ReadAhead, StagedReadAhead } from './read-ahead.js';
 import { reply } from './replies.js';
 import { ACCESS_GRANULARITY_MS } from './schema.js';
@@ -133,6 +133,12 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   /** Files viewed whose `accessedAt` is stale, written in one light transaction shortly after. */
   readonly #touched = new Set<string>();
   #touching: Promise<void> | undefined;
+  /**
+   * When this tool was last asked to view each path, as sent (the last {@link RECENT_VIEWS}). A stored `accessedAt`
+   * lags a view by up to ACCESS_GRANULARITY_MS (a view stays a read), and a view called just before `expire()` may
+   * not have answered yet: expiry counts this tool's own views from here, exactly.
+   */
+  readonly #viewed = new Map<string, number>();
 
   private constructor(store: MemoryStore, options: IndexedDBMemoryToolOptions) {
     this.#store = store;
@@ -140,13 +146,15 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     this.dbName = store.dbName;
     this.#overwrite = options.overwrite ?? true;
     this.limits = Object.freeze(resolveLimits(options.limits));
-    this.#history = options.history === false ? undefined : { ...DEFAULT_HISTORY_LIMITS, ...options.history };
+    this.#history = options.history === false ? undefined : positiveIntegers(DEFAULT_HISTORY_LIMITS, options.history, 'history');
     this.#hub = new ChangeHub(store.dbName);
   }
 
   /** Opens (creating or upgrading) the database and returns a ready tool. */
   static async init(options: IndexedDBMemoryToolOptions = {}): Promise<IndexedDBMemoryTool> {
+    // Bad options are refused before the database is opened.
     resolveLimits(options.limits);
+    if (options.history !== false) positiveIntegers(DEFAULT_HISTORY_LIMITS, options.history, 'history');
     const store = await MemoryStore.open(options.dbName ?? DEFAULT_DB_NAME);
     return new IndexedDBMemoryTool(store, options);
   }
@@ -181,6 +189,9 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   /** Shows a folder two levels deep or a file with line numbers. */
   async view(command: BetaMemoryTool20250818ViewCommand): Promise<string> {
     const checked = parse(command, 'view');
+    this.#viewed.delete(checked.path);
+    this.#viewed.set(checked.path, Date.now());
+    if (this.#viewed.size > RECENT_VIEWS) this.#viewed.delete(this.#viewed.keys().next().value as string);
     for (let turn = this.#busy; turn; turn = this.#busy === turn ? undefined : this.#busy) {
       turn.waiting++;
       await turn.done;
@@ -330,11 +341,21 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     const now = Date.now();
     const cutoff = options.olderThan instanceof Date ? options.olderThan.getTime() : now - options.olderThan;
     if (!Number.isFinite(cutoff)) throw new TypeError('expire: olderThan must be a Date or a number of milliseconds');
+    // The views called before this one, by key (a path this tool would refuse names no file).
+    const viewed = new Map<string, number>();
+    for (const [path, at] of this.#viewed) {
+      try {
+        const key = normalizeMemoryPath(path);
+        viewed.set(key, Math.max(at, viewed.get(key) ?? 0));
+      } catch {
+        // Not a path: nothing to keep.
+      }
+    }
     return this.#inTurn(async () => {
       const { expireFiles } = await load(import('./expire.js'));
       await this.flushAccess();
       const result = await this.#runWrite(async (tx, remember) => {
-        const expired = await expireFiles(tx, cutoff);
+        const expired = await expireFiles(tx, cutoff, viewed);
         if (expired.paths.length > 0) {
           remember(await record(tx, { actor: 'expire', command: 'expire', paths: expired.paths, ops: expired.ops, retired: expired.retired }, now, this.#history, expired.usage));
         }
@@ -599,6 +620,9 @@ interface Turn {
 
 /** The commands that take remembered totals unchecked (`#write`): the ones writing one file's text. */
 const TRUSTING = new Set(['create', 'str_replace', 'insert']);
+
+/** How many paths a tool remembers viewing, for expiry (`#viewed`). */
+const RECENT_VIEWS = 1024;
 
 /** A write that found, by its journal record's key, that another write came after the totals it started from. */
 class StaleTotals extends Error {

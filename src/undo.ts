@@ -87,12 +87,15 @@ export async function undoChange(
     return times ? { ...record, createdAt: times[0], updatedAt: times[1] } : record;
   };
   const inverse: JournalOp[] = [];
+  const changes: MemoryChange[] = [];
   /** Makes the folders missing above `key` (deleted since, or with the change), and journals each as made. */
   const folderFor = async (key: string): Promise<void> => {
-    for (const path of await ensureFolders(tx, key, id, folderAt)) inverse.push({ type: 'folder', path, before: false, after: true });
+    for (const path of await ensureFolders(tx, key, id, folderAt)) {
+      inverse.push({ type: 'folder', path, before: false, after: true });
+      changes.push({ type: 'write', path });
+    }
   };
   const retired: RetiredBody[] = [];
-  const changes: MemoryChange[] = [];
   let bytes = 0;
   let files = 0;
   for (const op of ops) {
@@ -111,10 +114,12 @@ export async function undoChange(
         await folderFor(op.path);
         await entries.put(folderAt(op.path));
         inverse.push({ type: 'folder', path: op.path, before: false, after: true });
+        changes.push({ type: 'write', path: op.path });
       } else if (!op.before && existing?.kind === 'folder' && (await entries.count(subtreeRange(op.path))) === 0) {
         // A folder the change made goes only if it is still empty.
         await entries.delete(op.path);
         inverse.push({ type: 'folder', path: op.path, before: true, after: false, times: [existing.createdAt, existing.updatedAt] });
+        changes.push({ type: 'delete', path: op.path });
       }
     } else {
       if (op.after) {
@@ -123,6 +128,8 @@ export async function undoChange(
         files--;
       }
       if (op.before) {
+        // The per-file limit holds for what comes back too (it may have been lowered since), as the totals' do below.
+        if (op.before.size > limits.maxFileBytes) throw new MemoryToolError('too_large', undoReply.undoTooLarge(id));
         // A folder the change put here that could not go (something was written in it since): the file cannot come
         // back, and the undo is refused (the transaction is aborted, so nothing of it stays).
         if (overFolder.has(op.path) && (await entries.get(op.path))?.kind === 'folder') {

@@ -36,6 +36,42 @@ describe('expire', () => {
     expect(await exists('/memories/old')).toBe(true);
   });
 
+  it('counts this tool\'s own views exactly, also within the hour a stored access time may lag', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const start = new Date('2026-01-01T00:00:00Z').getTime();
+    vi.setSystemTime(start);
+    await tool.run({ command: 'create', path: '/memories/read.md', file_text: 'r' });
+    await tool.run({ command: 'create', path: '/memories/unread.md', file_text: 'u' });
+    vi.setSystemTime(start + 50 * 60_000);
+    // Read 50 minutes in: under ACCESS_GRANULARITY_MS after its write, so no access time is stored for it.
+    await tool.run({ command: 'view', path: '/memories//read.md' });
+    vi.setSystemTime(start + 60 * 60_000);
+    expect(await tool.expire({ olderThan: 30 * 60_000 })).toEqual({ deleted: ['/memories/unread.md'] });
+
+    // Another tool on the same database has only the stored times: there the read does not show (the undo brought
+    // unread.md back as used now).
+    await tool.undo();
+    const other = await IndexedDBMemoryTool.init({ dbName: tool.dbName });
+    try {
+      expect((await other.expire({ olderThan: 30 * 60_000 })).deleted).toEqual(['/memories/read.md']);
+    } finally {
+      other.close();
+    }
+  });
+
+  it('counts a view called before it as a read, though it has not answered yet', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const start = new Date('2026-01-01T00:00:00Z').getTime();
+    vi.setSystemTime(start);
+    await tool.run({ command: 'create', path: '/memories/a.md', file_text: 'a' });
+    vi.setSystemTime(start + 10 * DAY);
+    await IndexedDBMemoryTool.preload();
+    const viewed = tool.run({ command: 'view', path: '/memories/a.md' });
+    const report = await tool.expire({ olderThan: DAY });
+    expect((await viewed).is_error).toBe(false);
+    expect(report).toEqual({ deleted: [] });
+  });
+
   it('accepts a Date and is journaled as one undoable change', async () => {
     await tool.run({ command: 'create', path: '/memories/a.md', file_text: 'a' });
     await tool.run({ command: 'create', path: '/memories/b.md', file_text: 'b' });

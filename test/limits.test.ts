@@ -1,7 +1,7 @@
 // Limits: defaults, validation of the option, and the write check's arithmetic.
 
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIMITS, checkWrite, resolveLimits } from '../src/limits.js';
+import { DEFAULT_LIMITS, checkWrite, positiveIntegers, resolveLimits } from '../src/limits.js';
 
 describe('resolveLimits', () => {
   it('defaults to 1 MiB per file, 256 MiB in all and 50,000 files', () => {
@@ -11,6 +11,22 @@ describe('resolveLimits', () => {
 
   it.each([0, -1, 1.5, Number.NaN, Infinity])('refuses %s as a limit', (value) => {
     expect(() => resolveLimits({ maxFileBytes: value })).toThrow(TypeError);
+  });
+
+  it('keeps the default of a field left undefined, as a JavaScript caller may pass it', () => {
+    expect(resolveLimits({ maxFiles: undefined, maxFileBytes: 5 } as never)).toEqual({ ...DEFAULT_LIMITS, maxFileBytes: 5 });
+  });
+});
+
+describe('positiveIntegers', () => {
+  const defaults = { maxEntries: 1000, maxBytes: 64 };
+  it('overlays the set fields, names a bad one in its TypeError, and leaves the defaults as they were', () => {
+    expect(positiveIntegers(defaults, { maxBytes: 8 }, 'history')).toEqual({ maxEntries: 1000, maxBytes: 8 });
+    expect(positiveIntegers(defaults, undefined, 'history')).toEqual(defaults);
+    expect(() => positiveIntegers(defaults, { maxEntries: Number.NaN }, 'history')).toThrow(
+      new TypeError('history.maxEntries must be a positive integer, got NaN'),
+    );
+    expect(defaults).toEqual({ maxEntries: 1000, maxBytes: 64 });
   });
 });
 

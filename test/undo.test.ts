@@ -60,6 +60,17 @@ describe('history', () => {
     expect(await tool.history({ actor: 'user' })).toHaveLength(1);
   });
 
+  it('refuses history bounds that are not positive integers before opening, and defaults one left undefined', async () => {
+    await expect(IndexedDBMemoryTool.init({ dbName: `undo-${crypto.randomUUID()}`, history: { maxEntries: Number.NaN } })).rejects.toThrow(
+      new TypeError('history.maxEntries must be a positive integer, got NaN'),
+    );
+    await expect(IndexedDBMemoryTool.init({ dbName: `undo-${crypto.randomUUID()}`, history: { maxBytes: 0 } })).rejects.toThrow(TypeError);
+    const loose = await open({ history: { maxEntries: 10, maxBytes: undefined } as never });
+    await run({ command: 'create', path: '/memories/a.md', file_text: 'a' }, loose);
+    await run({ command: 'create', path: '/memories/a.md', file_text: 'b' }, loose);
+    expect((await loose.history()).map((entry) => entry.undoable)).toEqual([true, true]);
+  });
+
   it('journals the paths as their keys, however Claude spelled them', async () => {
     await run({ command: 'create', path: '/memories//notes/./a.md/', file_text: 'a' });
     await run({ command: 'rename', old_path: '/memories/notes//a.md', new_path: '/memories/./b.md' });
@@ -350,6 +361,66 @@ describe('undo of a rename or a folder delete, checked against what is there now
     expect(await text('/memories/d/a.md')).toBe('a');
     await tool.undo(await latest());
     expect(await listing()).toBe(before);
+  });
+});
+
+describe('undo: what it tells subscribers of folders, and the per-file limit', () => {
+  const heard = (on: IndexedDBMemoryTool) => {
+    const changes: unknown[] = [];
+    on.subscribe((event) => changes.push(...event.changes));
+    return changes;
+  };
+
+  it('announces the folders an undo takes away with a create it undoes', async () => {
+    await run({ command: 'create', path: '/memories/notes/a.md', file_text: 'a' });
+    const changes = heard(tool);
+    await tool.undo();
+    expect(await tool.list()).toEqual([]);
+    expect(changes).toEqual([
+      { type: 'delete', path: '/memories/notes/a.md' },
+      { type: 'delete', path: '/memories/notes' },
+    ]);
+  });
+
+  it('announces an empty folder it brings back, and the folders it makes above a file it brings back', async () => {
+    await run({ command: 'create', path: '/memories/keep/x.md', file_text: 'x' });
+    await run({ command: 'delete', path: '/memories/keep/x.md' });
+    const fileDeleted = (await tool.history({ limit: 1 }))[0]?.id;
+    await run({ command: 'delete', path: '/memories/keep' });
+    const changes = heard(tool);
+    await tool.undo();
+    expect(changes).toEqual([{ type: 'write', path: '/memories/keep' }]);
+
+    await run({ command: 'delete', path: '/memories/keep' });
+    changes.length = 0;
+    await tool.undo(fileDeleted);
+    expect(changes).toEqual([
+      { type: 'write', path: '/memories/keep' },
+      { type: 'write', path: '/memories/keep/x.md' },
+    ]);
+  });
+
+  it('announces the folders an undone import of folders takes away, as the import announced them', async () => {
+    const changes = heard(tool);
+    await tool.importBundle(await bundleOf({}, ['/memories/empty']));
+    expect(changes).toEqual([{ type: 'write', path: '/memories/empty' }]);
+    changes.length = 0;
+    await tool.undo();
+    expect(await tool.list()).toEqual([]);
+    expect(changes).toEqual([{ type: 'delete', path: '/memories/empty' }]);
+  });
+
+  it('refuses to bring back a file over the per-file limit, as a create or an import of it is refused', async () => {
+    await run({ command: 'create', path: '/memories/big.md', file_text: 'x'.repeat(100) });
+    await run({ command: 'delete', path: '/memories/big.md' });
+    const deleted = (await tool.history({ limit: 1 }))[0]?.id;
+    const small = await open({ dbName: tool.dbName, limits: { maxFileBytes: 10 } });
+    await expect(small.undo()).rejects.toMatchObject({
+      code: 'too_large',
+      message: `Undoing change ${deleted} would put the memory over its limits. Nothing was changed.`,
+    });
+    expect(await small.list()).toEqual([]);
+    expect((await small.history({ limit: 1 }))[0]).toMatchObject({ id: deleted, undone: false });
   });
 });
 
