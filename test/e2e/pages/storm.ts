@@ -1,0 +1,48 @@
+// The page of test/e2e/storm.test.ts: runs a storm (storm-driver.ts) here or in a dedicated worker, streaming
+// every message to the test through the `stormReport` binding; and looks at the stores afterwards.
+
+import { freshToolCheck, inspect, runStorm, seedBig } from './storm-driver.js';
+import type { Inspection, StormConfig, StormMessage } from './storm-driver.js';
+
+export interface StormApi {
+  storm(config: StormConfig): Promise<void>;
+  stormInWorker(config: StormConfig): Promise<void>;
+  inspect(dbName: string): Promise<Inspection>;
+  freshToolCheck(dbName: string): Promise<string[]>;
+  seedBig(dbName: string): Promise<number>;
+}
+
+declare global {
+  interface Window {
+    storm: StormApi;
+    stormReport?: (message: StormMessage) => Promise<void>;
+  }
+}
+
+const post = (message: StormMessage): void => {
+  void window.stormReport?.(message);
+};
+
+const workers: Worker[] = [];
+
+window.storm = {
+  storm: (config) => runStorm(config, post),
+  stormInWorker(config) {
+    const worker = new Worker(new URL('./storm-worker.ts', import.meta.url), { type: 'module' });
+    workers.push(worker);
+    return new Promise((done, fail) => {
+      worker.onmessage = (event: MessageEvent<StormMessage | { type: 'finished' } | { type: 'failed'; error: string }>) => {
+        const data = event.data;
+        if (data.type === 'finished') done();
+        else if (data.type === 'failed') fail(new Error(data.error));
+        else post(data);
+      };
+      worker.onerror = (event) => fail(new Error(`worker error: ${event.message}`));
+      worker.postMessage(config);
+    });
+  },
+  inspect,
+  freshToolCheck,
+  seedBig,
+};
+document.body.dataset.ready = 'true';
