@@ -9,7 +9,7 @@ export const bundleReply = {
   refused: (where: string, why: string) =>
     `Cannot import the bundle: ${where === '' ? '' : `${where}: `}${why}. Nothing was changed.`,
   conflict: (where: string) =>
-    `Cannot import the bundle: ${where} already exists in the memory and onConflict is "fail". Nothing was changed.`,
+    `Cannot import the bundle: ${where} already exists in the memory, and with onConflict "fail" a file in both refuses the import. Nothing was changed.`,
   entry: (list: 'files' | 'folders', index: number, shownPath?: string) =>
     shownPath === undefined ? `${list}[${index}]` : `${list}[${index}] ${shownPath}`,
   notText: (got: string) => `it must be a Blob, a File or a string, got ${got}`,

@@ -293,7 +293,7 @@ describe('importBundle', () => {
       const error = await refusal(tool.importBundle(bundle, { onConflict: 'fail', mode }));
       expect(error.code).toBe('conflict');
       expect(error.message).toBe(
-        'Cannot import the bundle: files[1] "/memories/c.md" already exists in the memory and onConflict is "fail". Nothing was changed.',
+        'Cannot import the bundle: files[1] "/memories/c.md" already exists in the memory, and with onConflict "fail" a file in both refuses the import. Nothing was changed.',
       );
       expect(await snapshot(tool)).toBe(before);
     }
