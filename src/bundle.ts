@@ -136,6 +136,9 @@ export async function importBundle(
       done++;
       if (done % 1000 === 0) progress(done);
     });
+    // An import that changes nothing (an empty bundle, every file skipped) is not a change: journaled, it would
+    // push real ones out of a bounded history and be what `undo()` takes back. Expiry does the same.
+    if (applied.ops.length === 0) return plan.report;
     const paths = [...plan.report.addedPaths, ...plan.report.replacedPaths, ...plan.report.removedPaths];
     const recorded = await record(tx, { actor: 'user', command: 'import', paths, ops: applied.ops, retired: applied.retired }, now, history, {
       ...usage,

@@ -226,6 +226,17 @@ describe('importBundle', () => {
     expect(await usageOf(tool)).toEqual({ bytes: 4 + 3, files: 2 });
   });
 
+  it('journals nothing for an import that changes nothing, so undo() still takes back the last real change', async () => {
+    const tool = await freshTool();
+    await write(tool, '/memories/mine.md', 'mine');
+    const history = await tool.history();
+    await tool.importBundle(await bundleOf({}));
+    await tool.importBundle(await bundleOf({ '/memories/mine.md': 'theirs' }), { onConflict: 'skip' });
+    expect(await tool.history()).toEqual(history);
+    await tool.undo();
+    expect(await tool.list()).toEqual([]);
+  });
+
   it('replaces: leaves exactly the bundle, removing files and folders it does not name', async () => {
     // No history: the body count then shows that nothing replaced or removed is left behind.
     const tool = await freshTool(undefined, { history: false });

@@ -615,7 +615,9 @@ class SeedRun {
       problems.push(`the import did ${describeImport(real)}, its dry run said ${describeImport(preview)}`);
     }
     problems.push(...importProblems(real, bundle, memoryState(before), memoryState(await this.read())));
-    return { what, result, unchanged: false, problems };
+    // One that adds, replaces and removes nothing is no change: it must leave the stores and the history alone.
+    const nothing = real.added + real.replaced + real.removed + real.folders + real.removedFolderPaths.length === 0;
+    return { what, result, unchanged: nothing, problems };
   }
 
   /** An export of the whole memory, which must hold exactly what the stores do (and change nothing). */
