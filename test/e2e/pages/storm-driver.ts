@@ -230,7 +230,8 @@ export async function runStorm(config: StormConfig, post: (message: StormMessage
         try {
           const report = await tool.importBundle(await makeBundle(op.files, op.folders), { mode: op.mode, onConflict: op.onConflict });
           const changes = importChanges(report);
-          return { ok: true, detail: `${detail} +${report.added} ~${report.replaced} -${report.removed}`, command: 'import', expected: changes.length ? [changes] : [] };
+          // One that changes nothing is not journaled (so not counted as an import record).
+          return { ok: true, detail: `${detail} +${report.added} ~${report.replaced} -${report.removed}`, command: changes.length ? 'import' : 'no-op import', expected: changes.length ? [changes] : [] };
         } catch (error) {
           return fail(error, detail);
         }
@@ -240,7 +241,7 @@ export async function runStorm(config: StormConfig, post: (message: StormMessage
           const blob = await tool.exportBundle();
           const report = await tool.importBundle(blob, { mode: 'replace' });
           const changes = importChanges(report);
-          return { ok: true, detail: `reimport +${report.added} ~${report.replaced} -${report.removed}`, command: 'import', expected: changes.length ? [changes] : [] };
+          return { ok: true, detail: `reimport +${report.added} ~${report.replaced} -${report.removed}`, command: changes.length ? 'import' : 'no-op import', expected: changes.length ? [changes] : [] };
         } catch (error) {
           return fail(error, 'reimport');
         }
