@@ -254,21 +254,19 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   /** Runs a validated command; throws a MemoryToolError on refusal. */
   async execute(command: MemoryCommand, options: RunOptions = {}): Promise<string> {
     const actor = options.actor ?? 'claude';
-    if (command.command === 'view') return this.view(command);
-    // The history names paths by their keys (`/memories//a.md/` is `/memories/a.md`). A path refused here is refused
-    // with the error its command would give first thing, before any transaction.
-    const paths = command.command === 'rename' ? [normalizeMemoryPath(command.old_path), normalizeMemoryPath(command.new_path)] : [normalizeMemoryPath(command.path)];
     switch (command.command) {
+      case 'view':
+        return this.view(command);
       case 'create':
-        return this.#write(actor, command.command, paths, (tx, ctx) => commands.create(tx, command, ctx));
+        return this.#write(actor, command.command, (tx, ctx) => commands.create(tx, command, ctx));
       case 'str_replace':
-        return this.#write(actor, command.command, paths, (tx, ctx) => commands.strReplace(tx, command, ctx));
+        return this.#write(actor, command.command, (tx, ctx) => commands.strReplace(tx, command, ctx));
       case 'insert':
-        return this.#write(actor, command.command, paths, (tx, ctx) => commands.insert(tx, command, ctx));
+        return this.#write(actor, command.command, (tx, ctx) => commands.insert(tx, command, ctx));
       case 'delete':
-        return this.#write(actor, command.command, paths, (tx, ctx) => commands.remove(tx, command, ctx));
+        return this.#write(actor, command.command, (tx, ctx) => commands.remove(tx, command, ctx));
       case 'rename':
-        return this.#write(actor, command.command, paths, (tx, ctx) => commands.rename(tx, command, ctx));
+        return this.#write(actor, command.command, (tx, ctx) => commands.rename(tx, command, ctx));
     }
   }
 
@@ -457,7 +455,6 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   async #write(
     actor: string,
     command: string,
-    paths: string[],
     body: (tx: MemoryTx<'readwrite'>, ctx: WriteContext) => Promise<WriteResult>,
   ): Promise<string> {
     for (let turn = this.#busy; turn; turn = this.#busy === turn ? undefined : this.#busy) {
@@ -500,7 +497,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
           }
           throw error;
         }
-        const recorded = await record(tx, { actor, command, paths, ops: written.ops, retired: written.retired }, ctx.now, this.#history, written.usage);
+        const recorded = await record(tx, { actor, command, paths: journalPaths(written.changes), ops: written.ops, retired: written.retired }, ctx.now, this.#history, written.usage);
         // The add is the transaction's last request, or was answered before `record` returned: no round trip.
         const alone = known === undefined ? !again : (await recorded.key) === known.value.key + 1;
         if (trusted && !alone) {
@@ -620,6 +617,14 @@ interface Turn {
 
 /** The commands that take remembered totals unchecked (`#write`): the ones writing one file's text. */
 const TRUSTING = new Set(['create', 'str_replace', 'insert']);
+
+/**
+ * The paths a command's history entry names: the keys its changes carry (`/memories//a.md/` is `/memories/a.md`),
+ * a rename's source first.
+ */
+function journalPaths(changes: readonly commands.MemoryChange[]): string[] {
+  return changes.flatMap((change) => (change.type === 'rename' ? [change.from, change.path] : [change.path]));
+}
 
 /** How many paths a tool remembers viewing, for expiry (`#viewed`). */
 const RECENT_VIEWS = 1024;
