@@ -16,6 +16,7 @@ import type { IDBPDatabase } from 'idb';
 import { IndexedDBMemoryTool, isMemoryToolError } from '../src/index.js';
 import type { HistoryEntry, HistoryLimits, ImportBundleOptions, ImportReport, MemoryBundle, MemoryChange, MemoryLimits } from '../src/index.js';
 import type { EntryRecord, JournalRecord, MemorySchema } from '../src/schema.js';
+import { RANDOM_REFUSALS } from './helpers/random-refusals.js';
 
 /** The paths every command and bundle draws from: few, nested in each other, so that commands collide. */
 const PATHS = [
@@ -61,20 +62,8 @@ const SEEDS: readonly number[] =
 const ROUND_TRIPS = 0.7;
 const START = Date.UTC(2026, 0, 1);
 const MINUTE = 60_000;
-/** Why a random command may be refused; any other failure (storage, a thrown TypeError) is a finding. */
-const EXPECTED_REFUSALS = new Set([
-  'not_found',
-  'no_match',
-  'multiple_matches',
-  'already_exists',
-  'not_a_file',
-  'is_a_directory',
-  'invalid_input',
-  'too_large',
-  'forbidden',
-  'conflict',
-  'invalid_bundle',
-]);
+/** The random refusals, and the root's: the random paths here include `/memories` itself. */
+const EXPECTED_REFUSALS: ReadonlySet<string> = new Set([...RANDOM_REFUSALS, 'forbidden']);
 
 // ---------------------------------------------------------------- runs
 

@@ -175,6 +175,16 @@ export async function diskProfile(): Promise<DiskProfile> {
   };
 }
 
+/** `body` on a fresh browser profile on disk, its browser closed and its folder removed after it whatever happens. */
+export async function withDiskProfile(body: (context: BrowserContext, profile: DiskProfile) => Promise<void>): Promise<void> {
+  const profile = await diskProfile();
+  try {
+    await body(await profile.launch(), profile);
+  } finally {
+    await profile.close();
+  }
+}
+
 /** Every URL the page asks for, from the moment this is called. */
 export function recordRequests(context: BrowserContext): string[] {
   const urls: string[] = [];

@@ -8,11 +8,12 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { diskProfile, startDevServer } from './harness.js';
+import { startDevServer, withDiskProfile } from './harness.js';
 import type { DiskProfile, Served } from './harness.js';
 import type { Inspection, StormConfig, StormMessage } from './pages/storm-driver.js';
 import { BIG_FILES, BULK_FILES } from './pages/storm-driver.js';
-import type { MemoryChange } from '../../src/index.js';
+import type { MemoryChange, MemoryToolErrorCode } from '../../src/index.js';
+import { RANDOM_REFUSALS } from '../helpers/random-refusals.js';
 
 const PAGE = 'test/e2e/pages/storm.html';
 const seeds = (name: string, fallback: number[]): number[] =>
@@ -23,19 +24,6 @@ const CLOSE_SEEDS = seeds('STORM_CLOSE_SEEDS', [21, 22]);
 const OPS = Number(process.env.STORM_OPS ?? 300);
 const TIMEOUT_MS = 20_000;
 const WRITES = new Set(['create', 'str_replace', 'insert', 'delete', 'rename']);
-/** Codes a random command may be refused with; anything else (storage, thrown, hung) is a finding. */
-const EXPECTED_CODES = new Set([
-  'not_found',
-  'no_match',
-  'multiple_matches',
-  'already_exists',
-  'not_a_file',
-  'is_a_directory',
-  'invalid_input',
-  'too_large',
-  'conflict',
-  'invalid_bundle',
-]);
 
 let server: Served;
 let dbCounter = 0;
@@ -49,15 +37,6 @@ afterAll(async () => {
 });
 
 const freshDbName = (): string => `storm-${Date.now()}-${++dbCounter}`;
-
-async function withContext(body: (context: BrowserContext, profile: DiskProfile) => Promise<void>): Promise<void> {
-  const profile = await diskProfile();
-  try {
-    await body(await profile.launch(), profile);
-  } finally {
-    await profile.close();
-  }
-}
 
 /** Every message of every participant, in the order the test got them. */
 class Log {
@@ -140,7 +119,7 @@ function analyse(parts: Participant[], log: Log, seen: Inspection, options: { pr
     inFlight.set(tab, started);
     for (const op of ops) {
       if (op.code === 'hung') problems.push(`${tab} op ${op.i} (${op.kind}) hung > ${TIMEOUT_MS} ms`);
-      else if (!op.ok && !EXPECTED_CODES.has(op.code ?? '')) problems.push(`${tab} op ${op.i} ${op.detail}: unexpected ${op.code}: ${op.message}`);
+      else if (!op.ok && !RANDOM_REFUSALS.has((op.code ?? '') as MemoryToolErrorCode)) problems.push(`${tab} op ${op.i} ${op.detail}: unexpected ${op.code}: ${op.message}`);
       if (!op.ok && op.events.length) problems.push(`${tab} op ${op.i} ${op.detail} failed (${op.code}) but published ${key(op.events.flat())}`);
       if (op.ok) {
         const expected = op.expected ?? (op.command && WRITES.has(op.command) ? commandChanges(op) : undefined);
@@ -304,7 +283,7 @@ const base = (db: string, name: string, seed: number): StormConfig => ({
 
 async function runMixed(seed: number, prune: boolean): Promise<string[]> {
   let problems: string[] = [];
-  await withContext(async (context) => {
+  await withDiskProfile(async (context) => {
     const db = freshDbName();
     const log = new Log();
     const [a, b, c] = [await openTab(context, log), await openTab(context, log), await openTab(context, log)];
@@ -344,7 +323,7 @@ describe('a tab closed mid-storm', () => {
   for (const seed of CLOSE_SEEDS) {
     it(`leaves no half command (seed ${seed})`, async () => {
       let problems: string[] = [];
-      await withContext(async (context) => {
+      await withDiskProfile(async (context) => {
         const db = freshDbName();
         const log = new Log();
         const [a, b, c] = [await openTab(context, log), await openTab(context, log), await openTab(context, log)];

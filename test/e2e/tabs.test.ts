@@ -5,7 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { diskProfile, startDevServer } from './harness.js';
+import { startDevServer, withDiskProfile } from './harness.js';
 import type { DiskProfile, Served } from './harness.js';
 
 const PAGE = 'test/e2e/pages/tabs.html';
@@ -43,16 +43,6 @@ async function openTab(context: BrowserContext, dbName: string | null): Promise<
   return page;
 }
 
-/** A fresh browser profile on disk for `body`, its browser closed and its folder removed after it whatever happens. */
-async function withContext(body: (context: BrowserContext, profile: DiskProfile) => Promise<void>): Promise<void> {
-  const profile = await diskProfile();
-  try {
-    await body(await profile.launch(), profile);
-  } finally {
-    await profile.close();
-  }
-}
-
 function pad(n: number, width = 3): string {
   return String(n).padStart(width, '0');
 }
@@ -76,7 +66,7 @@ async function fireTogether(tabs: Page[], inputs: unknown[][]): Promise<{ errors
 
 describe('two tabs writing at once', () => {
   it('keeps every line when each tab inserts 200 lines into the same file at once', async () => {
-    await withContext(async (context) => {
+    await withDiskProfile(async (context) => {
       const db = freshDbName();
       const [a, b] = [await openTab(context, db), await openTab(context, db)];
       const path = '/memories/log.md';
@@ -99,7 +89,7 @@ describe('two tabs writing at once', () => {
   });
 
   it('fills every slot when each tab makes 200 str_replace edits on distinct slots of the same file at once', async () => {
-    await withContext(async (context) => {
+    await withDiskProfile(async (context) => {
       const db = freshDbName();
       const [a, b] = [await openTab(context, db), await openTab(context, db)];
       const path = '/memories/slots.md';
@@ -122,7 +112,7 @@ describe('two tabs writing at once', () => {
   });
 
   it('keeps every file and an exact usage count when both tabs create 250 files at once, 50 of them the same', async () => {
-    await withContext(async (context) => {
+    await withDiskProfile(async (context) => {
       const db = freshDbName();
       const [a, b] = [await openTab(context, db), await openTab(context, db)];
       const shared = Array.from({ length: 50 }, (_, i) => `/memories/many/shared/s-${pad(i)}.md`);
@@ -228,7 +218,7 @@ const cutSummary = (outcomes: string[]): string =>
  */
 async function cutImports(verb: string, cut: (tab: Page, profile: DiskProfile) => Promise<void>, relaunch: boolean): Promise<string[]> {
   const outcomes: string[] = [];
-  await withContext(async (first, profile) => {
+  await withDiskProfile(async (first, profile) => {
     let context = first;
     for (const cutAt of CLOSE_POINTS) {
       const db = freshDbName();
@@ -271,7 +261,7 @@ describe('a browser killed during an import', () => {
 
 describe('change events across tabs', () => {
   it('tells a subscribed tab of another tab’s create and of its undo, only after they commit', async () => {
-    await withContext(async (context) => {
+    await withDiskProfile(async (context) => {
       const db = freshDbName();
       const [a, b] = [await openTab(context, db), await openTab(context, db)];
       await a.evaluate(() => window.tabs.subscribe());
@@ -314,7 +304,7 @@ describe('change events across tabs', () => {
 
 describe('another tab changes the database under a tool', () => {
   it('steps aside for a schema upgrade and then fails with a storage error instead of hanging', async () => {
-    await withContext(async (context) => {
+    await withDiskProfile(async (context) => {
       const db = freshDbName();
       const a = await openTab(context, db);
       await a.evaluate(() => window.tabs.run({ command: 'create', path: '/memories/a.md', file_text: 'a\n' }));
@@ -337,7 +327,7 @@ describe('another tab changes the database under a tool', () => {
   });
 
   it('does not block another tab deleting the database, and carries on in a fresh empty one', async () => {
-    await withContext(async (context) => {
+    await withDiskProfile(async (context) => {
       const db = freshDbName();
       const a = await openTab(context, db);
       await a.evaluate(() => window.tabs.run({ command: 'create', path: '/memories/old.md', file_text: 'old\n' }));
@@ -371,7 +361,7 @@ describe('another tab changes the database under a tool', () => {
 
 describe('a tab that goes offline before it first needs a part loaded on first use', () => {
   it('answers that method with an unavailable error while Claude\'s commands go on', async () => {
-    await withContext(async (context) => {
+    await withDiskProfile(async (context) => {
       const tab = await openTab(context, freshDbName());
       await tab.evaluate(() => window.tabs.run({ command: 'create', path: '/memories/a.md', file_text: 'a\n' }));
       // Undo's code has not been fetched yet (no preload() on this page): offline, the browser cannot get it.
