@@ -20,7 +20,7 @@ import type { MemoryChangeListener } from './events.js';
 import type { MemoryCommand } from './input.js';
 import { parseMemoryCommand } from './input.js';
 import { MemoryToolError, isMemoryToolError } from './errors.js';
-import { normalizeMemoryPath } from './paths.js';
+import { isWithin, normalizeMemoryPath } from './paths.js';
 import type { MemoryToolErrorCode } from './errors.js';
 import type { ChangeDetail, HistoryEntry, HistoryOptions } from './history.js';
 import type { HistoryLimits, KnownUsage, Recorded, ResolvedHistoryLimits } from './journal.js';
@@ -138,7 +138,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
    * lags a view by up to ACCESS_GRANULARITY_MS (a view stays a read), and a view called just before `expire()` may
    * not have answered yet: expiry counts this tool's own views from here, exactly.
    */
-  readonly #viewed = new Map<string, number>();
+  readonly #viewed = new Map<string, View>();
 
   private constructor(store: MemoryStore, options: IndexedDBMemoryToolOptions) {
     this.#store = store;
@@ -190,7 +190,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   async view(command: BetaMemoryTool20250818ViewCommand): Promise<string> {
     const checked = parse(command, 'view');
     this.#viewed.delete(checked.path);
-    this.#viewed.set(checked.path, Date.now());
+    this.#viewed.set(checked.path, { at: Date.now() });
     if (this.#viewed.size > RECENT_VIEWS) this.#viewed.delete(this.#viewed.keys().next().value as string);
     for (let turn = this.#busy; turn; turn = this.#busy === turn ? undefined : this.#busy) {
       turn.waiting++;
@@ -325,7 +325,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
         // Read back in the transaction: what `history()` will show for it, with no other change in between.
         return { ...undone, paths: draft.paths, undoOf: draft.undoOf, entry: await readEntry(tx, await recorded.key) };
       });
-      this.#hub.publish(result.changes);
+      this.#announce(result.changes);
       // None when this tool keeps no history (it can still undo a change another tool journaled): not journaled, id 0.
       return result.entry ?? { id: 0, at: new Date(now), actor: 'user', command: 'undo', paths: result.paths, undoable: false, undone: false, undoOf: result.undoOf };
     });
@@ -341,13 +341,9 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     if (!Number.isFinite(cutoff)) throw new TypeError('expire: olderThan must be a Date or a number of milliseconds');
     // The views called before this one, by key (a path this tool would refuse names no file).
     const viewed = new Map<string, number>();
-    for (const [path, at] of this.#viewed) {
-      try {
-        const key = normalizeMemoryPath(path);
-        viewed.set(key, Math.max(at, viewed.get(key) ?? 0));
-      } catch {
-        // Not a path: nothing to keep.
-      }
+    for (const [path, view] of this.#viewed) {
+      const key = viewKey(path, view);
+      if (key !== null) viewed.set(key, Math.max(view.at, viewed.get(key) ?? 0));
     }
     return this.#inTurn(async () => {
       const { expireFiles } = await load(import('./expire.js'));
@@ -359,7 +355,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
         }
         return expired;
       });
-      this.#hub.publish(result.changes);
+      this.#announce(result.changes);
       return { deleted: result.paths };
     });
   }
@@ -409,6 +405,32 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
       if (!report.dryRun) this.#hub.publish(bundles.importChanges(report));
       return report;
     });
+  }
+
+  /**
+   * Tells the listeners of this tool's committed changes, after the views it remembers (`#viewed`) have followed the
+   * files it moved: a file viewed and then renamed, by a command or an undo, was still read then, under its new path.
+   */
+  #announce(changes: commands.MemoryChange[]): void {
+    for (const change of changes) if (change.type === 'rename') this.#viewsMoved(change.from, change.path);
+    this.#hub.publish(changes);
+  }
+
+  /** Moves the remembered views of `from` and what was below it to where those files now are under `to`. */
+  #viewsMoved(from: string, to: string): void {
+    const moved = new Map<string, number>();
+    for (const [path, view] of this.#viewed) {
+      const key = viewKey(path, view);
+      if (key === null) continue;
+      // Views at `to` were of files deleted before the rename (it needs the place free): not of what is there now.
+      // Views at `from` are gone with the files: another file moved there later must not count as read.
+      if (isWithin(key, to)) this.#viewed.delete(path);
+      if (!isWithin(key, from)) continue;
+      this.#viewed.delete(path);
+      const target = to + key.slice(from.length);
+      moved.set(target, Math.max(view.at, moved.get(target) ?? 0));
+    }
+    for (const [path, at] of moved) this.#viewed.set(path, { at, key: path });
   }
 
   /** Runs `task` in its turn: after the commands called before it, with those called after it waiting for it. */
@@ -520,7 +542,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
         result = await attempt(true);
       }
       // Before the wait ends: a listener's own command must not start ahead of those already waiting.
-      this.#hub.publish(result.changes);
+      this.#announce(result.changes);
     } finally {
       release?.();
     }
@@ -624,6 +646,27 @@ const TRUSTING = new Set(['create', 'str_replace', 'insert']);
  */
 function journalPaths(changes: readonly commands.MemoryChange[]): string[] {
   return changes.flatMap((change) => (change.type === 'rename' ? [change.from, change.path] : [change.path]));
+}
+
+/** A view remembered for expiry (`#viewed`): when, and the key of the path as sent once worked out (null: none). */
+interface View {
+  at: number;
+  key?: string | null;
+}
+
+/**
+ * The key a remembered view names, or null for a path this tool refuses (it names no file). Worked out when first
+ * needed, by a rename or `expire()`, not on the view's own path, and kept.
+ */
+function viewKey(path: string, view: View): string | null {
+  if (view.key === undefined) {
+    try {
+      view.key = normalizeMemoryPath(path);
+    } catch {
+      view.key = null;
+    }
+  }
+  return view.key;
 }
 
 /** How many paths a tool remembers viewing, for expiry (`#viewed`). */

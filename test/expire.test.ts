@@ -72,6 +72,46 @@ describe('expire', () => {
     expect(report).toEqual({ deleted: [] });
   });
 
+  it('follows a file this tool viewed and then renamed, alone or in its folder, and back by an undo', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const start = new Date('2026-01-01T00:00:00Z').getTime();
+    vi.setSystemTime(start);
+    await tool.run({ command: 'create', path: '/memories/a.md', file_text: 'a' });
+    await tool.run({ command: 'create', path: '/memories/dir/b.md', file_text: 'b' });
+    await tool.run({ command: 'create', path: '/memories/unread.md', file_text: 'u' });
+    // Viewed 50 minutes in (no access time is stored yet), then moved.
+    vi.setSystemTime(start + 50 * 60_000);
+    await tool.run({ command: 'view', path: '/memories/a.md' });
+    await tool.run({ command: 'view', path: '/memories//dir/b.md' });
+    await tool.run({ command: 'rename', old_path: '/memories/a.md', new_path: '/memories/moved/a.md' });
+    await tool.run({ command: 'rename', old_path: '/memories/dir', new_path: '/memories/dir2' });
+    vi.setSystemTime(start + 60 * 60_000);
+    expect(await tool.expire({ olderThan: 30 * 60_000 })).toEqual({ deleted: ['/memories/unread.md'] });
+
+    // Undoing the folder's rename takes its views back to where its files are again (undoing the expiry first
+    // brings unread.md back as used now).
+    await tool.undo();
+    const [folderRename] = (await tool.history()).filter((entry) => entry.command === 'rename');
+    expect(folderRename?.paths).toEqual(['/memories/dir', '/memories/dir2']);
+    await tool.undo(folderRename?.id);
+    expect(await tool.read('/memories/dir/b.md')).toBe('b');
+    expect(await tool.expire({ olderThan: 30 * 60_000 })).toEqual({ deleted: [] });
+  });
+
+  it('does not count a view of a deleted file for another file renamed to its path', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const start = new Date('2026-01-01T00:00:00Z').getTime();
+    vi.setSystemTime(start);
+    await tool.run({ command: 'create', path: '/memories/x.md', file_text: 'x' });
+    await tool.run({ command: 'create', path: '/memories/old.md', file_text: 'old' });
+    vi.setSystemTime(start + 50 * 60_000);
+    await tool.run({ command: 'view', path: '/memories/x.md' });
+    await tool.run({ command: 'delete', path: '/memories/x.md' });
+    await tool.run({ command: 'rename', old_path: '/memories/old.md', new_path: '/memories/x.md' });
+    vi.setSystemTime(start + 60 * 60_000);
+    expect(await tool.expire({ olderThan: 30 * 60_000 })).toEqual({ deleted: ['/memories/x.md'] });
+  });
+
   it('accepts a Date and is journaled as one undoable change', async () => {
     await tool.run({ command: 'create', path: '/memories/a.md', file_text: 'a' });
     await tool.run({ command: 'create', path: '/memories/b.md', file_text: 'b' });
