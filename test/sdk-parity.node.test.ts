@@ -234,6 +234,29 @@ describe('where the official tool is wrong', () => {
     expect(kept(theirs[21])).toBeLessThan(20);
   });
 
+  it('refuses an empty old_str, which the official tool matches at the start of the file', async () => {
+    const turns = seq(
+      { command: 'create', path: '/memories/a.md', file_text: 'text' },
+      { command: 'str_replace', path: '/memories/a.md', old_str: '', new_str: 'X' },
+      { command: 'view', path: '/memories/a.md' },
+    );
+    const [theirs, mine] = await both(turns);
+    expect(theirs[1]).toMatch(/^The memory file has been edited/);
+    expect(theirs[2]).toContain('\tXtext');
+    expect(mine[1]).toBe('Error: Invalid input for str_replace: "old_str" must not be empty.');
+    expect(mine[2]).toBe("Here's the content of /memories/a.md with line numbers:\n     1\ttext");
+  });
+
+  it('refuses malformed input in plain words, which the official tool dispatches as it is', async () => {
+    const [theirs, mine] = await both(seq({ command: 'constructor', path: '/memories/a.md' }, { command: 'toString' }, { command: 'create', path: '/memories/a.md' }));
+    expect(theirs[0]).toMatch(/^Error: Class constructor .* cannot be invoked without 'new'$/);
+    expect(theirs[1]).toBe('[object Object]');
+    expect(theirs[2]).toMatch(/^Error: The "data" argument must be of type string/);
+    expect(mine[0]).toBe('Error: Invalid input for the memory tool: "command" must be one of view, create, str_replace, insert, delete, rename, got "constructor".');
+    expect(mine[1]).toBe('Error: Invalid input for the memory tool: "command" must be one of view, create, str_replace, insert, delete, rename, got "toString".');
+    expect(mine[2]).toBe('Error: Invalid input for the memory tool: create needs "file_text" (a string), and it is missing.');
+  });
+
   it('overwrites on create by default, as Claude\'s tool description says, where the official tool refuses', async () => {
     const turns = seq({ command: 'create', path: '/memories/a.md', file_text: 'one' }, { command: 'create', path: '/memories/a.md', file_text: 'two' });
     const [theirs, mine] = await both(turns);
