@@ -368,12 +368,17 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   #noteAccess(path: string): void {
     this.#touched.add(path);
     this.#touching ??= Promise.resolve().then(async () => {
-      const paths = [...this.#touched];
-      this.#touched.clear();
       try {
-        await this.#store.run('readwrite', (tx) => commands.touchFiles(tx, paths, Date.now()), ['entries']);
-      } catch {
-        // Access times only steer expiry; a failed update must not fail the view that caused it.
+        // Views that read while one write was under way are written by the next round, not left for a later view.
+        while (this.#touched.size > 0) {
+          const paths = [...this.#touched];
+          this.#touched.clear();
+          try {
+            await this.#store.run('readwrite', (tx) => commands.touchFiles(tx, paths, Date.now()), ['entries']);
+          } catch {
+            // Access times only steer expiry; a failed update must not fail the view that caused it.
+          }
+        }
       } finally {
         this.#touching = undefined;
       }

@@ -157,6 +157,24 @@ describe('expire', () => {
 });
 
 describe('access times', () => {
+  it('stores the access time of every view, also of one that read while the last one was being written', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const start = new Date('2026-01-01T00:00:00Z').getTime();
+    vi.setSystemTime(start);
+    await tool.run({ command: 'create', path: '/memories/x.md', file_text: 'x' });
+    await tool.run({ command: 'create', path: '/memories/y.md', file_text: 'y' });
+    vi.setSystemTime(start + 2 * DAY);
+    // Two views at once (Claude's parallel tool calls): the second reads while the first one's access time is written.
+    await Promise.all([tool.run({ command: 'view', path: '/memories/x.md' }), tool.run({ command: 'view', path: '/memories/y.md' })]);
+    await tool.flushAccess();
+    const other = await IndexedDBMemoryTool.init({ dbName: tool.dbName });
+    try {
+      expect(await other.expire({ olderThan: DAY })).toEqual({ deleted: [] });
+    } finally {
+      other.close();
+    }
+  });
+
   it('writes an access time at most once per granularity period, however often a file is viewed', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const start = new Date('2026-01-01T00:00:00Z').getTime();
