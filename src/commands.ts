@@ -168,13 +168,24 @@ export async function view(
   return text;
 }
 
-/** Sets `accessedAt` on the files at `paths` (those still there): one light metadata write for many views. */
-export async function touchFiles(tx: WriteTx, paths: Iterable<string>, now: number): Promise<void> {
+/**
+ * Which file a view read, for its access time and for expiry: its body id (a rename, by anyone, keeps it; every other
+ * file, and every later version of this one, has another), or its path for a file stored without one.
+ */
+export type FileIdentity = number | string;
+
+export const fileIdentity = (entry: EntryRecord): FileIdentity => entry.bodyId ?? entry.path;
+
+/**
+ * Sets `accessedAt` on the files `read` names (those still there, wherever they have moved since): one light metadata
+ * write for many views. A file edited or deleted since has no such body any more (an edit's own time is later anyway).
+ */
+export async function touchFiles(tx: WriteTx, read: Iterable<FileIdentity>, now: number): Promise<void> {
   const entries = tx.objectStore('entries');
   await Promise.all(
-    [...paths].map(async (path) => {
-      const entry = await entries.get(path);
-      if (entry?.kind === 'file') await entries.put({ ...entry, accessedAt: now });
+    [...read].map(async (which) => {
+      const entry = await (typeof which === 'number' ? entries.index('bodyId').get(which) : entries.get(which));
+      if (entry?.kind === 'file' && fileIdentity(entry) === which) await entries.put({ ...entry, accessedAt: now });
     }),
   );
 }

@@ -1,24 +1,28 @@
 // Expiry: deleting the files nobody read or wrote since a given time, as the memory-tool documentation
 // recommends for long-lived memories. One transaction over metadata only (bodies are never read).
 
-import type { WriteResult } from './commands.js';
-import { deleteEntries, getUsage } from './commands.js';
+import type { FileIdentity, WriteResult } from './commands.js';
+import { deleteEntries, fileIdentity, getUsage } from './commands.js';
 import type { EntryRecord } from './schema.js';
 import { undoReply } from './undo-replies.js';
 import type { MemoryTx } from './store.js';
 
-/** When a file was last used: its last write, or its last view if later (`viewed`: views not stored yet, by key). */
-export const lastUsed = (entry: EntryRecord, viewed?: ReadonlyMap<string, number>): number =>
-  Math.max(entry.updatedAt, entry.accessedAt ?? 0, viewed?.get(entry.path) ?? 0);
+/**
+ * When a file was last used: its last write, or its last view if later (`viewed`: views not stored yet, by the file
+ * they read, commands.ts `fileIdentity`).
+ */
+export const lastUsed = (entry: EntryRecord, viewed?: ReadonlyMap<FileIdentity, number>): number =>
+  Math.max(entry.updatedAt, entry.accessedAt ?? 0, viewed?.get(fileIdentity(entry)) ?? 0);
 
 /**
  * Deletes every file last used before `cutoff` (ms since the epoch); folders stay. `viewed` holds the calling tool's
- * own views, which its stored access times may not show yet (they are written at most once an hour).
+ * own views, which its stored access times may not show yet (they are written at most once an hour): read once the
+ * entries are, when every view called before the expiry has read (its transaction came first).
  */
 export async function expireFiles(
   tx: MemoryTx<'readwrite'>,
   cutoff: number,
-  viewed?: ReadonlyMap<string, number>,
+  viewed?: ReadonlyMap<FileIdentity, number>,
 ): Promise<WriteResult & { paths: string[] }> {
   const [all, usage] = await Promise.all([tx.objectStore('entries').getAll(), getUsage(tx)]);
   const stale = all.filter((entry) => entry.kind === 'file' && lastUsed(entry, viewed) < cutoff);

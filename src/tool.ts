@@ -20,7 +20,7 @@ import type { MemoryChangeListener } from './events.js';
 import type { MemoryCommand } from './input.js';
 import { parseMemoryCommand } from './input.js';
 import { MemoryToolError, isMemoryToolError } from './errors.js';
-import { isWithin, normalizeMemoryPath } from './paths.js';
+import type { EntryRecord } from './schema.js';
 import type { MemoryToolErrorCode } from './errors.js';
 import type { ChangeDetail, HistoryEntry, HistoryOptions } from './history.js';
 import type { HistoryLimits, KnownUsage, Recorded, ResolvedHistoryLimits } from './journal.js';
@@ -130,15 +130,18 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   #busy: Turn | undefined;
   /** The bodies of the files this tool has read or written, for their next view or edit to read early. */
   readonly #ahead = new ReadAhead();
-  /** Files viewed whose `accessedAt` is stale, written in one light transaction shortly after. */
-  readonly #touched = new Set<string>();
+  /** Files viewed whose `accessedAt` is stale (by `fileIdentity`), written in one light transaction shortly after. */
+  readonly #touched = new Set<commands.FileIdentity>();
   #touching: Promise<void> | undefined;
   /**
-   * When this tool was last asked to view each path, as sent (the last {@link RECENT_VIEWS}). A stored `accessedAt`
-   * lags a view by up to ACCESS_GRANULARITY_MS (a view stays a read), and a view called just before `expire()` may
-   * not have answered yet: expiry counts this tool's own views from here, exactly.
+   * When this tool last showed each file (the last {@link RECENT_VIEWS}), by the file itself (commands.ts
+   * `fileIdentity`: its body id), not its path: a rename, by this tool, an undo or another tab, keeps it, and another
+   * file later at the path is not it. A stored `accessedAt` lags a view by up to ACCESS_GRANULARITY_MS (a view stays a
+   * read): expiry counts this tool's own views from here, exactly. A view is noted when it has read the file, in its
+   * transaction: one called before `expire()` has by the time the expiry reads (its transaction came first), and one
+   * that fails or finds no file notes nothing.
    */
-  readonly #viewed = new Map<string, View>();
+  readonly #viewed = new Map<commands.FileIdentity, number>();
 
   private constructor(store: MemoryStore, options: IndexedDBMemoryToolOptions) {
     this.#store = store;
@@ -189,28 +192,12 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   /** Shows a folder two levels deep or a file with line numbers. */
   async view(command: BetaMemoryTool20250818ViewCommand): Promise<string> {
     const checked = parse(command, 'view');
-    this.#viewed.delete(checked.path);
-    this.#viewed.set(checked.path, { at: Date.now() });
-    if (this.#viewed.size > RECENT_VIEWS) this.#viewed.delete(this.#viewed.keys().next().value as string);
     for (let turn = this.#busy; turn; turn = this.#busy === turn ? undefined : this.#busy) {
       turn.waiting++;
       await turn.done;
       if (--turn.waiting === 0 && this.#busy === turn) this.#busy = undefined;
     }
-    const now = Date.now();
-    return this.#store.run(
-      'readonly',
-      (tx) =>
-        commands.view(
-          tx,
-          checked,
-          (entry) => {
-            if ((entry.accessedAt ?? entry.updatedAt) < now - ACCESS_GRANULARITY_MS) this.#noteAccess(entry.path);
-          },
-          this.#ahead,
-        ),
-      READ_STORES,
-    );
+    return this.#store.run('readonly', (tx) => commands.view(tx, checked, (entry) => this.#sawFile(entry), this.#ahead), READ_STORES);
   }
 
   /** Writes a file, making its parent folders. */
@@ -325,7 +312,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
         // Read back in the transaction: what `history()` will show for it, with no other change in between.
         return { ...undone, paths: draft.paths, undoOf: draft.undoOf, entry: await readEntry(tx, await recorded.key) };
       });
-      this.#announce(result.changes);
+      this.#hub.publish(result.changes);
       // None when this tool keeps no history (it can still undo a change another tool journaled): not journaled, id 0.
       return result.entry ?? { id: 0, at: new Date(now), actor: 'user', command: 'undo', paths: result.paths, undoable: false, undone: false, undoOf: result.undoOf };
     });
@@ -339,23 +326,17 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     const now = Date.now();
     const cutoff = options.olderThan instanceof Date ? options.olderThan.getTime() : now - options.olderThan;
     if (!Number.isFinite(cutoff)) throw new TypeError('expire: olderThan must be a Date or a number of milliseconds');
-    // The views called before this one, by key (a path this tool would refuse names no file).
-    const viewed = new Map<string, number>();
-    for (const [path, view] of this.#viewed) {
-      const key = viewKey(path, view);
-      if (key !== null) viewed.set(key, Math.max(view.at, viewed.get(key) ?? 0));
-    }
     return this.#inTurn(async () => {
       const { expireFiles } = await load(import('./expire.js'));
       await this.flushAccess();
       const result = await this.#runWrite(async (tx, remember) => {
-        const expired = await expireFiles(tx, cutoff, viewed);
+        const expired = await expireFiles(tx, cutoff, this.#viewed);
         if (expired.paths.length > 0) {
           remember(await record(tx, { actor: 'expire', command: 'expire', paths: expired.paths, ops: expired.ops, retired: expired.retired }, now, this.#history, expired.usage));
         }
         return expired;
       });
-      this.#announce(result.changes);
+      this.#hub.publish(result.changes);
       return { deleted: result.paths };
     });
   }
@@ -365,8 +346,18 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     while (this.#touching) await this.#touching;
   }
 
-  #noteAccess(path: string): void {
-    this.#touched.add(path);
+  /** A view has shown the file `entry`: remembered for expiry, and its access time written soon if it is stale. */
+  #sawFile(entry: EntryRecord): void {
+    const now = Date.now();
+    const which = commands.fileIdentity(entry);
+    this.#viewed.delete(which);
+    this.#viewed.set(which, now);
+    if (this.#viewed.size > RECENT_VIEWS) this.#viewed.delete(this.#viewed.keys().next().value as commands.FileIdentity);
+    if ((entry.accessedAt ?? entry.updatedAt) < now - ACCESS_GRANULARITY_MS) this.#noteAccess(which);
+  }
+
+  #noteAccess(which: commands.FileIdentity): void {
+    this.#touched.add(which);
     this.#touching ??= Promise.resolve().then(async () => {
       try {
         // Views that read while one write was under way are written by the next round, not left for a later view.
@@ -410,32 +401,6 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
       if (!report.dryRun) this.#hub.publish(bundles.importChanges(report));
       return report;
     });
-  }
-
-  /**
-   * Tells the listeners of this tool's committed changes, after the views it remembers (`#viewed`) have followed the
-   * files it moved: a file viewed and then renamed, by a command or an undo, was still read then, under its new path.
-   */
-  #announce(changes: commands.MemoryChange[]): void {
-    for (const change of changes) if (change.type === 'rename') this.#viewsMoved(change.from, change.path);
-    this.#hub.publish(changes);
-  }
-
-  /** Moves the remembered views of `from` and what was below it to where those files now are under `to`. */
-  #viewsMoved(from: string, to: string): void {
-    const moved = new Map<string, number>();
-    for (const [path, view] of this.#viewed) {
-      const key = viewKey(path, view);
-      if (key === null) continue;
-      // Views at `to` were of files deleted before the rename (it needs the place free): not of what is there now.
-      // Views at `from` are gone with the files: another file moved there later must not count as read.
-      if (isWithin(key, to)) this.#viewed.delete(path);
-      if (!isWithin(key, from)) continue;
-      this.#viewed.delete(path);
-      const target = to + key.slice(from.length);
-      moved.set(target, Math.max(view.at, moved.get(target) ?? 0));
-    }
-    for (const [path, at] of moved) this.#viewed.set(path, { at, key: path });
   }
 
   /** Runs `task` in its turn: after the commands called before it, with those called after it waiting for it. */
@@ -547,7 +512,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
         result = await attempt(true);
       }
       // Before the wait ends: a listener's own command must not start ahead of those already waiting.
-      this.#announce(result.changes);
+      this.#hub.publish(result.changes);
     } finally {
       release?.();
     }
@@ -653,28 +618,7 @@ function journalPaths(changes: readonly commands.MemoryChange[]): string[] {
   return changes.flatMap((change) => (change.type === 'rename' ? [change.from, change.path] : [change.path]));
 }
 
-/** A view remembered for expiry (`#viewed`): when, and the key of the path as sent once worked out (null: none). */
-interface View {
-  at: number;
-  key?: string | null;
-}
-
-/**
- * The key a remembered view names, or null for a path this tool refuses (it names no file). Worked out when first
- * needed, by a rename or `expire()`, not on the view's own path, and kept.
- */
-function viewKey(path: string, view: View): string | null {
-  if (view.key === undefined) {
-    try {
-      view.key = normalizeMemoryPath(path);
-    } catch {
-      view.key = null;
-    }
-  }
-  return view.key;
-}
-
-/** How many paths a tool remembers viewing, for expiry (`#viewed`). */
+/** How many files a tool remembers viewing, for expiry (`#viewed`). */
 const RECENT_VIEWS = 1024;
 
 /** A write that found, by its journal record's key, that another write came after the totals it started from. */

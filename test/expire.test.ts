@@ -112,6 +112,63 @@ describe('expire', () => {
     expect(await tool.expire({ olderThan: 30 * 60_000 })).toEqual({ deleted: ['/memories/x.md'] });
   });
 
+  it('counts a view by the file it read, with a rename called just before or after it (not awaited)', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const start = new Date('2026-01-01T00:00:00Z').getTime();
+    vi.setSystemTime(start);
+    await IndexedDBMemoryTool.preload();
+    await tool.run({ command: 'create', path: '/memories/a.md', file_text: 'a' });
+    await tool.run({ command: 'create', path: '/memories/c.md', file_text: 'c' });
+    await tool.run({ command: 'create', path: '/memories/e.md', file_text: 'e' });
+    vi.setSystemTime(start + 50 * 60_000);
+    // A rename, then a view of its new path called before it answered: the view reads the moved file.
+    const first = [
+      tool.run({ command: 'rename', old_path: '/memories/a.md', new_path: '/memories/b.md' }),
+      tool.run({ command: 'view', path: '/memories/b.md' }),
+    ];
+    // A view, then a rename called before the expiry's turn: the expiry finds the file read under its new path.
+    await tool.run({ command: 'view', path: '/memories/c.md' });
+    // A rename, then a view of the old path: it fails, and reads nothing.
+    const second = [
+      tool.run({ command: 'rename', old_path: '/memories/e.md', new_path: '/memories/f.md' }),
+      tool.run({ command: 'view', path: '/memories/e.md' }),
+    ];
+    expect((await Promise.all([...first, ...second])).map((r) => r.is_error)).toEqual([false, false, false, true]);
+    vi.setSystemTime(start + 60 * 60_000);
+    const renamed = tool.run({ command: 'rename', old_path: '/memories/c.md', new_path: '/memories/d.md' });
+    const report = await tool.expire({ olderThan: 30 * 60_000 });
+    expect((await renamed).is_error).toBe(false);
+    expect(report).toEqual({ deleted: ['/memories/f.md'] });
+  });
+
+  it('stores the access time of a view on the file it read, wherever a rename called at once takes it', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const start = new Date('2026-01-01T00:00:00Z').getTime();
+    vi.setSystemTime(start);
+    await tool.run({ command: 'create', path: '/memories/a.md', file_text: 'a' });
+    await tool.run({ command: 'create', path: '/memories/x.md', file_text: 'x' });
+    await tool.run({ command: 'create', path: '/memories/old.md', file_text: 'old' });
+    vi.setSystemTime(start + 2 * DAY);
+    const done = [
+      // Read before the rename, its access time written after it: it belongs to b.md.
+      tool.run({ command: 'view', path: '/memories/a.md' }),
+      tool.run({ command: 'rename', old_path: '/memories/a.md', new_path: '/memories/b.md' }),
+      // Read before the delete, its access time written after old.md took its place: not old.md's.
+      tool.run({ command: 'view', path: '/memories/x.md' }),
+      tool.run({ command: 'delete', path: '/memories/x.md' }),
+      tool.run({ command: 'rename', old_path: '/memories/old.md', new_path: '/memories/x.md' }),
+    ];
+    expect((await Promise.all(done)).map((r) => r.is_error)).toEqual([false, false, false, false, false]);
+    await tool.flushAccess();
+    // Another tool has only the stored times.
+    const other = await IndexedDBMemoryTool.init({ dbName: tool.dbName });
+    try {
+      expect(await other.expire({ olderThan: DAY })).toEqual({ deleted: ['/memories/x.md'] });
+    } finally {
+      other.close();
+    }
+  });
+
   it('accepts a Date and is journaled as one undoable change', async () => {
     await tool.run({ command: 'create', path: '/memories/a.md', file_text: 'a' });
     await tool.run({ command: 'create', path: '/memories/b.md', file_text: 'b' });
