@@ -132,7 +132,8 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   readonly #ahead = new ReadAhead();
   /** Files viewed whose `accessedAt` is stale (by `fileIdentity`), written in one light transaction shortly after. */
   readonly #touched = new Set<commands.FileIdentity>();
-  #touching: Promise<void> | undefined;
+  /** The access-time writes under way (`#noteAccess`), for `flushAccess()` to wait for. */
+  readonly #touching = new Set<Promise<void>>();
   /**
    * When this tool last showed each file (the last {@link RECENT_VIEWS}), by the file itself (commands.ts
    * `fileIdentity`: its body id), not its path: a rename, by this tool, an undo or another tab, keeps it, and another
@@ -343,7 +344,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
 
   /** Writes pending access times now (they are otherwise written shortly after the views). */
   async flushAccess(): Promise<void> {
-    while (this.#touching) await this.#touching;
+    while (this.#touching.size > 0) await Promise.all(this.#touching);
   }
 
   /** A view has shown the file `entry`: remembered for expiry, and its access time written soon if it is stale. */
@@ -356,24 +357,28 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     if ((entry.accessedAt ?? entry.updatedAt) < now - ACCESS_GRANULARITY_MS) this.#noteAccess(which);
   }
 
+  /**
+   * Writes the access time of `which` in a transaction of its own, with the other files views read in the same
+   * microtask. Each such round starts its transaction at once, also while another is under way: started before the
+   * view answers, it still commits if the tool is closed right after (a round waiting for another's end would not).
+   */
   #noteAccess(which: commands.FileIdentity): void {
+    // A round is due already (this microtask's): it takes this file too.
+    const due = this.#touched.size > 0;
     this.#touched.add(which);
-    this.#touching ??= Promise.resolve().then(async () => {
+    if (due) return;
+    const round = Promise.resolve().then(async () => {
+      const read = [...this.#touched];
+      this.#touched.clear();
       try {
-        // Views that read while one write was under way are written by the next round, not left for a later view.
-        while (this.#touched.size > 0) {
-          const paths = [...this.#touched];
-          this.#touched.clear();
-          try {
-            await this.#store.run('readwrite', (tx) => commands.touchFiles(tx, paths, Date.now()), ['entries']);
-          } catch {
-            // Access times only steer expiry; a failed update must not fail the view that caused it.
-          }
-        }
+        await this.#store.run('readwrite', (tx) => commands.touchFiles(tx, read, Date.now()), ['entries']);
+      } catch {
+        // Access times only steer expiry; a failed update must not fail the view that caused it.
       } finally {
-        this.#touching = undefined;
+        this.#touching.delete(round);
       }
     });
+    this.#touching.add(round);
   }
 
   /** The memory (or the subtree `options.path`) as a `claude-memory-bundle` JSON file. */

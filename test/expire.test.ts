@@ -232,6 +232,23 @@ describe('access times', () => {
     }
   });
 
+  it('keeps the access times of views that answered when the tool is closed at once', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const start = new Date('2026-01-01T00:00:00Z').getTime();
+    vi.setSystemTime(start);
+    await tool.run({ command: 'create', path: '/memories/x.md', file_text: 'x' });
+    await tool.run({ command: 'create', path: '/memories/y.md', file_text: 'y' });
+    vi.setSystemTime(start + 2 * DAY);
+    await Promise.all([tool.run({ command: 'view', path: '/memories/x.md' }), tool.run({ command: 'view', path: '/memories/y.md' })]);
+    tool.close();
+    const reopened = await IndexedDBMemoryTool.init({ dbName: tool.dbName });
+    try {
+      expect(await reopened.expire({ olderThan: DAY })).toEqual({ deleted: [] });
+    } finally {
+      reopened.close();
+    }
+  });
+
   it('writes an access time at most once per granularity period, however often a file is viewed', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const start = new Date('2026-01-01T00:00:00Z').getTime();
