@@ -354,7 +354,9 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     this.#viewed.delete(which);
     this.#viewed.set(which, now);
     if (this.#viewed.size > RECENT_VIEWS) this.#viewed.delete(this.#viewed.keys().next().value as commands.FileIdentity);
-    if ((entry.accessedAt ?? entry.updatedAt) < now - ACCESS_GRANULARITY_MS) this.#noteAccess(which);
+    // Stale when the file's last use as stored (its last write or stored view, whichever is later) is: a view of a file
+    // written within the hour stays a read, whenever it was last viewed.
+    if (Math.max(entry.updatedAt, entry.accessedAt ?? 0) < now - ACCESS_GRANULARITY_MS) this.#noteAccess(which);
   }
 
   /**

@@ -249,6 +249,32 @@ describe('access times', () => {
     }
   });
 
+  it('writes no access time for a view of a file written within the period, however long ago it was last viewed', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const start = new Date('2026-01-01T00:00:00Z').getTime();
+    vi.setSystemTime(start);
+    await tool.run({ command: 'create', path: '/memories/a.md', file_text: 'a' });
+    vi.setSystemTime(start + 2 * DAY);
+    await tool.run({ command: 'view', path: '/memories/a.md' });
+    await tool.flushAccess();
+    vi.setSystemTime(start + 4 * DAY);
+    await tool.run({ command: 'insert', path: '/memories/a.md', insert_line: 0, insert_text: 'b' });
+    const writes = vi.fn();
+    const realPut = IDBObjectStore.prototype.put;
+    const spy = vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(function (this: IDBObjectStore, ...args) {
+      writes(this.name);
+      return realPut.apply(this, args);
+    });
+    try {
+      vi.setSystemTime(start + 4 * DAY + 10 * 60_000);
+      await tool.run({ command: 'view', path: '/memories/a.md' });
+      await tool.flushAccess();
+      expect(writes).not.toHaveBeenCalled();
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('writes an access time at most once per granularity period, however often a file is viewed', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     const start = new Date('2026-01-01T00:00:00Z').getTime();
