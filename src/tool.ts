@@ -360,8 +360,8 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   }
 
   /**
-   * Writes the access time of `which` in a transaction of its own, with the other files views read in the same
-   * microtask. Each such round starts its transaction at once, also while another is under way: started before the
+   * Writes the access time of `which` in a transaction of its own, with those of the other files that views read in
+   * the same microtask. Each such round starts its transaction at once, also while another is under way: started before the
    * view answers, it still commits if the tool is closed right after (a round waiting for another's end would not).
    */
   #noteAccess(which: commands.FileIdentity): void {
