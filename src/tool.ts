@@ -326,7 +326,10 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   async expire(options: { olderThan: Date | number }): Promise<ExpireReport> {
     const now = Date.now();
     const cutoff = options.olderThan instanceof Date ? options.olderThan.getTime() : now - options.olderThan;
-    if (!Number.isFinite(cutoff)) throw new TypeError('expire: olderThan must be a Date or a number of milliseconds');
+    // A negative age puts the cutoff in the future, which would delete every file: a mistake, not a wish.
+    if (!Number.isFinite(cutoff) || (typeof options.olderThan === 'number' && options.olderThan < 0)) {
+      throw new TypeError('expire: olderThan must be a Date or a number of milliseconds, 0 or more');
+    }
     return this.#inTurn(async () => {
       const { expireFiles } = await load(import('./expire.js'));
       await this.flushAccess();

@@ -211,6 +211,13 @@ describe('expire', () => {
   it('refuses an olderThan that is not a Date or a number', async () => {
     await expect(tool.expire({ olderThan: Number.NaN })).rejects.toThrow(TypeError);
   });
+
+  it('refuses a negative age, which would delete every file, and deletes nothing', async () => {
+    await tool.run({ command: 'create', path: '/memories/a.md', file_text: 'a' });
+    await expect(tool.expire({ olderThan: -5 })).rejects.toThrow(/0 or more/);
+    expect(await exists('/memories/a.md')).toBe(true);
+    expect((await tool.history()).map((entry) => entry.command)).toEqual(['create']);
+  });
 });
 
 describe('access times', () => {

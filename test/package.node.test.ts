@@ -29,6 +29,17 @@ describe('the built package', () => {
     expect(readFileSync(join(installed, 'dist', 'index.d.ts'), 'utf8')).toContain('IndexedDBMemoryTool');
   });
 
+  it('takes the SDK as a peer, so an app and the library share one copy of it, and builds dist/ before it is packed', () => {
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      dependencies?: Record<string, string>;
+      peerDependencies?: Record<string, string>;
+      scripts: Record<string, string>;
+    };
+    expect(pkg.dependencies?.['@anthropic-ai/sdk']).toBeUndefined();
+    expect(pkg.peerDependencies?.['@anthropic-ai/sdk']).toMatch(/^\^1\./);
+    expect(pkg.scripts['prepack']).toBe('npm run build:lib');
+  });
+
   it('is imported by name and works in another project', () => {
     const script = `
       import 'fake-indexeddb/auto';
