@@ -17,6 +17,24 @@ afterEach(() => {
 const DAY = 24 * 60 * 60 * 1000;
 const exists = async (path: string) => !(await tool.run({ command: 'view', path })).is_error;
 
+/** Fakes `Date` from 2026-01-01 on and returns that time. */
+function startClock(): number {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  const start = new Date('2026-01-01T00:00:00Z').getTime();
+  vi.setSystemTime(start);
+  return start;
+}
+
+/** What another tool on the database expires: it has only the stored access times, none of `tool`'s own views. */
+async function expiredByAnotherTool(olderThan: number): Promise<string[]> {
+  const other = await IndexedDBMemoryTool.init({ dbName: tool.dbName });
+  try {
+    return (await other.expire({ olderThan })).deleted;
+  } finally {
+    other.close();
+  }
+}
+
 describe('expire', () => {
   it('deletes files neither read nor written since olderThan, keeping recent ones and folders', async () => {
     vi.useFakeTimers({ toFake: ['Date'] });
@@ -37,9 +55,7 @@ describe('expire', () => {
   });
 
   it('counts this tool\'s own views exactly, also within the hour a stored access time may lag', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    const start = new Date('2026-01-01T00:00:00Z').getTime();
-    vi.setSystemTime(start);
+    const start = startClock();
     await tool.run({ command: 'create', path: '/memories/read.md', file_text: 'r' });
     await tool.run({ command: 'create', path: '/memories/unread.md', file_text: 'u' });
     vi.setSystemTime(start + 50 * 60_000);
@@ -51,18 +67,11 @@ describe('expire', () => {
     // Another tool on the same database has only the stored times: there the read does not show (the undo brought
     // unread.md back as used now).
     await tool.undo();
-    const other = await IndexedDBMemoryTool.init({ dbName: tool.dbName });
-    try {
-      expect((await other.expire({ olderThan: 30 * 60_000 })).deleted).toEqual(['/memories/read.md']);
-    } finally {
-      other.close();
-    }
+    expect(await expiredByAnotherTool(30 * 60_000)).toEqual(['/memories/read.md']);
   });
 
   it('counts a view called before it as a read, though it has not answered yet', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    const start = new Date('2026-01-01T00:00:00Z').getTime();
-    vi.setSystemTime(start);
+    const start = startClock();
     await tool.run({ command: 'create', path: '/memories/a.md', file_text: 'a' });
     vi.setSystemTime(start + 10 * DAY);
     await IndexedDBMemoryTool.preload();
@@ -73,9 +82,7 @@ describe('expire', () => {
   });
 
   it('follows a file this tool viewed and then renamed, alone or in its folder, and back by an undo', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    const start = new Date('2026-01-01T00:00:00Z').getTime();
-    vi.setSystemTime(start);
+    const start = startClock();
     await tool.run({ command: 'create', path: '/memories/a.md', file_text: 'a' });
     await tool.run({ command: 'create', path: '/memories/dir/b.md', file_text: 'b' });
     await tool.run({ command: 'create', path: '/memories/unread.md', file_text: 'u' });
@@ -99,9 +106,7 @@ describe('expire', () => {
   });
 
   it('does not count a view of a deleted file for another file renamed to its path', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    const start = new Date('2026-01-01T00:00:00Z').getTime();
-    vi.setSystemTime(start);
+    const start = startClock();
     await tool.run({ command: 'create', path: '/memories/x.md', file_text: 'x' });
     await tool.run({ command: 'create', path: '/memories/old.md', file_text: 'old' });
     vi.setSystemTime(start + 50 * 60_000);
@@ -113,9 +118,7 @@ describe('expire', () => {
   });
 
   it('counts a view by the file it read, with a rename called just before or after it (not awaited)', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    const start = new Date('2026-01-01T00:00:00Z').getTime();
-    vi.setSystemTime(start);
+    const start = startClock();
     await IndexedDBMemoryTool.preload();
     await tool.run({ command: 'create', path: '/memories/a.md', file_text: 'a' });
     await tool.run({ command: 'create', path: '/memories/c.md', file_text: 'c' });
@@ -142,9 +145,7 @@ describe('expire', () => {
   });
 
   it('stores the access time of a view on the file it read, wherever a rename called at once takes it', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    const start = new Date('2026-01-01T00:00:00Z').getTime();
-    vi.setSystemTime(start);
+    const start = startClock();
     await tool.run({ command: 'create', path: '/memories/a.md', file_text: 'a' });
     await tool.run({ command: 'create', path: '/memories/x.md', file_text: 'x' });
     await tool.run({ command: 'create', path: '/memories/old.md', file_text: 'old' });
@@ -161,12 +162,7 @@ describe('expire', () => {
     expect((await Promise.all(done)).map((r) => r.is_error)).toEqual([false, false, false, false, false]);
     await tool.flushAccess();
     // Another tool has only the stored times.
-    const other = await IndexedDBMemoryTool.init({ dbName: tool.dbName });
-    try {
-      expect(await other.expire({ olderThan: DAY })).toEqual({ deleted: ['/memories/x.md'] });
-    } finally {
-      other.close();
-    }
+    expect(await expiredByAnotherTool(DAY)).toEqual(['/memories/x.md']);
   });
 
   it('accepts a Date and is journaled as one undoable change', async () => {
@@ -222,44 +218,28 @@ describe('expire', () => {
 
 describe('access times', () => {
   it('stores the access time of every view, also of one that read while the last one was being written', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    const start = new Date('2026-01-01T00:00:00Z').getTime();
-    vi.setSystemTime(start);
+    const start = startClock();
     await tool.run({ command: 'create', path: '/memories/x.md', file_text: 'x' });
     await tool.run({ command: 'create', path: '/memories/y.md', file_text: 'y' });
     vi.setSystemTime(start + 2 * DAY);
     // Two views at once (Claude's parallel tool calls): the second reads while the first one's access time is written.
     await Promise.all([tool.run({ command: 'view', path: '/memories/x.md' }), tool.run({ command: 'view', path: '/memories/y.md' })]);
     await tool.flushAccess();
-    const other = await IndexedDBMemoryTool.init({ dbName: tool.dbName });
-    try {
-      expect(await other.expire({ olderThan: DAY })).toEqual({ deleted: [] });
-    } finally {
-      other.close();
-    }
+    expect(await expiredByAnotherTool(DAY)).toEqual([]);
   });
 
   it('keeps the access times of views that answered when the tool is closed at once', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    const start = new Date('2026-01-01T00:00:00Z').getTime();
-    vi.setSystemTime(start);
+    const start = startClock();
     await tool.run({ command: 'create', path: '/memories/x.md', file_text: 'x' });
     await tool.run({ command: 'create', path: '/memories/y.md', file_text: 'y' });
     vi.setSystemTime(start + 2 * DAY);
     await Promise.all([tool.run({ command: 'view', path: '/memories/x.md' }), tool.run({ command: 'view', path: '/memories/y.md' })]);
     tool.close();
-    const reopened = await IndexedDBMemoryTool.init({ dbName: tool.dbName });
-    try {
-      expect(await reopened.expire({ olderThan: DAY })).toEqual({ deleted: [] });
-    } finally {
-      reopened.close();
-    }
+    expect(await expiredByAnotherTool(DAY)).toEqual([]);
   });
 
   it('writes no access time for a view of a file written within the period, however long ago it was last viewed', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    const start = new Date('2026-01-01T00:00:00Z').getTime();
-    vi.setSystemTime(start);
+    const start = startClock();
     await tool.run({ command: 'create', path: '/memories/a.md', file_text: 'a' });
     vi.setSystemTime(start + 2 * DAY);
     await tool.run({ command: 'view', path: '/memories/a.md' });
@@ -283,9 +263,7 @@ describe('access times', () => {
   });
 
   it('writes an access time at most once per granularity period, however often a file is viewed', async () => {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    const start = new Date('2026-01-01T00:00:00Z').getTime();
-    vi.setSystemTime(start);
+    const start = startClock();
     await tool.run({ command: 'create', path: '/memories/a.md', file_text: 'a' });
     const writes = vi.fn();
     const realPut = IDBObjectStore.prototype.put;
