@@ -104,16 +104,19 @@ export class MemoryStore {
     }
     if (!this.#db) {
       const opening: Promise<MemoryDb> = new Promise((resolve, reject) => {
-        let timer: ReturnType<typeof setTimeout> | undefined;
         let gaveUp = false;
+        // A tab with an older version open that does not close it would make us wait forever: say so instead. Timed
+        // from the start, not from `blocked`: an open queued behind another tab's delete or upgrade that such a tab
+        // blocks hears no `blocked` of its own, and would wait as long. Over once the upgrade runs (nothing blocks it
+        // then) or the open ends.
+        const timer = setTimeout(() => {
+          gaveUp = true;
+          reject(new MemoryToolError('storage', reply.blocked()));
+        }, this.#blockedWaitMs);
         openDB<MemorySchema>(this.dbName, DB_VERSION, {
-          upgrade: upgradeMemoryDb,
-          // A tab with an older version open that does not close it would make us wait forever: say so instead.
-          blocked: () => {
-            timer ??= setTimeout(() => {
-              gaveUp = true;
-              reject(new MemoryToolError('storage', reply.blocked()));
-            }, this.#blockedWaitMs);
+          upgrade: (db, oldVersion, newVersion, transaction) => {
+            clearTimeout(timer);
+            upgradeMemoryDb(db, oldVersion, newVersion, transaction);
           },
           // Another tab wants a newer schema: step aside so it can upgrade; the next call reopens.
           blocking: () => this.#drop(opening),

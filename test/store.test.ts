@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDB, unwrap } from 'idb';
 import { IndexedDBMemoryTool, isMemoryToolError } from '../src/index.js';
 import { MemoryStore, toMemoryError } from '../src/store.js';
-import { upgradeMemoryDb } from '../src/schema.js';
+import { DB_VERSION, upgradeMemoryDb } from '../src/schema.js';
 import type { MemorySchema } from '../src/schema.js';
 
 const opened: Array<{ close(): void }> = [];
@@ -146,6 +146,33 @@ describe('an older tab that does not let go', () => {
     const store = await MemoryStore.open(name);
     opened.push(store);
     expect(await store.run('readonly', (tx) => tx.objectStore('entries').count())).toBe(0);
+  });
+});
+
+describe('a delete by another tab that an older tab blocks', () => {
+  it('fails a command (and an open) queued behind it with the clear error instead of waiting forever, and recovers', async () => {
+    const name = freshName();
+    const store = await MemoryStore.open(name, { blockedWaitMs: 200 });
+    opened.push(store);
+    await store.run('readwrite', (tx) => tx.objectStore('bodies').put('kept', 1));
+    // An "old tab" with the current version open and no versionchange handler: it never closes by itself.
+    const old = await openDB<MemorySchema>(name, DB_VERSION);
+    // Another tab deletes the database: the store steps aside, the old tab blocks the delete.
+    const deleting = indexedDB.deleteDatabase(name);
+    const deleted = new Promise<void>((resolve, reject) => {
+      deleting.onsuccess = () => resolve();
+      deleting.onerror = () => reject(deleting.error);
+    });
+    await new Promise<void>((resolve) => (deleting.onblocked = () => resolve()));
+    // The store's reopen waits behind the delete, and hears no `blocked` of its own.
+    const outcome = (promise: Promise<unknown>) =>
+      Promise.race([promise.then(() => 'answered', (error: unknown) => error), new Promise((resolve) => setTimeout(() => resolve('still waiting'), 2000))]);
+    const blocked = { code: 'storage', message: expect.stringMatching(/^The memory is held open by another tab of this site/) as unknown };
+    expect(await outcome(store.run('readonly', (tx) => tx.objectStore('bodies').count()))).toMatchObject(blocked);
+    expect(await outcome(MemoryStore.open(name, { blockedWaitMs: 200 }))).toMatchObject(blocked);
+    old.close();
+    await deleted;
+    expect(await store.run('readonly', (tx) => tx.objectStore('bodies').count())).toBe(0);
   });
 });
 
