@@ -177,6 +177,13 @@ export type FileIdentity = number | string;
 export const fileIdentity = (entry: EntryRecord): FileIdentity => entry.bodyId ?? entry.path;
 
 /**
+ * When a file was last used: its last write, or its last view if later; as stored, or with `viewed`, views not stored
+ * yet (by {@link fileIdentity}). Expiry deletes by it, and a view writes an access time when it is over an hour old.
+ */
+export const lastUsed = (entry: EntryRecord, viewed?: ReadonlyMap<FileIdentity, number>): number =>
+  Math.max(entry.updatedAt, entry.accessedAt ?? 0, viewed?.get(fileIdentity(entry)) ?? 0);
+
+/**
  * Sets `accessedAt` on the files `read` names (those still there, wherever they have moved since): one light metadata
  * write for many views. A file edited or deleted since has no such body any more (an edit's own time is later anyway).
  */

@@ -2,17 +2,9 @@
 // recommends for long-lived memories. One transaction over metadata only (bodies are never read).
 
 import type { FileIdentity, WriteResult } from './commands.js';
-import { deleteEntries, fileIdentity, getUsage } from './commands.js';
-import type { EntryRecord } from './schema.js';
+import { deleteEntries, getUsage, lastUsed } from './commands.js';
 import { undoReply } from './undo-replies.js';
 import type { MemoryTx } from './store.js';
-
-/**
- * When a file was last used: its last write, or its last view if later (`viewed`: views not stored yet, by the file
- * they read, commands.ts `fileIdentity`).
- */
-export const lastUsed = (entry: EntryRecord, viewed?: ReadonlyMap<FileIdentity, number>): number =>
-  Math.max(entry.updatedAt, entry.accessedAt ?? 0, viewed?.get(fileIdentity(entry)) ?? 0);
 
 /**
  * Deletes every file last used before `cutoff` (ms since the epoch); folders stay. `viewed` holds the calling tool's

@@ -359,13 +359,13 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     if (this.#viewed.size > RECENT_VIEWS) this.#viewed.delete(this.#viewed.keys().next().value as commands.FileIdentity);
     // Stale when the file's last use as stored (its last write or stored view, whichever is later) is: a view of a file
     // written within the hour stays a read, whenever it was last viewed.
-    if (Math.max(entry.updatedAt, entry.accessedAt ?? 0) < now - ACCESS_GRANULARITY_MS) this.#noteAccess(which);
+    if (commands.lastUsed(entry) < now - ACCESS_GRANULARITY_MS) this.#noteAccess(which);
   }
 
   /**
    * Writes the access time of `which` in a transaction of its own, with those of the other files that views read in
-   * the same microtask. Each such round starts its transaction at once, also while another is under way: started before the
-   * view answers, it still commits if the tool is closed right after (a round waiting for another's end would not).
+   * the same microtask. Each such round starts its transaction at once, also while another is under way: started
+   * before the view answers, it still commits if the tool is closed right after (one waiting for another would not).
    */
   #noteAccess(which: commands.FileIdentity): void {
     // A round is due already (this microtask's): it takes this file too.
