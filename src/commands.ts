@@ -6,7 +6,9 @@ import { MemoryToolError } from './errors.js';
 import type { ResolvedLimits } from './limits.js';
 import { checkWrite } from './limits.js';
 import { MEMORY_ROOT, PAST_LIMITS, ancestorsOf, depthOf, isHiddenName, isWithin, nameOf, normalizeMemoryPath, parentOf, pastPathLimits } from './paths.js';
-import { FOLDER_SIZE, MAX_VIEW_CHARS, MAX_VIEW_LINES, formatSize, numberedLine, reply } from './replies.js';
+import { ERROR_PREFIX, FOLDER_SIZE, formatSize, reply } from './replies.js';
+import { editedReply, fileView, folderView, multipleMatchesReply, noMatchReply } from './bounded-replies.js';
+import { firstTwo, lineOf } from './text-search.js';
 import type { KnownUsage, RetiredBody } from './journal.js';
 import { fileState } from './journal.js';
 import { EMPTY_USAGE, fromTotalsKey } from './schema.js';
@@ -149,6 +151,7 @@ async function bodyOf(tx: ReadTx, entry: EntryRecord, guess: number | undefined,
 export async function view(
   tx: ReadTx,
   command: ViewCommand,
+  maxReplyChars: number,
   onFileRead?: (entry: EntryRecord) => void,
   ahead?: BodyGuesses,
 ): Promise<string> {
@@ -162,8 +165,8 @@ export async function view(
   const entry = await getEntry(tx, key);
   ahead?.saw(key, entry);
   if (!entry) throw new MemoryToolError('not_found', reply.viewMissing(command.path));
-  if (entry.kind === 'folder') return listFolder(tx, key, command.path, children);
-  const text = viewFile(await bodyOf(tx, entry, guess, early), command);
+  if (entry.kind === 'folder') return folderView(...(await listFolder(tx, key, command.path, children)), command.view_range, maxReplyChars);
+  const text = fileView(command.path, await bodyOf(tx, entry, guess, early), command.view_range, maxReplyChars);
   onFileRead?.(entry);
   return text;
 }
@@ -206,14 +209,14 @@ const childrenOf = (tx: ReadTx, folder: string): Promise<EntryRecord[]> =>
 
 /**
  * Two levels below `key`, read from the parent index: the cost follows what is listed, not the memory. `read` is
- * the first level's read, when it was sent already.
+ * the first level's read, when it was sent already. Answers the header, the folder's own line and one line per entry.
  */
-async function listFolder(tx: ReadTx, key: string, shownPath: string, read = childrenOf(tx, key)): Promise<string> {
+async function listFolder(tx: ReadTx, key: string, shownPath: string, read = childrenOf(tx, key)): Promise<[string, string, string[]]> {
   const children = (await read).filter(isVisible).sort(byName);
   const grandchildren = await Promise.all(
     children.map((child) => (child.kind === 'folder' ? childrenOf(tx, child.path) : Promise.resolve([] as EntryRecord[]))),
   );
-  const lines = [reply.listingHeader(shownPath), `${FOLDER_SIZE}\t${shownPath}`];
+  const lines: string[] = [];
   const line = (entry: EntryRecord, rel: string): string =>
     entry.kind === 'folder' ? `${FOLDER_SIZE}\t${shownPath}/${rel}/` : `${formatSize(entry.size)}\t${shownPath}/${rel}`;
   children.forEach((child, i) => {
@@ -223,42 +226,7 @@ async function listFolder(tx: ReadTx, key: string, shownPath: string, read = chi
       lines.push(line(grandchild, `${childName}/${nameOf(grandchild.path)}`));
     }
   });
-  return lines.join('\n');
-}
-
-function viewFile(content: string, command: ViewCommand): string {
-  const lines = content.split('\n');
-  if (lines.length > MAX_VIEW_LINES) {
-    throw new MemoryToolError('too_large', reply.tooManyLines(command.path, lines.length));
-  }
-  let shown = lines;
-  let first = 1;
-  const range = command.view_range;
-  if (range && range.length === 2) {
-    // As the SDK slices: start clamped to 1, end -1 means the last line, other values go to slice().
-    const start = Math.max(1, range[0] ?? 1) - 1;
-    const end = range[1] === -1 ? lines.length : range[1];
-    shown = lines.slice(start, end);
-    first = start + 1;
-  }
-  const header = reply.fileHeader(command.path);
-  let out = header;
-  for (let i = 0; i < shown.length; i++) {
-    const next = '\n' + numberedLine(first + i, shown[i] ?? '');
-    if (out.length + next.length > MAX_VIEW_CHARS) {
-      // Cut at the last whole line that fits (or inside a single over-long first line).
-      if (i === 0) {
-        const cut = next.slice(0, Math.max(0, MAX_VIEW_CHARS - out.length));
-        // Never half a character: a cut between the halves of a surrogate pair (an emoji) leaves out the first.
-        out += isHigh(cut.charCodeAt(cut.length - 1)) ? cut.slice(0, -1) : cut;
-      }
-      const lastShown = i === 0 ? first : first + i - 1;
-      return `${wellFormed(out)}\n${reply.viewTruncated(first, lastShown, lines.length)}`;
-    }
-    out += next;
-  }
-  // As the SDK's tool shows a text it wrote as UTF-8 and read back: a lone surrogate Claude sent is U+FFFD.
-  return shown.length === 0 ? header + '\n' : wellFormed(out);
+  return [reply.listingHeader(shownPath), `${FOLDER_SIZE}\t${shownPath}`, lines];
 }
 
 // ---------------------------------------------------------------- create
@@ -435,15 +403,13 @@ export async function strReplace(tx: WriteTx, command: StrReplaceCommand, ctx: W
   const { content } = found;
   const oldStr = command.old_str;
   const newStr = command.new_str ?? '';
+  const limit = ctx.limits.maxReplyChars;
   // Every start over the whole text, overlapping ones too (the SDK's per-line count misses both).
-  const starts: number[] = [];
-  for (let at = content.indexOf(oldStr); at !== -1; at = content.indexOf(oldStr, at + 1)) starts.push(at);
+  const [at, second] = firstTwo(content, oldStr);
   // The refusals echo old_str as a stored text would show it: no reply carries text UTF-8 cannot hold.
-  if (starts.length === 0) throw new MemoryToolError('no_match', reply.noMatch(wellFormed(oldStr), command.path));
-  const lines = lineNumbersOf(content, starts);
-  if (starts.length > 1) throw new MemoryToolError('multiple_matches', reply.multipleMatches(wellFormed(oldStr), lines));
+  if (at === -1) throw new MemoryToolError('no_match', noMatchReply(oldStr, command.path, limit - ERROR_PREFIX.length));
+  if (second !== -1) throw new MemoryToolError('multiple_matches', multipleMatchesReply(oldStr, content, limit - ERROR_PREFIX.length));
 
-  const at = starts[0] as number;
   const end = at + oldStr.length;
   const edit: Edit = {
     content: content.slice(0, at) + newStr + content.slice(end),
@@ -453,10 +419,10 @@ export async function strReplace(tx: WriteTx, command: StrReplaceCommand, ctx: W
   // The snippet shows what was stored, which a content filter may have rewritten.
   const { content: updated, ...written } = await writeEdit(tx, command, found, edit, ctx);
   // Two lines before the change's first line to two after it, as the SDK shows them.
-  const changed = (lines[0] as number) - 1;
+  const changed = lineOf(content, at) - 1;
   const from = Math.max(0, changed - 2);
   const shown = linesAt(updated, from, changed + 3 - from);
-  return { reply: reply.edited(wellFormed(shown.map((text, i) => numberedLine(from + i + 1, text)).join('\n'))), ...written };
+  return { reply: editedReply(shown, from + 1, limit), ...written };
 }
 
 const isHigh = (unit: number): boolean => unit >= 0xd800 && unit <= 0xdbff;
@@ -494,21 +460,6 @@ function linesAt(text: string, first: number, count: number): string[] {
     start = nl + 1;
   }
   return out;
-}
-
-/** The distinct 1-based line numbers on which the (ascending) offsets `starts` fall. */
-function lineNumbersOf(content: string, starts: readonly number[]): number[] {
-  const lines: number[] = [];
-  let line = 1;
-  let scanned = 0;
-  for (const start of starts) {
-    for (let nl = content.indexOf('\n', scanned); nl !== -1 && nl < start; nl = content.indexOf('\n', nl + 1)) {
-      line++;
-      scanned = nl + 1;
-    }
-    if (lines[lines.length - 1] !== line) lines.push(line);
-  }
-  return lines;
 }
 
 export async function insert(tx: WriteTx, command: InsertCommand, ctx: WriteContext): Promise<WriteResult> {

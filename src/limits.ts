@@ -2,7 +2,7 @@
 // writes anything. Pure; the running totals they are checked against ride on the journal (schema.ts UsageRecord).
 
 import { MemoryToolError } from './errors.js';
-import { reply } from './replies.js';
+import { MAX_REPLY_CHARS, reply } from './replies.js';
 
 /** Caps checked before anything is written. Every field is optional; omitted ones take the defaults. */
 export interface MemoryLimits {
@@ -12,6 +12,11 @@ export interface MemoryLimits {
   maxTotalBytes?: number;
   /** Number of files (folders are not counted). Default 50,000. */
   maxFiles?: number;
+  /**
+   * Longest reply Claude reads, in characters (UTF-16 units): longer views, listings and refusals are cut with a
+   * last line saying how to read on. Default 16,000; at least 10,000, so two paths of the longest kind always fit.
+   */
+  maxReplyChars?: number;
 }
 
 export type ResolvedLimits = Required<MemoryLimits>;
@@ -20,11 +25,19 @@ export const DEFAULT_LIMITS: Readonly<ResolvedLimits> = {
   maxFileBytes: 1024 * 1024,
   maxTotalBytes: 256 * 1024 * 1024,
   maxFiles: 50_000,
+  maxReplyChars: MAX_REPLY_CHARS,
 };
+
+/** The smallest `maxReplyChars`: a rename's reply echoes two paths as sent (paths.ts RAW_PATH_BYTES each). */
+export const MIN_REPLY_CHARS = 10_000;
 
 /** The defaults overlaid with `limits`; a limit that is not a positive integer is a programming error. */
 export function resolveLimits(limits?: MemoryLimits): ResolvedLimits {
-  return positiveIntegers(DEFAULT_LIMITS, limits, 'limits');
+  const resolved = positiveIntegers(DEFAULT_LIMITS, limits, 'limits');
+  if (resolved.maxReplyChars < MIN_REPLY_CHARS) {
+    throw new TypeError(`limits.maxReplyChars must be at least ${MIN_REPLY_CHARS}, got ${resolved.maxReplyChars}`);
+  }
+  return resolved;
 }
 
 /**
@@ -55,7 +68,7 @@ export interface Usage {
  * `isNew` whether it adds a file. `path` is the path as Claude sent it.
  */
 export function checkWrite(
-  limits: ResolvedLimits,
+  limits: Pick<ResolvedLimits, 'maxFileBytes' | 'maxTotalBytes' | 'maxFiles'>,
   usage: Usage,
   path: string,
   newBytes: number,

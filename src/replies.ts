@@ -6,8 +6,11 @@
 const LINE_NUMBER_WIDTH = 6;
 /** The SDK refuses to view files with more lines than this. */
 export const MAX_VIEW_LINES = 999_999;
-/** A file view longer than this is cut, with a note to use `view_range` (contract: extensions). */
-export const MAX_VIEW_CHARS = 16_000;
+/** What the SDK runner (and `tool.run`) puts before a refusal's message: the reply bound counts it too. */
+export const ERROR_PREFIX = 'Error: ';
+
+/** The longest reply Claude reads, in UTF-16 characters, unless `limits.maxReplyChars` says otherwise. */
+export const MAX_REPLY_CHARS = 16_000;
 
 /** Size as the SDK prints it: `0B`, `512B`, `1K`, `1.5K`, `1.0K` (1025), `1M`. */
 export function formatSize(bytes: number): string {
@@ -38,9 +41,27 @@ export const reply = {
   viewMissing: (path: string) => `The path ${path} does not exist. Please provide a valid path.`,
   tooManyLines: (path: string, lines: number) =>
     `File ${path} has too many lines (${lines}). Maximum is ${MAX_VIEW_LINES.toLocaleString('en-US')} lines.`,
-  viewTruncated: (shownFrom: number, shownTo: number, total: number) =>
-    `[Output cut at ${MAX_VIEW_CHARS} characters: showing lines ${shownFrom}-${shownTo} of ${total}. ` +
-    `Use view_range to see the rest.]`,
+  // the last line of a reply cut to its bound (bounded-replies.ts)
+  viewCut: (max: number, from: number, to: number, windowEnd: number, total: number) =>
+    `[Output cut at ${max} characters: showing lines ${from}-${to} of ${total}. Use view_range [${to + 1}, ${windowEnd}] to see the rest.]`,
+  lineCut: (max: number, line: number, shown: number, length: number, windowEnd: number) =>
+    `[Output cut at ${max} characters: line ${line} is ${length} characters long and only its first ${shown} are shown. ` +
+    `Use view_range [${line}, ${line}] to see the whole line` +
+    (windowEnd > line ? `, then view_range [${line + 1}, ${windowEnd}] for the rest.]` : '.]'),
+  listingCut: (max: number, from: number, to: number, windowEnd: number, total: number) =>
+    `[Listing cut at ${max} characters: showing entries ${from}-${to} of ${total}. ` +
+    `Use view_range [${to + 1}, ${windowEnd}] on this folder to see the next ones, or view one of its folders.]`,
+  listingPart: (from: number, to: number, total: number) => `[Showing entries ${from}-${to} of ${total}.]`,
+  noEntriesInRange: (start: number, end: number, total: number) =>
+    `[view_range [${start}, ${end}] names no entries: this folder lists ${total} (view_range [1, ${total}]).]`,
+  snippetCut: (max: number, from: number, to: number) =>
+    `[Snippet cut at ${max} characters. View lines ${from}-${to} with view_range to see them; a range of one line shows it whole.]`,
+  oldStrCut: (shown: number, length: number) =>
+    `[old_str is ${length} characters long; only its first ${shown} are shown above.]`,
+  matchLinesCut: (listed: number, total: number, echoed: number, length: number) =>
+    `[${listed} of the ${total} lines with a match are listed` +
+    (echoed < length ? `, and the first ${echoed} of the ${length} characters of old_str` : '') +
+    '. Add the text around old_str that makes it unique.]',
 
   // create
   created: (path: string) => `File created successfully at: ${path}`,

@@ -29,7 +29,7 @@ import { DEFAULT_HISTORY_LIMITS, record } from './journal.js';
 import type { MemoryLimits, ResolvedLimits } from './limits.js';
 import { positiveIntegers, resolveLimits } from './limits.js';
 import { ReadAhead, StagedReadAhead } from './read-ahead.js';
-import { reply } from './replies.js';
+import { ERROR_PREFIX, reply } from './replies.js';
 import { ACCESS_GRANULARITY_MS } from './schema.js';
 import { findSecret, findSecretAround } from './secrets.js';
 import type { MemoryTx } from './store.js';
@@ -198,7 +198,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
       await turn.done;
       if (--turn.waiting === 0 && this.#busy === turn) this.#busy = undefined;
     }
-    return this.#store.run('readonly', (tx) => commands.view(tx, checked, (entry) => this.#sawFile(entry), this.#ahead), READ_STORES);
+    return this.#store.run('readonly', (tx) => commands.view(tx, checked, this.limits.maxReplyChars, (entry) => this.#sawFile(entry), this.#ahead), READ_STORES);
   }
 
   /** Writes a file, making its parent folders. */
@@ -235,7 +235,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
       return { content: await this.execute(parseMemoryCommand(input), options), is_error: false };
     } catch (error) {
       const failure = toMemoryError(error);
-      return { content: `Error: ${failure.message}`, is_error: true, code: failure.code };
+      return { content: ERROR_PREFIX + failure.message, is_error: true, code: failure.code };
     }
   }
 

@@ -5,7 +5,7 @@ import { DEFAULT_LIMITS, checkWrite, positiveIntegers, resolveLimits } from '../
 
 describe('resolveLimits', () => {
   it('defaults to 1 MiB per file, 256 MiB in all and 50,000 files', () => {
-    expect(resolveLimits()).toEqual({ maxFileBytes: 1048576, maxTotalBytes: 268435456, maxFiles: 50000 });
+    expect(resolveLimits()).toEqual({ maxFileBytes: 1048576, maxTotalBytes: 268435456, maxFiles: 50000, maxReplyChars: 16000 });
     expect(resolveLimits({ maxFiles: 3 })).toEqual({ ...DEFAULT_LIMITS, maxFiles: 3 });
   });
 

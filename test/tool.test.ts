@@ -283,9 +283,10 @@ describe('view of a file', () => {
     const content = await ok({ command: 'view', path: '/memories/big.md' });
     const shown = content.split('\n');
     const note = shown.at(-1) ?? '';
-    expect(note).toMatch(/^\[Output cut at 16000 characters: showing lines 1-\d+ of 2000\. Use view_range to see the rest\.\]$/);
-    expect(content.length - note.length - 1).toBeLessThanOrEqual(16000);
+    expect(note).toMatch(/^\[Output cut at 16000 characters: showing lines 1-\d+ of 2000\. Use view_range \[\d+, 2000\] to see the rest\.\]$/);
+    expect(content.length).toBeLessThanOrEqual(16000);
     const last = Number(/lines 1-(\d+)/.exec(note)?.[1]);
+    expect(note).toContain(`[${last + 1}, 2000]`);
     expect(shown.at(-2)).toBe(`${String(last).padStart(6)}\tline ${last} ${'x'.repeat(20)}`);
     const rest = await ok({ command: 'view', path: '/memories/big.md', view_range: [last + 1, last + 1] });
     expect(rest.split('\n')[1]).toBe(`${String(last + 1).padStart(6)}\tline ${last + 1} ${'x'.repeat(20)}`);
@@ -294,8 +295,8 @@ describe('view of a file', () => {
   it('cuts a single over-long line too', async () => {
     await create('/memories/one.md', 'y'.repeat(50_000));
     const content = await ok({ command: 'view', path: '/memories/one.md' });
-    expect(content.length).toBeLessThan(16_200);
-    expect(content).toMatch(/showing lines 1-1 of 1\. Use view_range/);
+    expect(content.length).toBeLessThanOrEqual(16_000);
+    expect(content).toMatch(/line 1 is 50000 characters long and only its first \d+ are shown\. Use view_range \[1, 1\] to see the whole line\.\]$/);
   });
 
   it('cuts an over-long line of emoji between characters, never inside one', async () => {
@@ -304,9 +305,10 @@ describe('view of a file', () => {
     for (const prefix of ['', 'x']) {
       await create('/memories/emoji.md', prefix + '\u{1f600}'.repeat(9000));
       const content = await ok({ command: 'view', path: '/memories/emoji.md' });
-      expect(content).toMatch(/showing lines 1-1 of 1\. Use view_range/);
+      expect(content).toMatch(/Use view_range \[1, 1\] to see the whole line\.\]$/);
       expect(broken.test(content), `prefix ${JSON.stringify(prefix)}`).toBe(false);
-      expect(content.length).toBeGreaterThan(15_990);
+      expect(content.length).toBeGreaterThan(15_700);
+      expect(content.length).toBeLessThanOrEqual(16_000);
     }
   });
 

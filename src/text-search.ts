@@ -1,0 +1,68 @@
+// Finding old_str in a file for str_replace: where the first matches start, and the lines every match starts on,
+// in time linear in the file's length whatever the two strings are (no rescan per match).
+// Pure string work over UTF-16 code units, as String.prototype.indexOf counts them.
+
+/** The first two starts of `needle` in `text` (overlapping ones count), -1 where there is none. */
+export function firstTwo(text: string, needle: string): [number, number] {
+  // The engine's own search: one pass each, and the common case (one match) needs nothing more.
+  const first = text.indexOf(needle);
+  return [first, first === -1 ? -1 : text.indexOf(needle, first + 1)];
+}
+
+/** The 1-based line of `text` on which UTF-16 offset `at` falls. */
+export function lineOf(text: string, at: number): number {
+  let line = 1;
+  for (let nl = text.indexOf('\n'); nl !== -1 && nl < at; nl = text.indexOf('\n', nl + 1)) line++;
+  return line;
+}
+
+/** The distinct lines on which matches start: the first `keep` of them, and how many there are in all. */
+export interface MatchLines {
+  lines: number[];
+  total: number;
+}
+
+/**
+ * Every line on which a match of `needle` starts, overlapping matches included, in one Knuth–Morris–Pratt pass:
+ * O(text + needle) however many matches there are (a million in a megabyte of one repeated character). Only the
+ * first `keep` lines are kept; the rest are counted, for a refusal that must stay short.
+ */
+export function matchLines(text: string, needle: string, keep = Infinity): MatchLines {
+  const m = needle.length;
+  const fail = failureTable(needle);
+  // A match ends at `i`: its start is on the current line less the newlines of the needle before its last unit.
+  let newlinesBeforeLast = 0;
+  for (let i = 0; i < m - 1; i++) if (needle.charCodeAt(i) === 10) newlinesBeforeLast++;
+  const lines: number[] = [];
+  let total = 0;
+  let last = 0;
+  let line = 1;
+  let k = 0;
+  for (let i = 0, n = text.length; i < n; i++) {
+    const unit = text.charCodeAt(i);
+    while (k > 0 && needle.charCodeAt(k) !== unit) k = fail[k - 1] ?? 0;
+    if (needle.charCodeAt(k) === unit && ++k === m) {
+      const startLine = line - newlinesBeforeLast;
+      if (startLine !== last) {
+        last = startLine;
+        total++;
+        if (lines.length < keep) lines.push(startLine);
+      }
+      k = fail[m - 1] ?? 0;
+    }
+    if (unit === 10) line++;
+  }
+  return { lines, total };
+}
+
+/** KMP's table: for each prefix of `needle`, the length of its longest proper prefix that is also its suffix. */
+function failureTable(needle: string): Int32Array {
+  const fail = new Int32Array(needle.length);
+  for (let i = 1, k = 0; i < needle.length; i++) {
+    const unit = needle.charCodeAt(i);
+    while (k > 0 && needle.charCodeAt(k) !== unit) k = fail[k - 1] ?? 0;
+    if (needle.charCodeAt(k) === unit) k++;
+    fail[i] = k;
+  }
+  return fail;
+}
