@@ -554,10 +554,15 @@ class SeedRun {
     const args = input.command === 'rename' ? `${String(input.old_path)} → ${String(input.new_path)}` : String(input.path);
     const what = `${String(input.command)} ${args}`;
     const result = await actor.tool.run(input);
-    if (!result.is_error) return { what, result: 'ok', unchanged: false, problems: [] };
+    // Every reply within the bound but a view of one line, which shows that line whole.
+    const range = input.view_range;
+    const oneLine = Array.isArray(range) && (range[0] === range[1] || (range[1] === -1 && result.content.split('\n').length === 2));
+    const bounded = oneLine || result.content.length <= actor.tool.limits.maxReplyChars;
+    const overBound = bounded ? [] : [`a reply of ${result.content.length} characters, over the bound`];
+    if (!result.is_error) return { what, result: 'ok', unchanged: false, problems: overBound };
     const refused = `refused (${String(result.code)}): ${result.content.slice(0, 100)}`;
     const expected = result.code !== undefined && EXPECTED_REFUSALS.has(result.code);
-    return { what, result: refused, unchanged: true, problems: expected ? [] : [`unexpected failure ${refused}`] };
+    return { what, result: refused, unchanged: true, problems: [...overBound, ...(expected ? [] : [`unexpected failure ${refused}`])] };
   }
 
   /** The latest change, or a random one of the last ten (undone already, an undo, conflicting: refused then). */

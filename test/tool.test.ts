@@ -760,6 +760,7 @@ describe('hostile and unusual paths', () => {
       for (const result of results) {
         expect(result.is_error, `${JSON.stringify(path)} → ${result.content}`).toBe(true);
         expect(result.content).toMatch(/^Error: (Path|The path) /);
+        expect(result.content.length, JSON.stringify(path).slice(0, 100)).toBeLessThanOrEqual(tool.limits.maxReplyChars);
       }
     }
     expect(sample.length).toBeGreaterThan(500);

@@ -49,9 +49,14 @@ export interface ScenarioPlan {
   renameFolder?: Reps;
   deleteFolder?: Reps;
   exportImport?: Reps;
+  /** Reps of str_replace on a 1 MB file of one repeated character (the refusal of its many overlapping matches). */
+  repeatedChar?: Reps;
   /** Only these commands (`--only`); all when absent. */
   only?: string[];
 }
+
+/** The old_str lengths of the `str_replace repeated` rows: each matches a million times, overlapping. */
+export const REPEATED_OLD_STR = [10, 5000, 200_000] as const;
 
 /** Export and import of a folder of `files` files of `bytes` each (no other files in that memory). */
 export interface PayloadPlan {

@@ -3,7 +3,7 @@
 // Driven by run.ts through `window.bench`; it reports progress with console.log and returns plain data.
 
 import type { IndexedDBMemoryTool } from '../../src/index.js';
-import { BULK_FILE_BYTES, FILE_SIZES, INSERT_TEXT, SMALL_FILES, TOKEN_A, TOKEN_B, UNSEEN, editTargetBytes, bulkFolders, bulkPath, makeText, median } from './fixtures.js';
+import { BULK_FILE_BYTES, FILE_SIZES, INSERT_TEXT, REPEATED_OLD_STR, SMALL_FILES, TOKEN_A, TOKEN_B, UNSEEN, editTargetBytes, bulkFolders, bulkPath, makeText, median } from './fixtures.js';
 import type { CaseResult, PayloadPlan, Reps, ScenarioPlan } from './fixtures.js';
 import { bulkFiles, measure, measureSides, openMemory } from './harness.js';
 import { hotLoop, profile } from './profile.js';
@@ -141,6 +141,28 @@ async function runScenario(plan: ScenarioPlan): Promise<CaseResult[]> {
       { run: (i) => tool.delete({ command: 'delete', path: created('lib', i) }) },
       { run: (i) => raw.deleteFile(db, created('raw', i)) },
     ));
+  }
+
+  // A megabyte of one character: every old_str of it matches about a million times, overlapping. The refusal must cost
+  // about what storing the file does (linear), however long old_str is; its floor is the library's own create of it.
+  if (plan.repeatedChar && wanted('str_replace repeated')) {
+    const text = 'A'.repeat(1024 * 1024);
+    const file = '/memories/work/repeated.md';
+    await tool.create({ command: 'create', path: file, file_text: text });
+    for (const length of REPEATED_OLD_STR) {
+      const oldStr = 'A'.repeat(length);
+      row('str_replace repeated', `1 MB, old_str ${length}`, "the library's create of that 1 MB file", await measure(
+        plan.repeatedChar,
+        {
+          run: () =>
+            tool.str_replace({ command: 'str_replace', path: file, old_str: oldStr, new_str: 'B' }).then(
+              () => Promise.reject(new Error('str_replace repeated: a unique match in a file of one character')),
+              () => undefined,
+            ),
+        },
+        { run: (i) => tool.create({ command: 'create', path: `/memories/work/new/repeated-${length}-${i}.md`, file_text: text }) },
+      ));
+    }
   }
 
   // The rows above view and edit one file again and again, so the library reads its body ahead (read-ahead.ts), as

@@ -52,7 +52,7 @@ function plans(quick: boolean): { scenarios: ScenarioPlan[]; payloads: PayloadPl
   return {
     scenarios: [
       { files: 0, single: {}, listSmall: cheap(100, 10) },
-      { files: 100, single, list: r(100, 10), listSmall: cheap(100, 10), renameFolder: r(50, 4), deleteFolder: r(30, 2), exportImport: r(30, 3) },
+      { files: 100, single, list: r(100, 10), listSmall: cheap(100, 10), renameFolder: r(50, 4), deleteFolder: r(30, 2), exportImport: r(30, 3), repeatedChar: r(15, 2) },
       { files: 1000, single, list: r(50, 5), listSmall: cheap(100, 10), renameFolder: r(20, 2), deleteFolder: r(12, 2), exportImport: r(10, 2) },
       { files: 10_000, single, list: r(15, 3), listSmall: cheap(100, 10), renameFolder: r(7, 1), deleteFolder: r(5, 1), exportImport: r(5, 1) },
     ],
