@@ -3,6 +3,7 @@
 // The same function guards every command and every bundle import.
 
 import { MemoryToolError } from './errors.js';
+import { JOINER_SCRIPTS, LOOKALIKE, SUBDIVISION_FLAGS } from './path-unicode.js';
 import { reply } from './replies.js';
 import { utf8Length } from './utf8.js';
 
@@ -25,14 +26,21 @@ const RAW_PATH_BYTES = 16 * 1024;
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
 // Characters that hide or reorder text: every default-ignorable code point (zero-width, word joiner, bidi
 // marks, embeddings and isolates, BOM, soft hyphen, variation selectors, tag characters, Hangul fillers,
-// combining grapheme joiner) plus the interlinear annotation controls.
-const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\ufff9-\ufffb]/u;
-// A variation selector right after an emoji picks its text or emoji style (`❤️` is U+2764 U+FE0F): a name made
-// of emoji needs it, and it hides nothing there. Anywhere else (`..` + U+FE0F shows as `..`) it stays refused.
-const EMOJI_STYLE = /(\p{Extended_Pictographic})[\ufe0e\ufe0f]/gu;
-// Characters that read as `.`, `/` or `\` but that NFKC leaves alone: the contract's list, plus the reverse solidus
-// operator and the two box-drawing diagonals, which draw as `\` and `/` in most fonts.
-const LOOKALIKE = /[\u2024\u2044\u2215\u2216\u29f8\u29f9\u29f5\u2571\u2572]/u;
+// combining grapheme joiner), the interlinear annotation controls, and the braille blank, which draws as nothing.
+const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\ufff9-\ufffb\u2800]/u;
+// The invisible characters an emoji is made of, which hide nothing there; anywhere else (`..` + U+FE0F shows as
+// `..`) they stay refused. In turn: the selector that picks an emoji's text or emoji style (`❤️` is U+2764 U+FE0F);
+// the keycap's (1 U+FE0F U+20E3); a joiner between two emoji, the first maybe styled or with a skin tone (U+1F468
+// U+200D U+1F4BB, a technologist); and the tags of the subdivision flags Unicode recommends (U+1F3F4, tags `gbsct`,
+// U+E007F), only those: any other tag sequence draws as a bare black flag, its tags hiding the text they spell.
+const EMOJI_PARTS = new RegExp(
+  String.raw`(?<=\p{Extended_Pictographic})[\ufe0e\ufe0f]|(?<=[0-9#*])\ufe0f(?=\u20e3)` +
+    String.raw`|(?<=\p{Extended_Pictographic}[\ufe0f\u{1f3fb}-\u{1f3ff}]?)\u200d(?=\p{Extended_Pictographic})` +
+    `|(?<=\u{1f3f4})(?:${SUBDIVISION_FLAGS.split(' ')
+      .map((flag) => String.fromCodePoint(...[...flag].map((ch) => 0xe0000 + ch.charCodeAt(0)), 0xe007f))
+      .join('|')})`,
+  'gu',
+);
 // `%` with two hex digits (`%2e`, `%c0%ae`, `%252e` starts with `%25`) or IIS-style `%u` with four.
 const PERCENT_ESCAPE = /%(?:[0-9a-f]{2}|u[0-9a-f]{4})/iu;
 // With the `u` flag a surrogate class only matches an unpaired one: it cannot be stored as UTF-8.
@@ -68,11 +76,12 @@ export function ancestorsOf(key: string): string[] {
 }
 
 /**
- * The normalized key of a memory path: `//`, `/./` and a trailing `/` are folded away and each name is
- * NFC-normalized, so every harmless spelling of a path names one entry. `/memories` is the root.
- * Throws a {@link MemoryToolError} with code `invalid_path` for traversal (`..`), percent-escapes,
- * backslashes, control and invisible characters, Unicode lookalikes of `.`, `/` and `\`, anything
- * outside `/memories`, and over-long paths.
+ * The normalized key of a memory path: below the literal `/memories` it starts with, `//`, `/./` and a trailing `/`
+ * are folded away and each name is NFC-normalized, so every harmless spelling of a path names one entry.
+ * `/memories` is the root. Throws a {@link MemoryToolError} with code `invalid_path` for traversal (`..`),
+ * percent-escapes, backslashes, control and invisible characters (but for those an emoji or a script needs),
+ * Unicode lookalikes of `.`, `/` and `\`, anything not starting with `/memories` (`//memories/a.md` too), and
+ * over-long paths.
  *
  * @example
  * normalizeMemoryPath('/memories//notes/./a.md/') // '/memories/notes/a.md'
@@ -91,11 +100,14 @@ export function normalizeMemoryPath(path: string): string {
   if (utf8Length(path) > RAW_PATH_BYTES) refuse(`it is longer than ${RAW_PATH_BYTES} bytes`);
   if (LONE_SURROGATE.test(path)) refuse('it holds a broken Unicode character');
   if (CONTROL.test(path)) refuse('it holds a control character');
-  if (INVISIBLE.test(path) && INVISIBLE.test(path.replace(EMOJI_STYLE, '$1'))) refuse('it holds an invisible character');
+  if (INVISIBLE.test(path) && hidesText(path)) refuse('it holds an invisible character');
   if (path.includes('\\')) refuse('it holds a backslash; use / between folders');
   if (PERCENT_ESCAPE.test(path)) refuse('it holds a percent-escape; write the characters themselves');
-  if (LOOKALIKE.test(path)) refuse('it holds a character that looks like ".", "/" or "\\"');
-  if (!path.startsWith('/')) {
+  // On the NFC form, so that `=` + U+0338, which is how `≠` may arrive, passes as the `≠` it is stored as.
+  if (LOOKALIKE.test(path.normalize('NFC'))) refuse('it holds a character that looks like ".", "/" or "\\"');
+  // The literal prefix, as the official tool checks it: `//memories/a.md` and `/./memories/a.md` are refused there,
+  // so folding `//` and `/./` applies only below it. `/memoriesX` is refused too (the official tool stores it).
+  if (path !== MEMORY_ROOT && !path.startsWith(MEMORY_ROOT + '/')) {
     throw new MemoryToolError('invalid_path', reply.outsideMemories(path));
   }
 
@@ -114,9 +126,6 @@ export function normalizeMemoryPath(path: string): string {
     segments.push(segment);
   }
 
-  if (segments[0] !== 'memories') {
-    throw new MemoryToolError('invalid_path', reply.outsideMemories(path));
-  }
   if (segments.length - 1 > PATH_LIMITS.maxDepth) {
     refuse(`it is ${PAST_LIMITS.depth}`);
   }
@@ -149,6 +158,39 @@ export function pastPathLimits(key: string): keyof typeof PAST_LIMITS | undefine
   return undefined;
 }
 
+/**
+ * Whether a path that holds an invisible character (see INVISIBLE) uses one where it hides something: anywhere but
+ * in an emoji (EMOJI_PARTS) or as a single U+200C/U+200D between two letters or marks of a script that needs them
+ * (Persian `می` ZWNJ `خواهم`; Devanagari `क्` ZWJ `ष`, a half form). A joiner leading, trailing, doubled, beside
+ * ASCII, `.` or `/`, or between two scripts is refused.
+ */
+function hidesText(path: string): boolean {
+  const rest = path.replace(EMOJI_PARTS, '');
+  return INVISIBLE.test(rest) && INVISIBLE.test(rest.replace(scriptJoiners(), ''));
+}
+
+let scriptJoinerPattern: RegExp | undefined;
+
+/**
+ * The U+200C/U+200D that stand alone between two letters or marks of one of JOINER_SCRIPTS. Built on first use (few
+ * paths hold a joiner), and without the scripts the engine does not know: an older browser throws on their names.
+ */
+function scriptJoiners(): RegExp {
+  if (scriptJoinerPattern) return scriptJoinerPattern;
+  const known = JOINER_SCRIPTS.split(' ').filter((script) => {
+    try {
+      new RegExp(`\\p{scx=${script}}`, 'u');
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  // Both lookbehinds and both lookaheads look at the same neighbour: a letter or mark, and of that script.
+  const between = known.map((script) => `(?<=\\p{scx=${script}})[\\u200c\\u200d](?=\\p{scx=${script}})`);
+  scriptJoinerPattern = new RegExp(`(?<=[\\p{L}\\p{M}])(?:${between.join('|')})(?=[\\p{L}\\p{M}])`, 'gu');
+  return scriptJoinerPattern;
+}
+
 function dotCount(text: string): number {
   let count = 0;
   for (let i = text.indexOf('.'); i !== -1; i = text.indexOf('.', i + 1)) count++;
@@ -161,7 +203,7 @@ function dotCount(text: string): number {
  */
 function shownPath(path: string): string {
   return path.replace(
-    /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Default_Ignorable_Code_Point}\ufff9-\ufffb]|[\ud800-\udfff]/gu,
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Default_Ignorable_Code_Point}\ufff9-\ufffb\u2800]|[\ud800-\udfff]/gu,
     (ch) => {
       const code = ch.codePointAt(0) ?? 0;
       return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;

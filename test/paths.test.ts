@@ -15,6 +15,7 @@ import {
   parentOf,
   pastPathLimits,
 } from '../src/paths.js';
+import { JOINER_SCRIPTS, LOOKALIKE, SUBDIVISION_FLAGS } from '../src/path-unicode.js';
 import { HOSTILE_PATHS, HOSTILE_PATH_GROUPS, VALID_UNUSUAL_PATHS } from './fixtures/hostile-paths.js';
 
 /** A path as printable ASCII, cut to a readable length, for test names and failure messages. */
@@ -38,7 +39,7 @@ function refusal(path: string): MemoryToolError {
 
 // Raw characters a refusal message must never carry: controls, invisible/bidi characters, lone surrogates.
 const RAW_UNSAFE =
-  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff]|[\ud800-\udfff]/u;
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\u2800\ufeff]|[\ud800-\udfff]/u;
 
 describe('the hostile path corpus', () => {
   it('holds at least 300 distinct paths', () => {
@@ -94,13 +95,33 @@ describe('normalizeMemoryPath refuses hostile paths', () => {
     expect(refusal('/memories/notes/../a.md').message).toBe(
       'Path /memories/notes/../a.md would escape /memories directory',
     );
-    expect(refusal('/../memories/a.md').message).toBe('Path /../memories/a.md would escape /memories directory');
+    expect(refusal('/memories/./../x').message).toBe('Path /memories/./../x would escape /memories directory');
   });
 
   it('says a path outside /memories must start with /memories, in the SDK wording', () => {
     for (const path of ['/etc/passwd', 'memories/a', '/memoriesX/a', '/Memories/a', '/memories-backup', '/']) {
       expect(refusal(path).message, shown(path)).toBe(`Path must start with /memories, got: ${path}`);
     }
+  });
+
+  // Issue 20: `//memories/a.md` and `/./memories/a.md` were folded to `/memories/a.md`. The official tool checks the
+  // literal prefix first (`/../memories/a.md` included, which it does not call an escape) and so do we.
+  it('refuses a path that does not start with the literal /memories, before folding // and /./', () => {
+    for (const path of [
+      '//memories/a.md',
+      '/./memories/a.md',
+      '//memories',
+      '//memories//',
+      '///memories/a.md',
+      '/.//memories/a.md',
+      '/../memories/a.md',
+      '//memories/../etc/passwd',
+    ]) {
+      expect(refusal(path).message, shown(path)).toBe(`Path must start with /memories, got: ${path}`);
+    }
+    expect(normalizeMemoryPath('/memories//a.md')).toBe('/memories/a.md');
+    expect(normalizeMemoryPath('/memories/./a.md')).toBe('/memories/a.md');
+    expect(normalizeMemoryPath('/memories//')).toBe('/memories');
   });
 
   it('refuses a path that is not a string with code invalid_input', () => {
@@ -229,5 +250,164 @@ describe('path helpers', () => {
     const ancestors = ancestorsOf(key);
     expect(ancestors.at(-1)).toBe(parentOf(key));
     for (const folder of ancestors) expect(isWithin(key, folder), folder).toBe(true);
+  });
+});
+
+// Issue 20: invisible characters are refused where they hide something, not where an emoji or a script needs them;
+// and every character Unicode's confusables data gives for `.`, `/` or `\` is refused, but for letters, digits and
+// punctuation of living scripts that merely resemble them.
+describe('invisible characters an emoji or a script needs', () => {
+  const accepted = (path: string) => {
+    try {
+      return normalizeMemoryPath(path);
+    } catch (error) {
+      return expect.fail(`refused ${shown(path)}: ${(error as Error).message}`);
+    }
+  };
+  const invisible = (path: string) =>
+    expect(refusal(path).message, shown(path)).toMatch(/is not allowed: it holds an invisible character\.$/u);
+
+  it('accepts keycaps: a digit, # or * with U+FE0F and U+20E3', () => {
+    for (const base of '0123456789#*') accepted(`/memories/${base}\ufe0f\u20e3.md`);
+    invisible('/memories/a\ufe0f\u20e3.md');
+    invisible('/memories/1\ufe0f.md');
+    invisible('/memories/1\ufe0f\ufe0f\u20e3.md');
+  });
+
+  it('accepts emoji joined by U+200D, styled or with a skin tone, and nothing else joined', () => {
+    for (const path of [
+      '/memories/\u{1f468}\u200d\u{1f4bb}.md',
+      '/memories/\u{1f3f3}\ufe0f\u200d\u{1f308}',
+      '/memories/\u{1f3f4}\u200d\u2620\ufe0f',
+      '/memories/\u{1f469}\u{1f3fd}\u200d\u{1f52c}',
+      '/memories/\u{1f9d1}\u200d\u{1f91d}\u200d\u{1f9d1}',
+    ]) {
+      expect(accepted(path), shown(path)).toBe(path);
+    }
+    for (const path of [
+      '/memories/\u200d\u{1f4bb}',
+      '/memories/\u{1f468}\u200d',
+      '/memories/\u{1f468}\u200d\u200d\u{1f4bb}',
+      '/memories/\u{1f468}\u200c\u{1f4bb}',
+      '/memories/a\u200d\u{1f4bb}',
+      '/memories/\u{1f468}\u200d.md',
+      '/memories/\u{1f468}\u200d/\u{1f4bb}',
+    ]) {
+      invisible(path);
+    }
+  });
+
+  it('accepts only the three subdivision flags Unicode recommends as tag sequences', () => {
+    const flag = (tags: string, end = '\u{e007f}') =>
+      `/memories/\u{1f3f4}${[...tags].map((ch) => String.fromCodePoint(0xe0000 + ch.charCodeAt(0))).join('')}${end}`;
+    expect(SUBDIVISION_FLAGS.split(' ')).toEqual(['gbeng', 'gbsct', 'gbwls']);
+    for (const tags of ['gbeng', 'gbsct', 'gbwls']) expect(accepted(flag(tags))).toBe(flag(tags));
+    // A well-formed but not recommended subdivision draws as a bare black flag: its tags would hide `usca`.
+    invisible(flag('usca'));
+    invisible(flag('gbsct', ''));
+    invisible(flag('gbsctx'));
+    invisible('/memories/a\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}');
+  });
+
+  it('accepts ZWNJ and ZWJ alone between two letters or marks of a script that needs them', () => {
+    for (const path of [
+      '/memories/\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645.md', // Persian
+      '/memories/\u06a9\u062a\u0627\u0628\u200c\u0647\u0627', // Persian "books"
+      '/memories/\u0915\u094d\u200d\u0937', // Devanagari: virama, ZWJ
+      '/memories/\u0915\u094d\u200c\u0937', // Devanagari: virama, ZWNJ
+      '/memories/\u09b0\u200d\u09cd\u09af', // Bengali: ZWJ before the virama
+      '/memories/\u0dc1\u0dca\u200d\u0dbb\u0dd3', // Sinhala
+      '/memories/\u0d15\u0d4d\u200d\u0d15', // Malayalam
+    ]) {
+      expect(accepted(path), shown(path)).toBe(path);
+    }
+    for (const joiner of ['\u200c', '\u200d']) {
+      for (const path of [
+        `/memories/${joiner}\u0645\u06cc`, // leading
+        `/memories/\u0645\u06cc${joiner}`, // trailing
+        `/memories/\u0645${joiner}${joiner}\u06cc`, // doubled
+        `/memories/\u0645${joiner}a`, // beside ASCII
+        `/memories/a${joiner}b`,
+        `/memories/\u0645${joiner}.md`, // beside `.` or `/`
+        `/memories/\u0645${joiner}/\u06cc`,
+        `/memories/\u0915\u094d${joiner}\u0645`, // two scripts
+        `/memories/\u0430${joiner}\u0431`, // a script that needs none (Cyrillic)
+      ]) {
+        invisible(path);
+      }
+    }
+  });
+
+  it('knows every joiner script by its Unicode short name in this engine', () => {
+    const scripts = JOINER_SCRIPTS.split(' ');
+    for (const script of ['Arab', 'Syrc', 'Nkoo', 'Mong', 'Deva', 'Beng', 'Guru', 'Gujr', 'Orya', 'Taml', 'Telu']) {
+      expect(scripts).toContain(script);
+    }
+    for (const script of ['Knda', 'Mlym', 'Sinh', 'Mymr', 'Khmr', 'Tibt', 'Bali', 'Java', 'Rohg', 'Adlm']) {
+      expect(scripts).toContain(script);
+    }
+    // Latin, Cyrillic, Greek, Han and Hebrew need no joiner between letters.
+    for (const script of ['Latn', 'Cyrl', 'Grek', 'Hani', 'Hebr']) expect(scripts).not.toContain(script);
+    // paths.ts skips a name the engine cannot compile (a script newer than its Unicode); these all are old.
+    for (const script of scripts.filter((name) => !['Kawi', 'Gukh', 'Tutg', 'Ougr'].includes(name))) {
+      expect(() => new RegExp(`\\p{scx=${script}}`, 'u'), script).not.toThrow();
+    }
+  });
+
+  it('refuses the braille blank, which draws as nothing', () => {
+    invisible('/memories/\u2800');
+    invisible('/memories/a\u2800b.md');
+    expect(refusal('/memories/\u2800.md').message).toContain('/memories/\\u2800.md');
+  });
+});
+
+describe('lookalikes of ".", "/" and "\\" from Unicode confusables', () => {
+  const lookalike = (path: string) =>
+    expect(refusal(path).message, shown(path)).toMatch(/it holds a character that looks like "\.", "\/" or "\\"\.$/u);
+
+  it('refuses the characters issue 20 names, and the combining solidus overlays', () => {
+    for (const code of [0xa4f8, 0x2e31, 0x0701, 0x27cb, 0x27cd, 0x1735, 0x1d23a]) {
+      const c = String.fromCodePoint(code);
+      lookalike(`/memories/${c}`);
+      lookalike(`/memories/${c}${c}/etc/passwd`);
+      lookalike(`/memories/a${c}b.md`);
+    }
+    lookalike('/memories/..\u0338'); // reads as `./`
+    lookalike('/memories/..\u20e5');
+    lookalike('/memories/a\u0337b');
+  });
+
+  it('refuses every character of the generated table, and none of the valid lookalike-ish ones', () => {
+    const table: number[] = [];
+    for (let code = 0x80; code <= 0x10ffff; code++) {
+      if (code >= 0xd800 && code <= 0xdfff) continue;
+      if (LOOKALIKE.test(String.fromCodePoint(code))) table.push(code);
+    }
+    expect(table.length).toBeGreaterThanOrEqual(40);
+    const passing = table.filter((code) => {
+      try {
+        normalizeMemoryPath(`/memories/a${String.fromCodePoint(code)}b`);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    expect(passing.map((code) => code.toString(16))).toEqual([]);
+    // Letters, digits and punctuation of living scripts that merely resemble them stay valid.
+    for (const code of [0x30ce, 0x4e3f, 0x4e36, 0x0660, 0x06f0, 0x3002, 0x00b7, 0x30fb, 0x0025, 0x2030]) {
+      expect(table, code.toString(16)).not.toContain(code);
+    }
+  });
+
+  it('accepts Katakana ノート, the ideographic full stop and a decomposed ≠', () => {
+    expect(normalizeMemoryPath('/memories/\u30ce\u30fc\u30c8.md')).toBe('/memories/\u30ce\u30fc\u30c8.md');
+    expect(normalizeMemoryPath('/memories/\u65e5\u8a18\u3002md')).toBe('/memories/\u65e5\u8a18\u3002md');
+    expect(normalizeMemoryPath('/memories/a=\u0338b')).toBe('/memories/a\u2260b');
+  });
+
+  it('keeps refusing what NFKC folds to ".", "/" or "\\"', () => {
+    for (const c of ['\uff0e', '\ufe52', '\u2024', '\u2025', '\uff0f', '\uff3c', '\ufe68', '\u2488']) {
+      lookalike(`/memories/a${c}b`);
+    }
   });
 });
