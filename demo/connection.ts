@@ -3,6 +3,7 @@
 
 import { DEFAULT_AGENT_MODEL } from '../src/index.js';
 import { byId } from './dom.js';
+import { setupModelList } from './models.js';
 
 const REMEMBER_KEY = 'idb-memory-tool-demo:api-key';
 
@@ -77,6 +78,13 @@ export function setupConnection(): ConnectionPanel {
     else forget();
     changed();
   });
+  // The models the key (or the proxy's) can use, asked for with the connection as it is when the field is focused.
+  setupModelList(model, byId('models', HTMLDataListElement), byId('model-help', HTMLElement), () => {
+    const choice = read();
+    if (!choice.ok) return undefined;
+    return { ...(choice.apiKey !== undefined ? { apiKey: choice.apiKey } : {}), ...(choice.baseURL !== undefined ? { baseURL: choice.baseURL } : {}) };
+  });
+
   for (const input of [proxy, model, contextEditing]) input.addEventListener('change', changed);
   proxy.addEventListener('input', changed);
   status.textContent = read().summary;

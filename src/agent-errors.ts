@@ -4,7 +4,7 @@
 
 /** What went wrong, as a page would tell it apart. */
 export type AgentErrorKind =
-  /** 401: the API key (or the key a proxy adds) was refused. */
+  /** 401: the API key (or the key a proxy adds) was refused; or the client had no key to send at all. */
   | 'auth'
   /** 403, or a browser that got no answer at all (CORS: the server or proxy does not allow this page). */
   | 'permission'
@@ -12,7 +12,7 @@ export type AgentErrorKind =
   | 'rate_limit'
   /** 529 after the SDK's retries. */
   | 'overloaded'
-  /** No connection: offline, DNS, refused, timed out. */
+  /** No connection: offline, DNS, refused, timed out, or dropped while Claude was answering. */
   | 'network'
   /** Stopped by `agent.stop()` or the caller's signal. */
   | 'aborted'
@@ -41,6 +41,11 @@ export interface AgentErrorContext {
   browser?: boolean;
   /** Default: `navigator.onLine`, else `true`. */
   online?: boolean;
+  /**
+   * Whether the API's answer had begun (its headers had come) when the error happened: a connection error is then
+   * one that dropped mid-answer, never a refusal. Default: told from the error where its wording can tell.
+   */
+  answered?: boolean;
 }
 
 const WORDING: Record<AgentErrorKind, { title: string; message: string; retryable: boolean }> = {
@@ -98,12 +103,21 @@ const STREAM_ERRORS: Record<string, { kind: AgentErrorKind; message: string; ret
 };
 
 /**
- * How engines word a response body that broke off (the connection dropped after the answer began): Node's
- * `terminated`, Chromium's `network error`, Firefox's `NetworkError…` or `Error in body stream`, Safari's `Load failed`.
+ * How engines word a response body that broke off (the connection dropped after the answer began), in fetch's
+ * `TypeError`: Node's `terminated`, Chromium's `network error`, Firefox's `Error in body stream`.
  */
-const BODY_BROKE_OFF = /^(?:terminated|network ?error|error in body stream|load failed)/iu;
+const BODY_BROKE_OFF = /^(?:terminated|network error|error in body stream)/iu;
+
+/** Firefox's `NetworkError…` and Safari's `Load failed`: a body that broke off, or a request that got no answer at all. */
+const BODY_OR_REQUEST_FAILED = /^(?:networkerror|load failed)/iu;
 
 const DROPPED_MESSAGE = 'The connection dropped while Claude was answering. Check the network and try again.';
+
+/** The SDK's words for a client with no credential (a plain `Error` up to 1.16, a `CredentialsError` from 1.17). */
+const NO_CREDENTIALS = /^Could not resolve authentication method/u;
+
+const NO_KEY_MESSAGE =
+  'No key to send: pass apiKey, or a proxy baseURL that adds the key (a client of your own needs its own apiKey).';
 
 /** The SDK's words for a 200 answer that held no event stream: a proxy or server answering with a page instead. */
 const NO_STREAM = /ended without sending any chunks/u;
@@ -142,7 +156,8 @@ export function isMemoryAgentError(error: unknown): error is MemoryAgentError {
 
 /**
  * Tells any error of a turn in plain words: a {@link MemoryAgentError}, an SDK error (`APIError` and its
- * subclasses, `APIConnectionError`, `APIUserAbortError`), an `AbortError`, or anything else.
+ * subclasses, `APIConnectionError`, `APIUserAbortError`, `CredentialsError`), an `AbortError`, or anything else.
+ * SDK 1.16 and 1.17 are told alike.
  *
  * @example
  * catch (e) { const { kind, title, message } = describeAgentError(e); if (kind === 'auth') askForKey(); }
@@ -164,14 +179,21 @@ export function describeAgentError(error: unknown, context: AgentErrorContext = 
   if (name === 'APIConnectionTimeoutError' || name === 'TimeoutError') {
     return { ...describe('network'), title: 'Timed out', message: TIMEOUT_MESSAGE };
   }
+  if (name === 'CredentialsError' || NO_CREDENTIALS.test(said)) {
+    return { ...describe('auth'), title: 'No API key', message: NO_KEY_MESSAGE };
+  }
   if (name === 'APIConnectionError') {
+    // SDK 1.17 on wraps a body that broke off in the same error as a request that got no answer at all: only
+    // the caller (who saw the headers come) or fetch's own words inside it can tell the two apart.
+    if (context.answered ?? brokeOff(error, false)) return dropped();
     const { browser, online } = environment(context);
     // A browser reports a CORS refusal exactly like a dead connection; when it says it is online, the
     // refusal is the likelier cause and the one the person can do something about.
     if (browser && online) return { ...describe('permission'), title: 'No answer (blocked?)', message: BLOCKED_MESSAGE, retryable: true };
     return describe('network');
   }
-  if (brokeOff(error)) return { ...describe('network'), title: 'Connection dropped', message: DROPPED_MESSAGE };
+  // Up to SDK 1.16 a body that broke off came as fetch's own TypeError (a request with no answer was wrapped).
+  if (brokeOff(error, true)) return dropped();
   if (NO_STREAM.test(said)) return { ...describe('other'), title: 'Not the API', message: NO_STREAM_MESSAGE };
 
   const status = typeof fields.status === 'number' ? fields.status : undefined;
@@ -209,13 +231,21 @@ export function describeAgentError(error: unknown, context: AgentErrorContext = 
   };
 }
 
-/** A fetch's `TypeError` for a body that broke off, as is or as the `cause` the SDK wraps it in. */
-function brokeOff(error: unknown): boolean {
+/**
+ * A fetch's `TypeError` for a body that broke off, as is or as the `cause` the SDK wraps it in. `unwrapped`: no
+ * request without an answer can be in `error`, so words that may also mean one count as well.
+ */
+function brokeOff(error: unknown, unwrapped: boolean): boolean {
   for (let at = error, depth = 0; typeof at === 'object' && at !== null && depth < 3; at = (at as { cause?: unknown }).cause, depth++) {
     const { name, message } = at as { name?: unknown; message?: unknown };
-    if (name === 'TypeError' && typeof message === 'string' && BODY_BROKE_OFF.test(message)) return true;
+    if (name !== 'TypeError' || typeof message !== 'string') continue;
+    if (BODY_BROKE_OFF.test(message) || (unwrapped && BODY_OR_REQUEST_FAILED.test(message))) return true;
   }
   return false;
+}
+
+function dropped(): AgentErrorDescription {
+  return { ...describe('network'), title: 'Connection dropped', message: DROPPED_MESSAGE };
 }
 
 /** ` ("502 Bad Gateway")` for an HTML page's title in `text`, else nothing: never the page itself. */

@@ -19,8 +19,11 @@ import { MemoryAgentError, describeAgentError } from './agent-errors.js';
 import type { MemoryCommandRunner } from './runnable.js';
 import { memoryTool } from './runnable.js';
 
-/** A model id that has the memory tool; pass `model` for another. */
-export const DEFAULT_AGENT_MODEL = 'claude-sonnet-4-5';
+/**
+ * The newest Sonnet in the SDK's own `Model` list (resources/messages, SDK 1.16 and 1.17). `model` is free text:
+ * pass any id the key can use.
+ */
+export const DEFAULT_AGENT_MODEL = 'claude-sonnet-5-5';
 /** The memory tool (and context editing) needs this beta; the agent always sends it. */
 export const CONTEXT_MANAGEMENT_BETA = 'context-management-2025-06-27';
 
@@ -161,8 +164,11 @@ export function createMemoryAgent(options: MemoryAgentOptions): MemoryAgent {
       { signal },
     );
     let last: BetaMessage | undefined;
+    /** The request being answered: whether its headers came tells a dropped answer from one that never came. */
+    let streaming: { readonly response: Response | null | undefined } | undefined;
     try {
       for await (const stream of runner) {
+        streaming = stream;
         const shown = { text: '', calls: new Set<string>() };
         stream.on('text', (delta) => {
           shown.text += delta;
@@ -170,6 +176,7 @@ export function createMemoryAgent(options: MemoryAgentOptions): MemoryAgent {
         });
         stream.on('contentBlock', (block) => showCall(block, shown.calls));
         const message = await stream.finalMessage();
+        streaming = undefined;
         last = message;
         // Listeners attached after the first events would have missed them; show what is missing.
         const rest = textOf(message).slice(shown.text.length);
@@ -205,7 +212,8 @@ export function createMemoryAgent(options: MemoryAgentOptions): MemoryAgent {
       return { outcome, message, text: textOf(message) };
     } catch (error) {
       history = resumable(paramsOrStart(runner, start), history);
-      const description = describeAgentError(signal.aborted ? signal.reason : error);
+      const answered = streaming ? { answered: streaming.response != null } : {};
+      const description = describeAgentError(signal.aborted ? signal.reason : error, answered);
       emit({ type: 'error', error: description });
       ended({ outcome: description.kind === 'aborted' ? 'aborted' : 'error', stopReason: last?.stop_reason ?? null });
       throw new MemoryAgentError(description, { cause: error });

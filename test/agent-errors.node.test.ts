@@ -1,13 +1,18 @@
 // describeAgentError on what a real HTTP server on loopback can do to a turn after (or instead of) the API's
 // answer: an error event inside a stream it has started, a proxy's HTML page, a page where the stream should be,
-// and a connection that drops mid-stream. Node-only (a server); the status cases are in agent.test.ts.
+// a connection that drops mid-stream or before any answer, and a client with no key. Node-only (a server); the
+// status cases are in agent.test.ts. Run against the oldest SDK the peer range allows too (npm run test:sdk-oldest).
 
 import { createServer } from 'node:http';
 import type { ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { IndexedDBMemoryTool, createMemoryAgent, isMemoryAgentError } from '../src/index.js';
-import type { AgentErrorDescription } from '../src/index.js';
+import type { AgentErrorDescription, MemoryAgentOptions } from '../src/index.js';
 
 let tool: IndexedDBMemoryTool;
 const closers: Array<() => void> = [];
@@ -17,6 +22,8 @@ beforeEach(async () => {
 afterEach(() => {
   tool.close();
   for (const close of closers.splice(0)) close();
+  vi.unstubAllGlobals();
+  vi.unstubAllEnvs();
 });
 
 /** A server on 127.0.0.1 that answers every request with `answer`, after reading the body. */
@@ -39,8 +46,19 @@ const TEXT_STARTED =
   event('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }) +
   event('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hello' } });
 
-async function failureOf(baseURL: string): Promise<AgentErrorDescription> {
-  const agent = createMemoryAgent({ tool, baseURL, maxRetries: 0 });
+/** Where describeAgentError runs: Node, or (as far as it can tell) a browser that says it is online. */
+const PLACES: ReadonlyArray<readonly [string, () => void]> = [
+  ['in Node', () => {}],
+  // Node 20 has no navigator; a browser's (and its workers') has `onLine`, which is how a browser is told apart.
+  ['in a browser', inBrowser],
+];
+
+function inBrowser(): void {
+  vi.stubGlobal('navigator', { onLine: true });
+}
+
+async function failureOf(baseURL: string, connection: Omit<MemoryAgentOptions, 'tool'> = { baseURL, maxRetries: 0 }): Promise<AgentErrorDescription> {
+  const agent = createMemoryAgent({ tool, ...connection });
   const error = await agent.send('hi').then(
     () => undefined,
     (e: unknown) => e,
@@ -66,13 +84,81 @@ describe('errors after the answer began', () => {
     expect(description.status).toBeUndefined();
   });
 
-  it('tells a connection that dropped mid-stream as the network, worth trying again', async () => {
+  // SDK 1.17 wraps the broken-off body in an APIConnectionError, which alone reads as a request with no answer.
+  it.each(PLACES)('tells a connection that dropped mid-stream as dropped %s, worth trying again', async (_place, enter) => {
+    enter();
     const url = await serve((res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       res.write(MESSAGE_START + TEXT_STARTED);
       setTimeout(() => res.destroy(), 20);
     });
-    expect(await failureOf(url)).toMatchObject({ kind: 'network', title: 'Connection dropped', retryable: true });
+    expect(await failureOf(url)).toMatchObject({
+      kind: 'network',
+      title: 'Connection dropped',
+      message: 'The connection dropped while Claude was answering. Check the network and try again.',
+      retryable: true,
+    });
+  });
+
+  it('tells a drop in a later request of the turn (after a tool round trip) as dropped too', async () => {
+    let requests = 0;
+    const url = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      if (requests++ === 0) {
+        const call = { type: 'tool_use', id: 'toolu_1', name: 'memory', input: { command: 'view', path: '/memories' } };
+        res.end(
+          MESSAGE_START +
+            event('content_block_start', { type: 'content_block_start', index: 0, content_block: call }) +
+            event('content_block_stop', { type: 'content_block_stop', index: 0 }) +
+            event('message_delta', { type: 'message_delta', delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 9 } }) +
+            event('message_stop', { type: 'message_stop' }),
+        );
+        return;
+      }
+      res.write(MESSAGE_START + TEXT_STARTED);
+      setTimeout(() => res.destroy(), 20);
+    });
+    inBrowser();
+    const agent = createMemoryAgent({ tool, baseURL: url, maxRetries: 0 });
+    const error: unknown = await agent.send('hi').catch((e: unknown) => e);
+    expect(isMemoryAgentError(error) && error.description).toMatchObject({ kind: 'network', title: 'Connection dropped' });
+    expect(requests).toBe(2);
+  });
+});
+
+describe('no answer at all', () => {
+  it.each([
+    ['in Node', () => {}, { kind: 'network', title: 'Network down' }],
+    ['in a browser', inBrowser, { kind: 'permission', title: 'No answer (blocked?)' }],
+  ] as const)('tells a connection closed before any answer %s as no answer, not as dropped', async (_place, enter, expected) => {
+    enter();
+    const url = await serve((res) => res.destroy());
+    expect(await failureOf(url)).toMatchObject({ ...expected, retryable: true });
+  });
+});
+
+describe('a client with no key', () => {
+  it("tells an app's own keyless client (SDK 1.17: CredentialsError) that it has no key, and sends nothing", async () => {
+    // The SDK would take a key or profile from the environment; this client has none to find.
+    const empty = await mkdtemp(join(tmpdir(), 'no-anthropic-config-'));
+    closers.push(() => void rm(empty, { recursive: true, force: true }));
+    for (const name of ['API_KEY', 'AUTH_TOKEN', 'PROFILE', 'IDENTITY_TOKEN', 'IDENTITY_TOKEN_FILE', 'FEDERATION_RULE_ID']) {
+      vi.stubEnv(`ANTHROPIC_${name}`, undefined);
+    }
+    vi.stubEnv('ANTHROPIC_CONFIG_DIR', empty);
+    let requests = 0;
+    const url = await serve((res) => {
+      requests++;
+      res.writeHead(500).end();
+    });
+    const client = new Anthropic({ baseURL: url, maxRetries: 0 });
+    expect(await failureOf(url, { client })).toEqual({
+      kind: 'auth',
+      title: 'No API key',
+      message: 'No key to send: pass apiKey, or a proxy baseURL that adds the key (a client of your own needs its own apiKey).',
+      retryable: false,
+    });
+    expect(requests).toBe(0);
   });
 });
 

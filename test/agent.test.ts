@@ -218,6 +218,51 @@ describe('createMemoryAgent', () => {
     expect(describeAgentError(Object.assign(new Error('odd'), { type: 'toString' }))).toMatchObject({ kind: 'other', message: 'odd', retryable: false });
   });
 
+  it('tells a dropped answer from one that never came, and a missing key, in both SDK versions’ shapes', () => {
+    const fetchError = (message: string) => new TypeError(message);
+    const connection = (cause: unknown) => Object.assign(new Error('Connection error.'), { name: 'APIConnectionError', cause });
+    // SDK 1.16: the stream's AnthropicError around fetch's own TypeError; any engine's words for a broken-off body.
+    for (const words of ['terminated', 'network error', 'Error in body stream', 'NetworkError when attempting to fetch resource.', 'Load failed']) {
+      const old = Object.assign(new Error(words), { name: 'AnthropicError', cause: fetchError(words) });
+      expect(describeAgentError(old, { browser: true, online: true }), words).toMatchObject({ kind: 'network', title: 'Connection dropped' });
+    }
+    // SDK 1.17: an APIConnectionError whichever it was. Words only a broken-off body gets tell it alone...
+    for (const words of ['terminated', 'network error', 'Error in body stream']) {
+      expect(describeAgentError(connection(fetchError(words)), { browser: true, online: true }), words).toMatchObject({ title: 'Connection dropped' });
+    }
+    // ...Firefox's and Safari's words may mean a request that got no answer (CORS), so only `answered` tells.
+    const ambiguous = connection(fetchError('Load failed'));
+    expect(describeAgentError(ambiguous, { browser: true, online: true })).toMatchObject({ kind: 'permission', title: 'No answer (blocked?)' });
+    expect(describeAgentError(ambiguous, { browser: true, online: true, answered: true })).toMatchObject({ kind: 'network', title: 'Connection dropped' });
+    expect(describeAgentError(connection(fetchError('terminated')), { browser: false, answered: false })).toMatchObject({ title: 'Network down' });
+
+    const noKey = 'Could not resolve authentication method. Expected one of apiKey, authToken, credentials, config, or profile to be set.';
+    for (const error of [Object.assign(new Error(noKey), { name: 'CredentialsError' }), new Error(noKey), Object.assign(new Error(noKey), { name: 'AnthropicError' })]) {
+      expect(describeAgentError(error)).toMatchObject({ kind: 'auth', title: 'No API key', message: expect.stringMatching(/^No key to send: pass apiKey, or a proxy baseURL/) as unknown, retryable: false });
+    }
+  });
+
+  it('tells a body that broke off after the headers as a dropped connection, in a page as in Node', async () => {
+    const claude = createScriptedClaude([{ text: 'Hello there, this answer breaks off.' }]);
+    // The first chunk of the real answer, then Safari's words for a body that broke off (also its words for no answer).
+    const cut = (async (...args: Parameters<typeof globalThis.fetch>) => {
+      const response = await claude.fetch(...args);
+      const reader = response.body!.getReader();
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          const { value } = await reader.read();
+          if (value) controller.enqueue(value);
+          controller.error(new TypeError('Load failed'));
+        },
+      });
+      return new Response(body, { status: response.status, headers: response.headers });
+    }) as typeof globalThis.fetch;
+    const agent = createMemoryAgent({ tool, apiKey: 'k', fetch: cut, maxRetries: 0 });
+    const error: unknown = await agent.send('hi').catch((e: unknown) => e);
+    // SDK 1.17 wraps it in an APIConnectionError: that the headers came is what tells it from no answer at all.
+    expect(isMemoryAgentError(error) && error.description).toMatchObject({ kind: 'network', title: 'Connection dropped', retryable: true });
+  });
+
   it('sends the key as the SDK does, with the browser-access header, and only in headers', async () => {
     const { agent, claude } = agentWith([{ text: 'hi' }], { apiKey: 'sk-ant-secret-123' });
     await agent.send('hello');

@@ -4,7 +4,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { betaMemoryTool } from '@anthropic-ai/sdk/helpers/beta/memory';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { IndexedDBMemoryTool, memoryTool } from '../src/index.js';
+import { DEFAULT_AGENT_MODEL, IndexedDBMemoryTool, memoryTool } from '../src/index.js';
 import { createScriptedClaude } from '../src/scripted-claude.js';
 
 let tool: IndexedDBMemoryTool;
@@ -17,7 +17,7 @@ async function results(inputs: unknown[], runnable = memoryTool(tool)) {
   const claude = createScriptedClaude([{ toolUses: inputs.map((input) => ({ input })) }, { text: 'ok' }]);
   const client = new Anthropic({ apiKey: 'k', fetch: claude.fetch, maxRetries: 0, dangerouslyAllowBrowser: true });
   await client.beta.messages
-    .toolRunner({ model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }], tools: [runnable] })
+    .toolRunner({ model: DEFAULT_AGENT_MODEL, max_tokens: 100, messages: [{ role: 'user', content: 'hi' }], tools: [runnable] })
     .runUntilDone();
   return { claude, results: claude.toolResults() };
 }

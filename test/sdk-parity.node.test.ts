@@ -1,16 +1,20 @@
 // Side by side with the official SDK tool: the same scripted turns go through the real
 // `client.beta.messages.toolRunner` once with BetaLocalFilesystemMemoryTool on a temp folder and once with
 // ours, and every tool_result is compared. Differences are allowed only where the contract lists a defect.
+// Also: the default model and the demo's suggestions are models the installed SDK names.
 
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { betaMemoryTool } from '@anthropic-ai/sdk/helpers/beta/memory';
 import { BetaLocalFilesystemMemoryTool } from '@anthropic-ai/sdk/tools/memory/node';
 import type { BetaRunnableTool } from '@anthropic-ai/sdk/lib/tools/BetaRunnableTool';
-import { afterEach, describe, expect, it } from 'vitest';
-import { IndexedDBMemoryTool, memoryTool } from '../src/index.js';
+import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
+import { DEFAULT_AGENT_MODEL, IndexedDBMemoryTool, memoryTool } from '../src/index.js';
+import { SDK_MODELS } from '../demo/models.js';
+import type { SdkModel } from '../demo/models.js';
 import type { IndexedDBMemoryToolOptions } from '../src/index.js';
 import { createScriptedClaude } from '../src/scripted-claude.js';
 import type { ReceivedToolResult } from '../src/scripted-claude.js';
@@ -26,7 +30,7 @@ async function runThroughRunner(tool: BetaRunnableTool, turns: Input[][], stream
   const claude = createScriptedClaude([...turns.map((inputs) => ({ toolUses: inputs.map((input) => ({ input })) })), { text: 'done' }]);
   const client = new Anthropic({ apiKey: 'test-key', fetch: claude.fetch, maxRetries: 0 });
   const runner = client.beta.messages.toolRunner({
-    model: 'claude-sonnet-4-5',
+    model: DEFAULT_AGENT_MODEL,
     max_tokens: 1024,
     messages: [{ role: 'user', content: 'remember things' }],
     tools: [tool],
@@ -262,5 +266,41 @@ describe('where the official tool is wrong', () => {
     const [theirs, mine] = await both(turns);
     expect(theirs[1]).toBe('Error: File /memories/a.md already exists');
     expect(mine[1]).toBe('File created successfully at: /memories/a.md');
+  });
+});
+
+// npm run test:sdk-oldest sets it: a swap of the SDK that did not happen must not pass for one that did.
+it.runIf(process.env['SDK_MATRIX_VERSION'])('runs against the SDK version the matrix installed', async () => {
+  const { VERSION } = await import('@anthropic-ai/sdk/version');
+  expect(VERSION).toBe(process.env['SDK_MATRIX_VERSION']);
+});
+
+describe("the SDK's model list", () => {
+  // The compiler's check, against the SDK this is built with: an id the list drops fails `tsc -p test`.
+  expectTypeOf<typeof DEFAULT_AGENT_MODEL>().toExtend<SdkModel>();
+  expectTypeOf<(typeof SDK_MODELS)[number]>().toExtend<SdkModel>();
+  // SdkModel is the named ids only, so the checks above are not trivially true.
+  expectTypeOf<string>().not.toExtend<SdkModel>();
+
+  /** The ids the installed SDK's `Model` type names, read from its declarations (the matrix runs two SDKs). */
+  async function installedModels(): Promise<string[]> {
+    const code = createRequire(import.meta.url).resolve('@anthropic-ai/sdk/resources/messages/messages');
+    const types = await readFile(code.replace(/\.js$/u, '.d.ts'), 'utf8');
+    const union = /export type Model =([^;]+);/u.exec(types)?.[1] ?? '';
+    return [...union.matchAll(/'([^']+)'/gu)].map((match) => match[1]!);
+  }
+
+  it('names the default model and every model the demo suggests without a key', async () => {
+    const models = await installedModels();
+    expect(models.length).toBeGreaterThan(5);
+    expect(models).toContain(DEFAULT_AGENT_MODEL);
+    expect(DEFAULT_AGENT_MODEL).toMatch(/^claude-sonnet-/u);
+    for (const id of SDK_MODELS) expect(models).toContain(id);
+    expect(SDK_MODELS[0]).toBe(DEFAULT_AGENT_MODEL);
+  });
+
+  it('has no Sonnet newer than the default (the list runs newest first)', async () => {
+    const sonnets = (await installedModels()).filter((id) => id.startsWith('claude-sonnet-'));
+    expect(sonnets[0]).toBe(DEFAULT_AGENT_MODEL);
   });
 });

@@ -6,7 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { startMessagesApiServer } from '../helpers/messages-api-server.js';
 import type { MessagesApiServer } from '../helpers/messages-api-server.js';
+import { startApiStub } from '../helpers/api-stub-server.js';
 import type { ScriptedStep } from '../../src/scripted-claude.js';
+import { DEFAULT_AGENT_MODEL } from '../../src/index.js';
+import { SDK_MODELS } from '../../demo/models.js';
 import { diskProfile, dumpIndexedDB, openDemo, recordRequests, runCommand, startBuiltDemo } from './harness.js';
 import type { BuiltDemo, Served } from './harness.js';
 
@@ -265,6 +268,85 @@ describe('the demo page', () => {
       await send(page, 'three');
       await page.getByText('finally').waitFor();
     });
+  });
+
+  it('tells a connection that dropped while Claude was answering as dropped, not as a blocked request', async () => {
+    const stub = await startApiStub({ dropMidStream: { text: 'Half an answer' } });
+    try {
+      await withPage([], async (page) => {
+        await page.getByLabel('Proxy URL').fill(stub.url);
+        await send(page, 'hi');
+        await page.getByText('Half an answer').waitFor();
+        const alert = page.getByRole('alert').filter({ hasText: 'Connection dropped' });
+        await alert.waitFor();
+        expect(await alert.textContent()).toContain('The connection dropped while Claude was answering.');
+        await turnOver(page);
+        expect(await page.getByRole('alert').filter({ hasText: 'No answer (blocked?)' }).count()).toBe(0);
+      });
+    } finally {
+      await stub.close();
+    }
+  });
+
+  it("offers the models the connection can use (the API's list), else the SDK's, and the field stays free text", async () => {
+    const models = [
+      { id: DEFAULT_AGENT_MODEL, display_name: 'Claude Sonnet (newest)' },
+      { id: 'claude-stub-only-1', display_name: 'Only this key has it' },
+      { id: 'claude-stub-old', display_name: 'Old one', lifecycle: 'deprecated' as const },
+    ];
+    const stub = await startApiStub({ models });
+    const offered = (page: Page) => page.locator('#models option').evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+    const help = (page: Page) => page.locator('#model-help').textContent();
+    try {
+      await withPage([], async (page, api) => {
+        const field = page.getByLabel('Model');
+        expect(await field.inputValue()).toBe(DEFAULT_AGENT_MODEL);
+        // Not connected: the SDK's list, and nothing is asked.
+        expect(await offered(page)).toEqual([...SDK_MODELS]);
+        await field.focus();
+        expect(await help(page)).toBe('Suggestions: models the SDK names. Any model id can be typed.');
+
+        // Through a proxy that lists models: its list, asked once, as the page's other requests go (no key).
+        await page.getByLabel('Proxy URL').fill(stub.url);
+        await field.focus();
+        await expect.poll(() => offered(page)).toEqual(models.map(({ id }) => id));
+        expect(await help(page)).toBe('Suggestions: the 3 models this connection can use (from the API). Any model id can be typed.');
+        expect(await page.locator('#models option').evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).label))).toEqual([
+          'Claude Sonnet (newest)',
+          'Only this key has it',
+          'Old one (deprecated)',
+        ]);
+        await page.getByLabel('Message').focus();
+        await field.focus();
+        const listed = stub.requests.filter((request) => request.url.startsWith('/v1/models'));
+        expect(listed).toHaveLength(1);
+        expect(listed[0]?.headers['authorization']).toBeUndefined();
+        expect(listed[0]?.headers['x-api-key']).toBeUndefined();
+
+        // A key goes with the list request as with a message.
+        await page.getByLabel('API key').fill('sk-ant-models-key-0123');
+        await field.focus();
+        await expect.poll(() => stub.requests.filter((request) => request.url.startsWith('/v1/models')).length).toBe(2);
+        expect(stub.requests.at(-1)?.headers['authorization']).toBe('Bearer sk-ant-models-key-0123');
+
+        // A server that lists none (the scripted API answers 404): back to the SDK's, saying so.
+        await page.getByLabel('API key').fill('');
+        await page.getByLabel('Proxy URL').fill(api.url);
+        await field.focus();
+        await expect.poll(() => help(page)).toBe(
+          "The API did not list this connection's models (Something went wrong); suggestions: models the SDK names. Any model id can be typed.",
+        );
+        expect(await offered(page)).toEqual([...SDK_MODELS]);
+
+        // Free text: an id no list has is sent as typed.
+        await field.fill('claude-typed-by-hand');
+        await send(page, 'hi');
+        await page.getByText('(script finished)').waitFor();
+        expect(messagesRequests(api).at(-1)?.body).toMatchObject({ model: 'claude-typed-by-hand' });
+      });
+    } finally {
+      await stub.close();
+    }
   });
 
   it('sends on Enter, and Stop ends a slow turn', async () => {
