@@ -19,8 +19,14 @@ export const PAST_LIMITS = {
   bytes: `longer than ${PATH_LIMITS.maxPathBytes} bytes`,
 } as const;
 
-/** Longest path as sent, before normalizing (see {@link normalizeMemoryPath}). */
-const RAW_PATH_BYTES = 16 * 1024;
+/**
+ * Longest path as sent, before normalizing (see {@link normalizeMemoryPath}): twice the longest key, so `//` padding
+ * folds away, while a reply that echoes paths (a rename's, three of them) stays far within the reply bound.
+ */
+export const RAW_PATH_BYTES = 2048;
+
+/** Longest echo of a refused path, once its hidden characters are written out (each may take 10 characters). */
+const SHOWN_PATH_CHARS = RAW_PATH_BYTES;
 
 // C0, DEL, C1 and the line/paragraph separators: they break the one line a path is shown on.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
@@ -114,7 +120,11 @@ export function normalizeMemoryPath(path: string): string {
   const segments: string[] = [];
   for (const raw of path.split('/')) {
     if (raw === '' || raw === '.') continue;
-    if (raw === '..') throw new MemoryToolError('invalid_path', reply.escapes(path));
+    if (raw === '..') {
+      // In the official tool's words where it would escape; where it stays inside, a `..` is refused all the same.
+      if (climbsOut(path)) throw new MemoryToolError('invalid_path', reply.escapes(path));
+      refuse('it holds a ".." segment, refused even where it stays inside /memories; write the path without it');
+    }
     const segment = raw.normalize('NFC');
     // NFKC folds full-width and small forms (`．`, `／`, `＼`, `﹒`) to the ASCII they imitate.
     const folded = segment.normalize('NFKC');
@@ -202,11 +212,26 @@ function dotCount(text: string): number {
  * `\uXXXX` (or `\u{XXXXX}`), so the message itself cannot hide text or break the line it is on.
  */
 function shownPath(path: string): string {
-  return path.replace(
+  const shown = path.replace(
     /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Default_Ignorable_Code_Point}\ufff9-\ufffb\u2800]|[\ud800-\udfff]/gu,
     (ch) => {
       const code = ch.codePointAt(0) ?? 0;
       return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
     },
   );
+  // Never an escape cut in half: the cut moves back to the start of one.
+  if (shown.length <= SHOWN_PATH_CHARS) return shown;
+  const cut = shown.slice(0, SHOWN_PATH_CHARS).replace(/\\(?:u(?:\{[0-9a-f]*|[0-9a-f]{0,3}))?$|[\ud800-\udbff]$/u, '');
+  return `${cut}… (${shown.length - cut.length} more characters)`;
+}
+
+/** Whether the `..` segments of `path` (below `/memories`) climb above it, as a file system would resolve them. */
+function climbsOut(path: string): boolean {
+  let depth = 0;
+  for (const segment of path.slice(MEMORY_ROOT.length).split('/')) {
+    if (segment === '..') depth--;
+    else if (segment !== '' && segment !== '.') depth++;
+    if (depth < 0) return true;
+  }
+  return false;
 }

@@ -88,14 +88,28 @@ describe('normalizeMemoryPath refuses hostile paths', () => {
     expect(error.message).toContain('/memories/a.md\\u0000.txt');
   });
 
-  it('says a ".." segment would escape /memories, in the SDK wording', () => {
+  it('says a ".." segment that climbs out would escape /memories, in the SDK wording', () => {
     expect(refusal('/memories/../etc/passwd').message).toBe(
       'Path /memories/../etc/passwd would escape /memories directory',
     );
-    expect(refusal('/memories/notes/../a.md').message).toBe(
-      'Path /memories/notes/../a.md would escape /memories directory',
-    );
     expect(refusal('/memories/./../x').message).toBe('Path /memories/./../x would escape /memories directory');
+    expect(refusal('/memories/a/../../x').message).toBe('Path /memories/a/../../x would escape /memories directory');
+  });
+
+  it('refuses a ".." segment that stays inside /memories too, saying truthfully that it does not escape', () => {
+    for (const path of ['/memories/notes/../a.md', '/memories/a/b/../../c', '/memories/a/..']) {
+      expect(refusal(path).code).toBe('invalid_path');
+      expect(refusal(path).message).toBe(
+        `The path ${path} is not allowed: it holds a ".." segment, refused even where it stays inside /memories; write the path without it.`,
+      );
+    }
+  });
+
+  it('echoes a refused path of hidden characters written out, cut to a bound between two escapes', () => {
+    const path = '/memories/' + '\u200b'.repeat(600);
+    const message = refusal(path).message;
+    expect(message.length).toBeLessThan(2200);
+    expect(message).toMatch(/^The path \/memories\/(\\u200b)+… \(\d+ more characters\) is not allowed: it holds an invisible character\.$/u);
   });
 
   it('says a path outside /memories must start with /memories, in the SDK wording', () => {

@@ -601,7 +601,7 @@ describe('delete', () => {
   it('protects the root whatever its spelling', async () => {
     await create('/memories/a.md', 'x');
     const before = await snapshot();
-    for (const path of ['/memories', '/memories/', '/memories/.', '//memories//', '/memories/./']) {
+    for (const path of ['/memories', '/memories/', '/memories/.', '/memories//', '/memories/./']) {
       expect(await fails({ command: 'delete', path })).toBe('Error: Cannot delete the /memories directory itself');
     }
     expect(await snapshot()).toBe(before);
