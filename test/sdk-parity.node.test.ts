@@ -149,6 +149,17 @@ const AGREED: Record<string, Input[][]> = {
     { command: 'view', path: '/memories/' + './'.repeat(600) + 'n.md' },
   ),
   'an empty path': seq({ command: 'view', path: '' }, { command: 'create', path: '', file_text: 'x' }),
+  // A view_range of one line shows it whole, however long (a memory kept as one line of JSON).
+  'one over-long line viewed alone': seq(
+    { command: 'create', path: '/memories/f.txt', file_text: 'short\n' + 'y'.repeat(20_000) + '\nafter' },
+    { command: 'view', path: '/memories/f.txt', view_range: [2, 2] },
+  ),
+  // The official tool checks the prefix as written, before anything is folded.
+  'a doubled or dotted slash before memories': seq(
+    { command: 'create', path: '//memories/a.md', file_text: 'x' },
+    { command: 'view', path: '/./memories/a.md' },
+    { command: 'view', path: '/memories' },
+  ),
   'create on an existing file (overwrite: false)': seq(
     { command: 'create', path: '/memories/a.md', file_text: 'one' },
     { command: 'create', path: '/memories/a.md', file_text: 'two' },
