@@ -1,6 +1,6 @@
 // Tells a tool_result that failed because the browser's storage refused (quota full, IndexedDB failed, an old
 // tab blocking) from Claude's ordinary mistakes, so the page can show it prominently. Pure: no DOM.
-// run() and the agent's tool_result carry only the text, so this reads the tool's wording (src/replies.ts).
+// run() and the agent's tool_result carry only the text, so this reads the tool's wording (src/core/replies.ts).
 
 export interface StorageFailure {
   /** A short headline: "Storage is full" or "Storage failed". */

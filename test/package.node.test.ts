@@ -62,7 +62,7 @@ describe('the built package', () => {
   }, 60_000);
 
   it('ships source maps that carry their sources (src/ is not in the package)', () => {
-    const maps = readdirSync(join(installed, 'dist')).filter((name) => name.endsWith('.js.map'));
+    const maps = (readdirSync(join(installed, 'dist'), { recursive: true }) as string[]).filter((name) => name.endsWith('.js.map'));
     expect(maps.length).toBeGreaterThan(10);
     for (const name of maps) {
       const map = JSON.parse(readFileSync(join(installed, 'dist', name), 'utf8')) as { sources: string[]; sourcesContent?: unknown[] };

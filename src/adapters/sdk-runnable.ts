@@ -1,0 +1,35 @@
+// memoryTool(): the runnable tool definition `client.beta.messages.toolRunner` takes. Unlike the SDK's
+// betaMemoryTool it validates the raw input (input.ts) before dispatching, so a malformed call gets a
+// clear `Error: …` instead of `undefined` or a TypeError.
+
+import type { BetaRunnableTool } from '@anthropic-ai/sdk/lib/tools/BetaRunnableTool';
+import type { BetaMemoryTool20250818 } from '@anthropic-ai/sdk/resources/beta';
+import type { MemoryCommand } from '../core/command-input.js';
+import { parseMemoryCommand } from '../core/command-input.js';
+
+/** Anything that runs a validated memory command and answers its reply, such as an {@link IndexedDBMemoryTool}. */
+export interface MemoryCommandRunner {
+  execute(command: MemoryCommand): Promise<string>;
+}
+
+/** Extra properties of the tool definition sent to the API, e.g. `cache_control`. */
+export type MemoryToolExtraProps = Omit<BetaMemoryTool20250818, 'type' | 'name'>;
+
+/**
+ * The memory tool for `toolRunner`, backed by `tool`.
+ *
+ * @example
+ * const runner = client.beta.messages.toolRunner({ model, max_tokens: 2048, messages, tools: [memoryTool(tool)] });
+ */
+export function memoryTool(
+  tool: MemoryCommandRunner,
+  extraProps?: MemoryToolExtraProps,
+): BetaRunnableTool<MemoryCommand> {
+  return {
+    ...extraProps,
+    type: 'memory_20250818',
+    name: 'memory',
+    parse: parseMemoryCommand,
+    run: (command) => tool.execute(command),
+  };
+}

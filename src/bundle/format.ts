@@ -1,0 +1,90 @@
+// The bundle format's names, shapes and options, and the change events an import makes: what an app needs
+// without the bundle code itself (bundle.ts), which loads on the first export or import.
+
+import type { MemoryChange } from '../commands/commands.js';
+
+export const BUNDLE_FORMAT = 'claude-memory-bundle';
+/** The format version this library writes and the newest it reads. */
+export const BUNDLE_VERSION = 1;
+
+/** One file of a bundle. Times are ISO 8601 strings; `sha256` is the lowercase hex digest of the UTF-8 content. */
+export interface BundleFile {
+  path: string;
+  content: string;
+  createdAt: string;
+  updatedAt: string;
+  sha256: string;
+}
+
+/** The JSON a bundle holds. `files` are sorted by path (UTF-16 order); `folders` lists only empty folders. */
+export interface MemoryBundle {
+  format: typeof BUNDLE_FORMAT;
+  version: typeof BUNDLE_VERSION;
+  exportedAt: string;
+  files: BundleFile[];
+  folders: string[];
+}
+
+/** `(done, total)`: `done` only grows, is reported at least every 1,000 files, and ends equal to `total`. */
+export type BundleProgress = (done: number, total: number) => void;
+
+export interface ExportBundleOptions {
+  /** The subtree to export (a folder or one file). Default `/memories`, the whole memory. */
+  path?: string;
+  /** Called while the files are hashed; `total` is the number of files. */
+  onProgress?: BundleProgress;
+  /** The `exportedAt` stamp, for reproducible output. Default: now. */
+  exportedAt?: Date;
+}
+
+export interface ImportBundleOptions {
+  /** `merge` (default) keeps what the memory holds; `replace` leaves exactly the bundle's files and folders. */
+  mode?: 'merge' | 'replace';
+  /**
+   * A bundle file whose path is already a file in the memory (in either mode): `overwrite` (default) takes the
+   * bundle's copy, `skip` keeps the memory's, `fail` refuses the whole import with code `conflict`.
+   */
+  onConflict?: 'overwrite' | 'skip' | 'fail';
+  /** Check everything and report what would happen, but write nothing. */
+  dryRun?: boolean;
+  /**
+   * Steps are: each file checked and hashed, then (unless `dryRun`) each file written or skipped. A throw refuses
+   * the import while it is still being checked or written; from the last call (`done === total`, after the commit)
+   * it is ignored, since the import already stands.
+   */
+  onProgress?: BundleProgress;
+}
+
+/** What an import did (or, with `dryRun`, would do). Paths are normalized memory paths. */
+export interface ImportReport {
+  /** Bundle files that were not in the memory. */
+  added: number;
+  /** Bundle files that overwrote a file of the memory. */
+  replaced: number;
+  /** Bundle files not written because the memory's copy was kept (`onConflict: 'skip'`). */
+  skipped: number;
+  /** Files of the memory that are not in the bundle and were deleted (`mode: 'replace'` only). */
+  removed: number;
+  /** Folders created. */
+  folders: number;
+  dryRun: boolean;
+  addedPaths: string[];
+  replacedPaths: string[];
+  skippedPaths: string[];
+  removedPaths: string[];
+  /** Folders created. */
+  folderPaths: string[];
+  /** Folders of the memory that the bundle does not need and were deleted (`mode: 'replace'` only). */
+  removedFolderPaths: string[];
+}
+
+/**
+ * The change events an import makes, for listeners: every file and folder removed (`delete`), every file written
+ * and every folder made (`write`), so that an import of folders alone is announced too.
+ */
+export function importChanges(report: ImportReport): MemoryChange[] {
+  return [
+    ...[...report.removedPaths, ...report.removedFolderPaths].map((path): MemoryChange => ({ type: 'delete', path })),
+    ...[...report.folderPaths, ...report.addedPaths, ...report.replacedPaths].map((path): MemoryChange => ({ type: 'write', path })),
+  ];
+}

@@ -1,0 +1,118 @@
+// Change notification: listeners of this tool hear each committed change at once, and every other tab or
+// worker of the origin that opened the same database hears it a task later, through a BroadcastChannel.
+// Only sent after the transaction commits, so a listener never sees a change that was rolled back.
+
+import type { MemoryChange } from '../commands/commands.js';
+
+/** One committed command (or import): what changed, and whether it happened in this tool or elsewhere. */
+export interface MemoryChangeEvent {
+  dbName: string;
+  changes: MemoryChange[];
+  /** `local`: this tool instance; `remote`: another tab, worker or tool instance on the same database. */
+  source: 'local' | 'remote';
+}
+
+export type MemoryChangeListener = (event: MemoryChangeEvent) => void;
+
+interface WireMessage {
+  dbName: string;
+  changes: MemoryChange[];
+}
+
+export class ChangeHub {
+  readonly #dbName: string;
+  readonly #listeners = new Set<MemoryChangeListener>();
+  #channel: BroadcastChannel | undefined;
+  #sender: BroadcastChannel | undefined;
+  #closed = false;
+  /** Changes published in this task, posted to the other tabs in the next (`#send`). */
+  #outbox: WireMessage[] = [];
+
+  constructor(dbName: string) {
+    this.#dbName = dbName;
+  }
+
+  /** Calls `listener` on every change; returns the function that stops it. */
+  subscribe(listener: MemoryChangeListener): () => void {
+    // A closed tool hears nothing more; an open channel would also keep a Node process alive.
+    if (this.#closed) return () => undefined;
+    this.#listeners.add(listener);
+    this.#open();
+    return () => {
+      this.#listeners.delete(listener);
+      if (this.#listeners.size === 0) this.#shut();
+    };
+  }
+
+  /** Announces committed changes here and to the other tabs. */
+  publish(changes: MemoryChange[]): void {
+    if (changes.length === 0) return;
+    this.#deliver({ dbName: this.#dbName, changes, source: 'local' });
+    // A tool with no listeners still tells the others: another tab's tree must update. They hear it a task later:
+    // a post costs as much as a tenth of a small write, and the command's reply need not wait for it. Posts
+    // queued in the same task go out together, in order.
+    if (this.#outbox.push({ dbName: this.#dbName, changes }) === 1) setTimeout(() => this.#send(), 0);
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#listeners.clear();
+    this.#shut();
+    this.#sender?.close();
+    this.#sender = undefined;
+  }
+
+  #send(): void {
+    const messages = this.#outbox;
+    this.#outbox = [];
+    if (this.#closed) {
+      // A write that was under way when the tool was closed still committed: the others must hear of it, but no
+      // channel may stay open after close(). Closing right after posting keeps the messages (they are queued).
+      const once = openChannel(this.#dbName);
+      for (const message of messages) once?.postMessage(message);
+      once?.close();
+      return;
+    }
+    // The sending channel stays open (opening one per write costs more than the write's own bookkeeping). It must
+    // be the listening channel when there is one: a channel never hears itself, but hears its siblings.
+    const channel = this.#channel ?? (this.#sender ??= openChannel(this.#dbName));
+    for (const message of messages) channel?.postMessage(message);
+  }
+
+  #deliver(event: MemoryChangeEvent): void {
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(event);
+      } catch {
+        // A listener's bug must not undo or hide a change that has already committed.
+      }
+    }
+  }
+
+  #open(): void {
+    if (this.#channel) return;
+    // The sending channel becomes the listening one, so this tool never hears its own changes as remote.
+    const channel = this.#sender ?? openChannel(this.#dbName);
+    this.#sender = undefined;
+    if (!channel) return;
+    channel.onmessage = (message: MessageEvent<unknown>) => {
+      const data = message.data as Partial<WireMessage> | null;
+      if (!data || data.dbName !== this.#dbName || !Array.isArray(data.changes)) return;
+      this.#deliver({ dbName: this.#dbName, changes: data.changes, source: 'remote' });
+    };
+    this.#channel = channel;
+  }
+
+  #shut(): void {
+    this.#channel?.close();
+    this.#channel = undefined;
+  }
+}
+
+function openChannel(dbName: string): BroadcastChannel | undefined {
+  if (typeof BroadcastChannel !== 'function') return undefined;
+  const channel = new BroadcastChannel(`idb-memory-tool:${dbName}`);
+  // Node (tests, SSR with an IndexedDB shim) would otherwise stay alive for an open tool's channel.
+  (channel as { unref?: () => void }).unref?.();
+  return channel;
+}

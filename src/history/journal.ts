@@ -1,0 +1,189 @@
+// The history of changes, kept inside the same transaction as each change, and the lifetime of bodies.
+// A journal entry references the bodies a change replaced or deleted instead of copying them, so history
+// costs no extra reads or writes of content; a body is deleted once no file and no entry holds it.
+
+import { toTotalsKey, totalsRecord } from '../storage/schema.js';
+import type { FileState, JournalOp, JournalRecord, UsageRecord } from '../storage/schema.js';
+import type { MemoryTx } from '../storage/store.js';
+import { plainStore, request, writer } from '../storage/store.js';
+
+type WriteTx = MemoryTx<'readwrite'>;
+
+/** How much history is kept: the last `maxEntries` changes, and at most `maxBytes` of old contents. */
+export interface HistoryLimits {
+  /** Default 1,000. */
+  maxEntries?: number;
+  /** Default 32 MiB. A single change that replaces or deletes more is journaled without its contents (not undoable). */
+  maxBytes?: number;
+}
+
+export type ResolvedHistoryLimits = Required<HistoryLimits>;
+
+export const DEFAULT_HISTORY_LIMITS: Readonly<ResolvedHistoryLimits> = { maxEntries: 1000, maxBytes: 32 * 1024 * 1024 };
+
+/** A body a change took out of use, with its size (for the journal's byte bound). */
+export interface RetiredBody {
+  id: number;
+  size: number;
+}
+
+/** Totals as a committed write left them, and the key of the journal record that holds them. */
+export interface KnownUsage {
+  key: number;
+  usage: UsageRecord;
+}
+
+/** What {@link record} wrote. */
+export interface Recorded {
+  /** The key the store's generator gave the record: settles when its add does, inside the transaction. */
+  key: Promise<number>;
+  /** The totals it holds with that key, as {@link KnownUsage}: to be called once the transaction has committed. */
+  known(): KnownUsage;
+}
+
+/** An add's key, settled in the request's own event. Its failure aborts the transaction: no one need hear it here. */
+function keyOf(added: IDBRequest<IDBValidKey>): Promise<number> {
+  const key = request(added) as Promise<number>;
+  key.catch(() => undefined);
+  return key;
+}
+
+/** What a change tells the journal. */
+export interface JournalDraft {
+  actor: string;
+  command: string;
+  paths: string[];
+  ops: JournalOp[];
+  retired: RetiredBody[];
+  undoOf?: number;
+}
+
+/** The file state an entry or journal op holds. */
+export function fileState(entry: { bodyId?: number; size: number; createdAt: number; updatedAt: number }): FileState | null {
+  return entry.bodyId === undefined
+    ? null
+    : { bodyId: entry.bodyId, size: entry.size, createdAt: entry.createdAt, updatedAt: entry.updatedAt };
+}
+
+/** Deletes each body that no file and no journal entry holds any more. */
+export async function releaseBodies(tx: WriteTx, ids: readonly number[]): Promise<void> {
+  if (ids.length === 0) return;
+  const byBody = tx.objectStore('entries').index('bodyId');
+  const byRetained = tx.objectStore('journal').index('retains');
+  const bodies = writer(tx, 'bodies');
+  await Promise.all(
+    [...new Set(ids)].map(async (id) => {
+      const [live, held] = await Promise.all([byBody.count(id), byRetained.count(id)]);
+      if (live === 0 && held === 0) bodies.delete(id);
+    }),
+  );
+}
+
+/**
+ * Adds `draft` to the journal with `usage` (the memory's totals after the change, as the change worked them out)
+ * and drops the oldest entries beyond `limits`: the entry is the one write of bookkeeping a change makes. With
+ * `limits` undefined (history off) no entry is added: the totals go in a hidden record at the journal's end, which
+ * replaces the one they were read from, when it is there, and the retired bodies are released at once.
+ *
+ * No transaction changes the totals without adding a record here, with a key from the store's key generator,
+ * after every other journal record it adds: the generator only ever counts up (deleting records does not turn it
+ * back, an aborted transaction only takes back its own steps), so a tool that remembers the totals its last write
+ * left ({@link KnownUsage}) knows that they were still current when its next record gets the very next key
+ * (tool.ts `#write`). (The record this adds may be written again in the same transaction, after pruning.)
+ */
+export async function record(
+  tx: WriteTx,
+  draft: JournalDraft,
+  now: number,
+  limits: ResolvedHistoryLimits | undefined,
+  usage: UsageRecord,
+): Promise<Recorded> {
+  const retiredIds = draft.retired.map((body) => body.id);
+  const seq = usage.seq + 1;
+  const journal = plainStore(tx, 'journal');
+  if (!limits) {
+    const { holder, ...totals } = usage;
+    const stored = { ...totals, seq };
+    const added = journal.add(totalsRecord(stored));
+    const key = keyOf(added);
+    if (holder !== undefined) journal.delete(holder);
+    await releaseBodies(tx, retiredIds);
+    return { key, known: () => ({ key: added.result as number, usage: { ...stored, holder: added.result as number } }) };
+  }
+  const bytes = draft.retired.reduce((sum, body) => sum + body.size, 0);
+  const keep = bytes <= limits.maxBytes;
+  const entry: JournalRecord = {
+    at: now,
+    actor: draft.actor,
+    command: draft.command,
+    paths: draft.paths.slice(0, 20),
+    ops: draft.ops,
+    retains: keep ? [...new Set(retiredIds)] : [],
+    bytes: keep ? bytes : 0,
+    undoable: keep,
+    ...(draft.undoOf === undefined ? {} : { undoOf: draft.undoOf }),
+  };
+  const totals: JournalTotals = { bytes: usage.journalBytes + entry.bytes, entries: usage.journalEntries + 1 };
+  const { holder: _holder, ...rest } = usage;
+  const after = (t: JournalTotals): UsageRecord => ({ ...rest, seq, journalBytes: t.bytes, journalEntries: t.entries });
+  const withTotals = (t: JournalTotals): JournalRecord => ({ ...entry, totals: toTotalsKey(after(t)) });
+  const added = journal.add(withTotals(totals));
+  const key = keyOf(added);
+  let final = totals;
+  if (totals.entries > limits.maxEntries || totals.bytes > limits.maxBytes) {
+    // Added before pruning, so that a body this entry retains is seen as held when pruning releases bodies.
+    // Rare (once in a tenth of the bounds): the entry is then written again with the totals after pruning.
+    final = await prune(tx, totals, limits);
+    journal.put({ ...withTotals(final), id: await key });
+  }
+  if (!keep) await releaseBodies(tx, retiredIds);
+  return { key, known: () => ({ key: added.result as number, usage: after(final) }) };
+}
+
+interface JournalTotals {
+  bytes: number;
+  entries: number;
+}
+
+/**
+ * Drops the oldest entries until the journal is within `limits`, and a tenth below the bound it broke: a full
+ * journal is then pruned once every hundred changes (or every tenth of `maxBytes` written), not on every one.
+ */
+async function prune(tx: WriteTx, totals: JournalTotals, limits: ResolvedHistoryLimits): Promise<JournalTotals> {
+  const journal = tx.objectStore('journal');
+  const below = (max: number): number => Math.max(1, max - Math.max(1, Math.floor(max / 10)));
+  const mustDrop = totals.entries > limits.maxEntries ? totals.entries - below(limits.maxEntries) : 0;
+  const byteTarget = totals.bytes > limits.maxBytes ? below(limits.maxBytes) : limits.maxBytes;
+  let { bytes, entries } = totals;
+  let dropped = 0;
+  let lastKey: number | undefined;
+  const released: number[] = [];
+  for (;;) {
+    const range = lastKey === undefined ? null : IDBKeyRange.lowerBound(lastKey, true);
+    const batch = await journal.getAll(range, Math.max(mustDrop - dropped, 64));
+    let more = batch.length > 0;
+    for (const old of batch) {
+      // The newest entry (the change being recorded) always stays.
+      if (entries <= 1 || (dropped >= mustDrop && bytes <= byteTarget)) {
+        more = false;
+        break;
+      }
+      // A hidden totals record (left by writes with no history, since followed by changes) goes with the entries
+      // around it; it is not a change, so not counted.
+      if (!old.hidden) {
+        dropped++;
+        entries--;
+      }
+      bytes -= old.bytes;
+      lastKey = old.id;
+      released.push(...old.retains);
+    }
+    if (!more) break;
+  }
+  if (lastKey !== undefined) {
+    // Requests run in order: the entries are gone before the release counts who still holds each body.
+    writer(tx, 'journal').delete(IDBKeyRange.upperBound(lastKey));
+    await releaseBodies(tx, released);
+  }
+  return { bytes, entries };
+}

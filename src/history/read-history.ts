@@ -1,0 +1,90 @@
+// Reading the journal for people: the list of changes (newest first) and one change with the texts before
+// and after it, for a diff view. Read-only; undo lives in undo.ts.
+
+import type { JournalRecord } from '../storage/schema.js';
+import type { MemoryTx } from '../storage/store.js';
+
+/** One change in `tool.history()`. Paths are normalized keys. */
+export interface HistoryEntry {
+  id: number;
+  at: Date;
+  actor: string;
+  command: string;
+  paths: string[];
+  undoable: boolean;
+  undone: boolean;
+  /** For an undo, the change it reversed. */
+  undoOf?: number;
+}
+
+/** One file a change touched, with its text before and after (`null`: absent, or no longer kept). */
+export interface ChangedFile {
+  path: string;
+  before: string | null;
+  after: string | null;
+}
+
+/** A change with what it did to each file and each move, for a diff view. */
+export interface ChangeDetail extends HistoryEntry {
+  files: ChangedFile[];
+  moves: Array<{ from: string; to: string }>;
+}
+
+export interface HistoryOptions {
+  /** At most this many, newest first. Default 100. */
+  limit?: number;
+  /** Only changes by this actor (`claude`, `user`, `expire`, …). */
+  actor?: string;
+}
+
+export function toHistoryEntry(record: JournalRecord): HistoryEntry {
+  return {
+    id: record.id ?? 0,
+    at: new Date(record.at),
+    actor: record.actor,
+    command: record.command,
+    paths: record.paths,
+    undoable: record.undoable && !record.undone,
+    undone: record.undone === true,
+    ...(record.undoOf === undefined ? {} : { undoOf: record.undoOf }),
+  };
+}
+
+/** Change `id` as `history()` shows it, or undefined (a totals record, or gone). */
+export async function readEntry(tx: MemoryTx<'readonly'> | MemoryTx<'readwrite'>, id: number): Promise<HistoryEntry | undefined> {
+  const record = await tx.objectStore('journal').get(id);
+  return record && !record.hidden ? toHistoryEntry(record) : undefined;
+}
+
+export async function readHistory(tx: MemoryTx<'readonly'>, options: HistoryOptions): Promise<HistoryEntry[]> {
+  const limit = options.limit ?? 100;
+  const out: HistoryEntry[] = [];
+  for (let cursor = await tx.objectStore('journal').openCursor(null, 'prev'); cursor && out.length < limit; cursor = await cursor.continue()) {
+    const record = cursor.value;
+    if (!record.hidden && (options.actor === undefined || record.actor === options.actor)) out.push(toHistoryEntry(record));
+  }
+  return out;
+}
+
+export async function readChange(tx: MemoryTx<'readonly'>, id: number): Promise<ChangeDetail | undefined> {
+  const record = await tx.objectStore('journal').get(id);
+  if (!record || record.hidden) return undefined;
+  const bodies = tx.objectStore('bodies');
+  const text = async (bodyId: number | undefined): Promise<string | null> =>
+    bodyId === undefined ? null : ((await bodies.get(bodyId)) ?? null);
+  const files = await Promise.all(
+    record.ops.flatMap((op) =>
+      op.type === 'file'
+        ? [
+            Promise.all([text(op.before?.bodyId), text(op.after?.bodyId)]).then(([before, after]) => ({
+              path: op.path,
+              before,
+              after,
+            })),
+          ]
+        : [],
+    ),
+  );
+  const moves = record.ops.flatMap((op) => (op.type === 'move' ? [{ from: op.from, to: op.to }] : []));
+  return { ...toHistoryEntry(record), files, moves };
+}

@@ -1,0 +1,190 @@
+// Undo of one journaled change, inside one transaction: every step is checked against the memory as it is
+// now (a file must still hold exactly the body the change left), then reversed. If any step would clobber
+// a later change, nothing is undone.
+
+import { MemoryToolError } from '../core/errors.js';
+import type { MemoryChange, WriteResult } from '../commands/commands.js';
+import { folderRecord, getEntry, getUsage, moveTree, movedThing, subtreeRange } from '../commands/commands.js';
+import type { ResolvedLimits } from '../core/limits.js';
+import { MEMORY_ROOT, ancestorsOf, parentOf } from '../core/paths.js';
+import { undoReply } from './undo-replies.js';
+import type { EntryRecord, FileState, JournalOp, JournalRecord } from '../storage/schema.js';
+import type { MemoryTx } from '../storage/store.js';
+import type { RetiredBody } from './journal.js';
+
+type WriteTx = MemoryTx<'readwrite'>;
+
+/** The entry to undo: `id`, or the latest change not undone and not itself an undo. */
+export async function findUndoTarget(tx: WriteTx, id: number | undefined): Promise<JournalRecord> {
+  const journal = tx.objectStore('journal');
+  if (id !== undefined) {
+    const entry = await journal.get(id);
+    if (!entry || entry.hidden) throw new MemoryToolError('not_found', undoReply.undoMissing(id));
+    return entry;
+  }
+  for (let cursor = await journal.openCursor(null, 'prev'); cursor; cursor = await cursor.continue()) {
+    if (!cursor.value.undone && cursor.value.undoOf === undefined && !cursor.value.hidden) return cursor.value;
+  }
+  throw new MemoryToolError('not_found', undoReply.nothingToUndo());
+}
+
+/** What a path holds, as the undo's checks compare it: a file (its body), a folder, or nothing (`null`). */
+type Held = { bodyId: number | undefined } | 'folder' | null;
+
+const held = (entry: EntryRecord | undefined): Held =>
+  entry === undefined ? null : entry.kind === 'folder' ? 'folder' : { bodyId: entry.bodyId };
+
+/** Whether `now` is what a step of the change left there: the file `state`, or nothing. */
+const isAsLeft = (now: Held | undefined, state: FileState | null): boolean =>
+  state === null ? now === null : typeof now === 'object' && now !== null && now.bodyId === state.bodyId;
+
+/** Reverses `target`'s ops (last first) after checking each one; returns what the undo changed. */
+export async function undoChange(
+  tx: WriteTx,
+  target: JournalRecord,
+  limits: ResolvedLimits,
+  now: number,
+): Promise<WriteResult> {
+  const id = target.id ?? 0;
+  if (target.undone) throw new MemoryToolError('conflict', undoReply.alreadyUndone(id));
+  if (!target.undoable) throw new MemoryToolError('conflict', undoReply.notUndoable(id));
+  const entries = tx.objectStore('entries');
+  const ops = [...target.ops].reverse();
+
+  // Check everything first, with all the reads at once (an import's undo may have thousands of steps). Each step is
+  // checked against the memory as the steps undone before it leave it (`undone`), not as it is now: a change that
+  // replaced a file by a folder (an import) finds the folder gone again by the time the file comes back.
+  const current = await Promise.all(
+    ops.map((op) => (op.type === 'move' ? Promise.all([getEntry(tx, op.to), getEntry(tx, op.from)]) : getEntry(tx, op.path))),
+  );
+  /** What the paths the steps checked so far set will hold once they are undone. */
+  const undone = new Map<string, Held>();
+  /** Files to restore where the change left a folder, which the steps before must have taken away. */
+  const overFolder = new Set<string>();
+  ops.forEach((op, i) => {
+    const live = current[i];
+    if (op.type === 'file') {
+      const there = held(live as EntryRecord | undefined);
+      if (!isAsLeft(undone.has(op.path) ? undone.get(op.path) : there, op.after)) {
+        throw new MemoryToolError('conflict', undoReply.undoConflict(id, op.path));
+      }
+      undone.set(op.path, op.before);
+      if (op.before && there === 'folder') overFolder.add(op.path);
+    } else if (op.type === 'folder') {
+      undone.set(op.path, op.before ? 'folder' : null);
+    } else {
+      const [at, from] = live as [EntryRecord | undefined, EntryRecord | undefined];
+      if (!at || !isWhatMoved(at, op)) throw new MemoryToolError('conflict', undoReply.undoConflict(id, op.to));
+      if (from) throw new MemoryToolError('conflict', undoReply.undoConflict(id, op.from));
+    }
+  });
+
+  // Folders the change removed come back with their own times, also when a file below them brings them back first.
+  const folderTimes = new Map(target.ops.flatMap((op) => (op.type === 'folder' && op.times ? [[op.path, op.times] as const] : [])));
+  const folderAt = (path: string): EntryRecord => {
+    const record = folderRecord(path, now);
+    const times = folderTimes.get(path);
+    return times ? { ...record, createdAt: times[0], updatedAt: times[1] } : record;
+  };
+  const inverse: JournalOp[] = [];
+  const changes: MemoryChange[] = [];
+  /** Makes the folders missing above `key` (deleted since, or with the change), and journals each as made. */
+  const folderFor = async (key: string): Promise<void> => {
+    for (const path of await ensureFolders(tx, key, id, folderAt)) {
+      inverse.push({ type: 'folder', path, before: false, after: true });
+      changes.push({ type: 'write', path });
+    }
+  };
+  const retired: RetiredBody[] = [];
+  let bytes = 0;
+  let files = 0;
+  for (const op of ops) {
+    if (op.type === 'move') {
+      // Checked above: what the change moved is still there.
+      const at = (await getEntry(tx, op.to)) as EntryRecord;
+      await folderFor(op.from);
+      await moveTree(tx, at, op.from, (moved, past) => new MemoryToolError('invalid_path', undoReply.undoPastLimits(id, moved, past)));
+      inverse.push({ type: 'move', from: op.to, to: op.from, ...movedThing(at) });
+      changes.push({ type: 'rename', path: op.from, from: op.to });
+    } else if (op.type === 'folder') {
+      const existing = await entries.get(op.path);
+      // A file written where the change removed a folder: the folder cannot come back.
+      if (op.before && existing?.kind === 'file') throw new MemoryToolError('conflict', undoReply.undoConflict(id, op.path));
+      if (op.before && !existing) {
+        await folderFor(op.path);
+        await entries.put(folderAt(op.path));
+        inverse.push({ type: 'folder', path: op.path, before: false, after: true });
+        changes.push({ type: 'write', path: op.path });
+      } else if (!op.before && existing?.kind === 'folder' && (await entries.count(subtreeRange(op.path))) === 0) {
+        // A folder the change made goes only if it is still empty.
+        await entries.delete(op.path);
+        inverse.push({ type: 'folder', path: op.path, before: true, after: false, times: [existing.createdAt, existing.updatedAt] });
+        changes.push({ type: 'delete', path: op.path });
+      }
+    } else {
+      if (op.after) {
+        retired.push({ id: op.after.bodyId, size: op.after.size });
+        bytes -= op.after.size;
+        files--;
+      }
+      if (op.before) {
+        // The per-file limit holds for what comes back too (it may have been lowered since), as the totals' do below.
+        if (op.before.size > limits.maxFileBytes) throw new MemoryToolError('too_large', undoReply.undoTooLarge(id));
+        // A folder the change put here that could not go (something was written in it since): the file cannot come
+        // back, and the undo is refused (the transaction is aborted, so nothing of it stays).
+        if (overFolder.has(op.path) && (await entries.get(op.path))?.kind === 'folder') {
+          throw new MemoryToolError('conflict', undoReply.undoConflict(id, op.path));
+        }
+        await folderFor(op.path);
+        const { bodyId, size, createdAt, updatedAt } = op.before;
+        // Brought back now: expiry counts it as used now, whenever it was last edited.
+        await entries.put({ path: op.path, parent: parentOf(op.path), kind: 'file', size, bodyId, createdAt, updatedAt, accessedAt: now });
+        bytes += size;
+        files++;
+      } else {
+        await entries.delete(op.path);
+      }
+      inverse.push({ type: 'file', path: op.path, before: op.after, after: op.before });
+      changes.push(op.before ? { type: 'write', path: op.path } : { type: 'delete', path: op.path });
+    }
+  }
+  const usage = await getUsage(tx);
+  const after = { ...usage, bytes: usage.bytes + bytes, files: usage.files + files };
+  if ((bytes > 0 && after.bytes > limits.maxTotalBytes) || (files > 0 && after.files > limits.maxFiles)) {
+    throw new MemoryToolError('too_large', undoReply.undoTooLarge(id));
+  }
+  return { reply: undoReply.undone(id), changes, ops: inverse, retired, usage: after };
+}
+
+/**
+ * Makes the missing folders above `key` (a restored file's folder may have been deleted with it, or since), as
+ * `record` has them, and gives those it made; refuses if one of them is a file now.
+ */
+async function ensureFolders(tx: WriteTx, key: string, id: number, record: (path: string) => EntryRecord): Promise<string[]> {
+  const entries = tx.objectStore('entries');
+  const made: string[] = [];
+  for (const folder of ancestorsOf(key)) {
+    if (folder === MEMORY_ROOT) continue;
+    const existing = await entries.get(folder);
+    if (existing?.kind === 'file') throw new MemoryToolError('conflict', undoReply.undoConflict(id, folder));
+    if (!existing) {
+      await entries.put(record(folder));
+      made.push(folder);
+    }
+  }
+  return made;
+}
+
+/**
+ * Whether `at` is what the move `op` put there: a folder, or the file with the body it moved. A move journaled
+ * before moves said what moved passes on being there at all.
+ */
+function isWhatMoved(at: EntryRecord, op: Extract<JournalOp, { type: 'move' }>): boolean {
+  if (op.kind === undefined) return true;
+  return op.kind === 'folder' ? at.kind === 'folder' : at.kind === 'file' && at.bodyId === op.bodyId;
+}
+
+/** Marks entry `id` undone (kept in the history so the undo itself can be seen and undone). */
+export async function markUndone(tx: WriteTx, entry: JournalRecord): Promise<void> {
+  await tx.objectStore('journal').put({ ...entry, undone: true });
+}

@@ -1,0 +1,224 @@
+// The connection to one memory database and the one way to use it: a single transaction per call.
+// Owns reconnecting (the browser may close a connection; another tab may upgrade the schema) and turning
+// IndexedDB failures into MemoryToolErrors. Knows nothing of commands or replies.
+
+import { openDB, unwrap } from 'idb';
+import type { IDBPTransaction } from 'idb';
+import { MemoryToolError, isMemoryToolError } from '../core/errors.js';
+import { reply } from '../core/replies.js';
+import { DB_VERSION, upgradeMemoryDb } from './schema.js';
+import type { MemoryDb, MemorySchema, StoreName } from './schema.js';
+
+export type MemoryTx<Mode extends IDBTransactionMode> = IDBPTransaction<MemorySchema, StoreName[], Mode>;
+
+/** Every store a command may touch. Taking them all keeps each command one transaction whatever it needs. */
+export const ALL_STORES: StoreName[] = ['entries', 'bodies', 'journal'];
+
+/** How long an open may wait for another tab that holds an older version open and does not let go. */
+export const BLOCKED_WAIT_MS = 5000;
+
+export class MemoryStore {
+  readonly dbName: string;
+  readonly #blockedWaitMs: number;
+  #db: Promise<MemoryDb> | undefined;
+  #closed = false;
+
+  private constructor(dbName: string, blockedWaitMs: number) {
+    this.dbName = dbName;
+    this.#blockedWaitMs = blockedWaitMs;
+  }
+
+  /** Opens (creating or upgrading) the database `dbName`. */
+  static async open(dbName: string, options: { blockedWaitMs?: number } = {}): Promise<MemoryStore> {
+    const store = new MemoryStore(dbName, options.blockedWaitMs ?? BLOCKED_WAIT_MS);
+    await store.#connection();
+    return store;
+  }
+
+  /**
+   * Runs `body` in one transaction over `stores` and resolves once the transaction has committed.
+   * `body` must await nothing but requests of `tx` (the idb transaction-lifetime rule): then a
+   * read-modify-write is atomic, and parallel calls are serialized by IndexedDB itself. If `body` throws,
+   * the transaction is aborted, so a refused command leaves everything as it was.
+   */
+  async run<T, Mode extends IDBTransactionMode>(
+    mode: Mode,
+    body: (tx: MemoryTx<Mode>) => Promise<T>,
+    stores: StoreName[] = ALL_STORES,
+  ): Promise<T> {
+    const tx = await this.#begin(mode, stores);
+    // A request nothing waits for (see `writer`) can fail and abort the transaction while `body` still runs: `run`
+    // reports that, so the rejection must not count as unhandled in the meantime.
+    tx.done.catch(() => undefined);
+    let result: T;
+    try {
+      result = await body(tx);
+    } catch (error) {
+      abortQuietly(tx);
+      await tx.done.catch(() => undefined);
+      // A refusal stands; anything else may be the echo of a request that failed and aborted the transaction (a
+      // write nothing awaited, see `writer`: the requests after it then fail too), and that failure says what happened.
+      throw isMemoryToolError(error) ? error : toMemoryError(unwrap(tx).error ?? error);
+    }
+    // A read has its answer once its requests succeed; waiting for `complete` as well would only add a round trip.
+    if (mode === 'readonly') return result;
+    try {
+      await tx.done;
+    } catch (error) {
+      throw toMemoryError(error);
+    }
+    return result;
+  }
+
+  /** Closes the connection; later calls fail with a `storage` error. */
+  close(): void {
+    this.#closed = true;
+    const db = this.#db;
+    this.#db = undefined;
+    void db?.then((d) => d.close()).catch(() => undefined);
+  }
+
+  async #begin<Mode extends IDBTransactionMode>(mode: Mode, stores: StoreName[]): Promise<MemoryTx<Mode>> {
+    // A connection can be closed under us (Safari does when idle, another tab's upgrade does on purpose):
+    // one fresh connection is tried before giving up.
+    for (let attempt = 0; ; attempt++) {
+      const connection = this.#connection();
+      // The one this call tries: another call that found it closed too may have opened a fresh one meanwhile.
+      const tried = this.#db;
+      const db = await connection;
+      try {
+        return db.transaction(stores, mode) as MemoryTx<Mode>;
+      } catch (error) {
+        if (attempt > 0 || !isClosedConnection(error)) throw toMemoryError(error);
+        if (tried) this.#drop(tried);
+      }
+    }
+  }
+
+  #connection(): Promise<MemoryDb> {
+    if (this.#closed) {
+      return Promise.reject(new MemoryToolError('storage', reply.storage('the memory was closed')));
+    }
+    if (typeof indexedDB === 'undefined') {
+      return Promise.reject(new MemoryToolError('storage', reply.storage(reply.noIndexedDb())));
+    }
+    if (!this.#db) {
+      const opening: Promise<MemoryDb> = new Promise((resolve, reject) => {
+        let gaveUp = false;
+        // A tab with an older version open that does not close it would make us wait forever: say so instead. Timed
+        // from the start, not from `blocked`: an open queued behind another tab's delete or upgrade that such a tab
+        // blocks hears no `blocked` of its own, and would wait as long. Over once the upgrade runs (nothing blocks it
+        // then) or the open ends.
+        const timer = setTimeout(() => {
+          gaveUp = true;
+          reject(new MemoryToolError('storage', reply.blocked()));
+        }, this.#blockedWaitMs);
+        openDB<MemorySchema>(this.dbName, DB_VERSION, {
+          upgrade: (db, oldVersion, newVersion, transaction) => {
+            clearTimeout(timer);
+            upgradeMemoryDb(db, oldVersion, newVersion, transaction);
+          },
+          // Another tab wants a newer schema: step aside so it can upgrade; the next call reopens.
+          blocking: () => this.#drop(opening),
+          // The browser closed the connection (storage cleared, disk error): reopen on the next call.
+          terminated: () => this.#drop(opening),
+        }).then(
+          (db) => {
+            clearTimeout(timer);
+            if (gaveUp) db.close();
+            else resolve(db);
+          },
+          (error: unknown) => {
+            clearTimeout(timer);
+            reject(error);
+          },
+        );
+      });
+      this.#db = opening;
+      opening.catch(() => this.#drop(opening));
+    }
+    return this.#db.catch((error: unknown) => {
+      throw toMemoryError(error);
+    });
+  }
+
+  #drop(which: Promise<MemoryDb>): void {
+    if (this.#db === which) this.#db = undefined;
+    void which.then((db) => db.close()).catch(() => undefined);
+  }
+}
+
+type Value<Name extends StoreName> = MemorySchema[Name]['value'];
+type Key<Name extends StoreName> = MemorySchema[Name]['key'];
+type AnyTx = MemoryTx<'readonly'> | MemoryTx<'readwrite'>;
+
+/**
+ * A request's result as a promise, settled in the request's own event (so the transaction stays usable). The
+ * hot paths use this on plain stores instead of idb's wrappers: those add a Proxy, a WeakMap lookup and two
+ * listeners per call, which on a slow machine cost more than the backend's answer.
+ */
+export function request<T>(req: IDBRequest<T>): Promise<T> {
+  return new Promise((resolve, reject) => {
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error ?? new Error('request failed'));
+  });
+}
+
+/** The plain IDBObjectStore `name` of `tx`. */
+export const plainStore = (tx: AnyTx, name: StoreName): IDBObjectStore => unwrap(tx).objectStore(name);
+
+/** One record of `name` by key, through {@link request}. */
+export function getRecord<Name extends StoreName>(tx: AnyTx, name: Name, key: Key<Name>): Promise<Value<Name> | undefined> {
+  return request(plainStore(tx, name).get(key)) as Promise<Value<Name> | undefined>;
+}
+
+/** Writes to one store that nothing waits for (see {@link writer}). */
+export interface StoreWriter<Name extends StoreName> {
+  put(value: MemorySchema[Name]['value'], key?: MemorySchema[Name]['key']): void;
+  add(value: MemorySchema[Name]['value'], key?: MemorySchema[Name]['key']): void;
+  delete(key: MemorySchema[Name]['key'] | IDBKeyRange): void;
+}
+
+/**
+ * The plain store of `tx`, for writes nothing waits for: the transaction commits only after they succeed, and a
+ * failure aborts it, which `run` reports. Waiting for each would cost a round trip to the storage backend for
+ * nothing, and a promise with its listeners per request costs more than the request itself on a slow machine.
+ */
+export function writer<Name extends StoreName>(tx: MemoryTx<'readwrite'>, name: Name): StoreWriter<Name> {
+  return plainStore(tx, name) as unknown as StoreWriter<Name>;
+}
+
+/** The stores a read of files needs. */
+export const READ_STORES: StoreName[] = ['entries', 'bodies'];
+
+function abortQuietly(tx: { abort(): void }): void {
+  try {
+    tx.abort();
+  } catch {
+    // Already finished or aborted by the browser: nothing left to undo.
+  }
+}
+
+function isClosedConnection(error: unknown): boolean {
+  return error instanceof Error && error.name === 'InvalidStateError';
+}
+
+/** A MemoryToolError as is; anything IndexedDB threw as a `storage` error naming what happened. */
+export function toMemoryError(error: unknown): MemoryToolError {
+  if (isMemoryToolError(error)) return error;
+  const name = error instanceof Error || isDomException(error) ? error.name : '';
+  if (name === 'QuotaExceededError') {
+    return new MemoryToolError('storage', reply.quota(), { cause: error });
+  }
+  const detail = error instanceof Error || isDomException(error) ? `${error.name}: ${error.message}` : String(error);
+  return new MemoryToolError('storage', reply.storage(detail), { cause: error });
+}
+
+function isDomException(error: unknown): error is { name: string; message: string } {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as { name?: unknown }).name === 'string' &&
+    typeof (error as { message?: unknown }).message === 'string'
+  );
+}
