@@ -2,12 +2,12 @@
 // request rounds each command makes, times the library with parts switched off next to raw replicas of its
 // round structure, and times the pure-JS steps (secret scan, hashing, parsing) alone.
 
-import { SECRET_PATTERNS, findSecret } from '../../src/secrets.js';
-import { parseMemoryCommand } from '../../src/input.js';
-import { normalizeMemoryPath } from '../../src/paths.js';
-import { utf8Length } from '../../src/utf8.js';
+import { SECRET_PATTERNS, findSecret } from '../../src/guards/secrets.js';
+import { parseMemoryCommand } from '../../src/core/command-input.js';
+import { normalizeMemoryPath } from '../../src/core/paths.js';
+import { utf8Length } from '../../src/core/utf8.js';
 import type { IndexedDBMemoryTool } from '../../src/index.js';
-import type { EntryRecord } from '../../src/schema.js';
+import type { EntryRecord } from '../../src/storage/schema.js';
 import { BULK_FILE_BYTES, TOKEN_A, TOKEN_B, bulkFolders, makeText, median } from './fixtures.js';
 import type { Reps } from './fixtures.js';
 import { bulkFiles, measureSides, openMemory } from './harness.js';

@@ -2,7 +2,7 @@
 // library's own schema, so the two run on the same database side by side. Also the untimed setup writes.
 // Reads resolve at their last request's success (a reader needs no commit); writes resolve at `complete`.
 
-import type { EntryRecord } from '../../src/schema.js';
+import type { EntryRecord } from '../../src/storage/schema.js';
 
 /** One file as the raw floors write it: already the record the store keeps. */
 export interface RawFile {

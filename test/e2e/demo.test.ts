@@ -7,7 +7,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { startMessagesApiServer } from '../helpers/messages-api-server.js';
 import type { MessagesApiServer } from '../helpers/messages-api-server.js';
 import { startApiStub } from '../helpers/api-stub-server.js';
-import type { ScriptedStep } from '../../src/scripted-claude.js';
+import type { ScriptedStep } from '../../src/offline/scripted-claude.js';
 import { DEFAULT_AGENT_MODEL } from '../../src/index.js';
 import { SDK_MODELS } from '../../demo/models.js';
 import { diskProfile, dumpIndexedDB, openDemo, recordRequests, runCommand, startBuiltDemo } from './harness.js';

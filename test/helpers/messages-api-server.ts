@@ -9,7 +9,7 @@ import {
   type ReceivedToolResult,
   type ScriptedClaudeOptions,
   type ScriptedStep,
-} from '../../src/scripted-claude.js';
+} from '../../src/offline/scripted-claude.js';
 
 /** One HTTP request the server received, whatever its method or path. */
 export interface RecordedRequest {
