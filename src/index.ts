@@ -1,7 +1,8 @@
 // The public API: every export users may rely on, by name. Nothing else in src/ is public.
 
-export { IndexedDBMemoryTool, DEFAULT_DB_NAME } from './tool/tool.js';
-export type { IndexedDBMemoryToolOptions, MemoryToolResult } from './tool/tool.js';
+export { IndexedDBMemoryTool } from './tool/tool.js';
+export { DEFAULT_DB_NAME } from './tool/options.js';
+export type { IndexedDBMemoryToolOptions, MemoryToolResult } from './tool/options.js';
 export { memoryTool } from './adapters/sdk-runnable.js';
 export type { MemoryCommandRunner, MemoryToolExtraProps } from './adapters/sdk-runnable.js';
 export { MemoryToolError, isMemoryToolError } from './core/errors.js';
@@ -17,7 +18,8 @@ export type { MemoryChange } from './commands/commands.js';
 export type { MemoryChangeEvent, MemoryChangeListener } from './core/change-events.js';
 export { importChanges, BUNDLE_FORMAT, BUNDLE_VERSION } from './bundle/format.js';
 export type { ExportBundleOptions, ImportBundleOptions, ImportReport, BundleProgress, BundleFile, MemoryBundle } from './bundle/format.js';
-export type { BeforeWrite, RunOptions, ExpireReport } from './tool/tool.js';
+export type { RunOptions, ExpireReport } from './tool/options.js';
+export type { BeforeWrite } from './guards/write-guards.js';
 export type { HistoryEntry, HistoryOptions, ChangeDetail, ChangedFile } from './history/read-history.js';
 export type { HistoryLimits } from './history/journal.js';
 export type { MemoryEntry } from './storage/tree-reads.js';

@@ -4,9 +4,10 @@
 
 import { BUNDLE_FORMAT, BUNDLE_VERSION } from './format.js';
 import type { BundleFile, ExportBundleOptions, ImportBundleOptions, ImportReport, MemoryBundle } from './format.js';
-import { folderRecord, getEntry, getUsage, subtreeRange } from '../commands/commands.js';
+import { folderRecord, getEntry, subtreeRange } from '../commands/commands.js';
+import { readTotals } from '../storage/optimistic-totals.js';
 import { MemoryToolError, isMemoryToolError } from '../core/errors.js';
-import type { ResolvedLimits, Usage } from '../core/limits.js';
+import type { ResolvedLimits, FileTotals } from '../core/limits.js';
 import { MEMORY_ROOT, ancestorsOf, normalizeMemoryPath, parentOf } from '../core/paths.js';
 import { bundleReply } from './replies.js';
 import { reply } from '../core/replies.js';
@@ -128,7 +129,7 @@ export async function importBundle(
     return preview.report;
   }
   const report = await store.run('readwrite', async (tx) => {
-    const [current, usage] = await Promise.all([tx.objectStore('entries').getAll(), getUsage(tx)]);
+    const [current, usage] = await Promise.all([tx.objectStore('entries').getAll(), readTotals(tx)]);
     const plan = planImport(current, bundle, settings, limits);
     let done = bundle.fileCount;
     const byPath = new Map(current.map((entry) => [entry.path, entry]));
@@ -481,7 +482,7 @@ interface Plan {
   /** Files to write, each as a new body. */
   writes: CheckedFile[];
   /** The memory's totals after the import. */
-  usage: Usage;
+  usage: FileTotals;
 }
 
 /**
@@ -587,7 +588,7 @@ function checkTotals(
   remaining: ReadonlyMap<string, EntryRecord>,
   writes: readonly CheckedFile[],
   limits: Readonly<ResolvedLimits>,
-): Usage {
+): FileTotals {
   const before = sumFiles(existing);
   const after = sumFiles(remaining.values());
   let fileOver: CheckedFile | undefined;
@@ -609,7 +610,7 @@ function checkTotals(
   return after;
 }
 
-function sumFiles(entries: Iterable<EntryRecord>): Usage {
+function sumFiles(entries: Iterable<EntryRecord>): FileTotals {
   const usage = { bytes: 0, files: 0 };
   for (const entry of entries) {
     if (entry.kind !== 'file') continue;

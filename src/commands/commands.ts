@@ -9,10 +9,12 @@ import { MEMORY_ROOT, PAST_LIMITS, ancestorsOf, depthOf, isHiddenName, isWithin,
 import { ERROR_PREFIX, FOLDER_SIZE, formatSize, reply } from '../core/replies.js';
 import { editedReply, fileView, folderView, multipleMatchesReply, noMatchReply } from './bounded-replies.js';
 import { firstTwo, lineOf } from './text-search.js';
-import type { KnownUsage, RetiredBody } from '../history/journal.js';
+import type { BeforeWrite, WriteGuards } from '../guards/write-guards.js';
+import type { RetiredBody } from '../history/journal.js';
+import type { RememberedTotals } from '../storage/optimistic-totals.js';
+import { readTotals } from '../storage/optimistic-totals.js';
 import { fileState } from '../history/journal.js';
-import { EMPTY_USAGE, fromTotalsKey } from '../storage/schema.js';
-import type { EntryRecord, JournalOp, JournalRecord, UsageRecord } from '../storage/schema.js';
+import type { EntryRecord, JournalOp, Totals } from '../storage/schema.js';
 import type { BodyGuesses } from '../storage/read-ahead.js';
 import type { MemoryTx } from '../storage/store.js';
 import { getRecord, plainStore, request, writer } from '../storage/store.js';
@@ -43,31 +45,17 @@ export interface WriteResult {
   /** Bodies no file uses any more: kept by the journal, or released. */
   retired: RetiredBody[];
   /** The totals after the change, for the journal to write with its own (journal.ts `record`). */
-  usage: UsageRecord;
+  usage: Totals;
 }
 
-/** A text about to be stored. An edit names the span of `content` it changed (UTF-16 offsets), so checks can look only there. */
-export interface ContentWrite {
-  path: string;
-  key: string;
-  content: string;
-  command: string;
-  changed?: { from: number; to: number };
-}
-
-export interface WriteContext {
+/** What a write command runs with: the limits, the guards every text passes, and the totals to start from. */
+export interface WriteContext extends WriteGuards {
   limits: ResolvedLimits;
   overwrite: boolean;
   now: number;
-  /** The refusal for a text that must not be stored (a secret), or undefined. Pure, so it may run before the reads end. */
-  screen: (write: ContentWrite) => MemoryToolError | undefined;
-  /** The text to store for `write` (an app's hook may rewrite it); throws to refuse. Synchronous: it runs inside the transaction. */
-  filter: (write: ContentWrite) => string;
-  /** Whether `filter` can rewrite or refuse anything (an app hook is set). */
-  rewrites: boolean;
-  /** The totals this tool's last write left (see {@link getUsage}). */
-  known?: KnownUsage | undefined;
-  /** Take `known` unchecked: the journal record's key proves them afterwards (tool.ts `#write`). */
+  /** The totals this tool's last write left (see {@link readTotals}). */
+  known?: RememberedTotals | undefined;
+  /** Take `known` unchecked: the journal record's key proves them afterwards (tool/write-runner.ts). */
   trusted?: boolean;
   /** The bodies of the files this tool has seen, to read beside their entries. */
   ahead?: BodyGuesses | undefined;
@@ -85,29 +73,6 @@ export function subtreeRange(folder: string): IDBKeyRange {
 
 export function getEntry(tx: ReadTx, key: string): Promise<EntryRecord | undefined> {
   return key === MEMORY_ROOT ? Promise.resolve(ROOT_ENTRY) : getRecord(tx, 'entries', key);
-}
-
-/**
- * The running totals, the next body id and the journal's totals: every write's bookkeeping, from the journal's
- * last record (one cursor step from the end). With `known`, the totals this tool's last write left, that read is
- * saved: `trusted`, they are taken with no request at all, and the write proves them afterwards by its journal
- * record's key (tool.ts `#write`); otherwise one key lookup checks them first. No transaction changes the totals
- * without adding a journal record after every other (journal.ts `record`), so no key above `known.key` means they
- * are current; a key lookup costs less than the cursor, which loads the record.
- */
-export async function getUsage(tx: ReadTx, known?: KnownUsage, trusted = false): Promise<UsageRecord> {
-  if (known && (trusted || (await isCurrent(tx, known)))) return { ...known.usage };
-  const newest = await request(plainStore(tx, 'journal').openCursor(null, 'prev'));
-  const record = newest?.value as JournalRecord | undefined;
-  if (!record?.totals) return { ...EMPTY_USAGE };
-  const usage = fromTotalsKey(record.totals);
-  if (record.hidden) usage.holder = newest?.primaryKey as number;
-  return usage;
-}
-
-/** Whether `known` are still the newest totals: no journal record has a key above theirs (see {@link getUsage}). */
-export async function isCurrent(tx: ReadTx, known: KnownUsage): Promise<boolean> {
-  return (await request(plainStore(tx, 'journal').getKey(IDBKeyRange.lowerBound(known.key, true)))) === undefined;
 }
 
 /**
@@ -233,10 +198,10 @@ async function listFolder(tx: ReadTx, key: string, shownPath: string, read = chi
 
 export async function create(tx: WriteTx, command: CreateCommand, ctx: WriteContext): Promise<WriteResult> {
   const key = normalizeMemoryPath(command.path);
-  const write: ContentWrite = { path: command.path, key, content: command.file_text, command: 'create' };
+  const write: BeforeWrite = { path: command.path, key, content: command.file_text, command: 'create' };
   const reads = Promise.all([
     getEntry(tx, key),
-    getUsage(tx, ctx.known, ctx.trusted),
+    readTotals(tx, ctx.known, ctx.trusted),
     foldersToMake(tx, key, (file) => reply.belowFile(command.path, file)),
   ]);
   // The secret check runs while the reads are under way.
@@ -246,9 +211,9 @@ export async function create(tx: WriteTx, command: CreateCommand, ctx: WriteCont
   // it is sent now, beside the reads: a big file is then stored while this thread counts it. Otherwise it waits
   // for every check, so that refused text never reaches the storage backend. Sent now, it takes the next body id
   // of the totals when they are trusted (the entry then need not wait for its answer; a wrong id fails the add, and
-  // the write runs again: tool.ts `#write`), otherwise a key from the store, which the entry waits for.
+  // the write runs again: tool/write-runner.ts), otherwise a key from the store, which the entry waits for.
   const sendNow = !refusal && !ctx.rewrites && write.content.length <= ctx.limits.maxFileBytes;
-  const fixedId = sendNow && ctx.trusted ? ctx.known?.usage.nextBody : undefined;
+  const fixedId = sendNow && ctx.trusted ? ctx.known?.totals.nextBody : undefined;
   const early = sendNow ? send(() => plainStore(tx, 'bodies').add(write.content, fixedId) as IDBRequest<number>) : undefined;
   const counted = utf8Length(write.content);
   const [existing, usage, missingFolders] = await reads;
@@ -344,7 +309,7 @@ interface FoundFile {
   key: string;
   entry: EntryRecord;
   content: string;
-  usage: UsageRecord;
+  usage: Totals;
 }
 
 /** The file at `path` for an edit (read with the totals), or the contract's refusal for a missing path or a folder. */
@@ -352,7 +317,7 @@ async function fileForEdit(tx: WriteTx, path: string, ctx: WriteContext): Promis
   const key = normalizeMemoryPath(path);
   const guess = ctx.ahead?.guess(key);
   const early = readAhead(tx, guess);
-  const [entry, usage] = await Promise.all([getEntry(tx, key), getUsage(tx, ctx.known, ctx.trusted)]);
+  const [entry, usage] = await Promise.all([getEntry(tx, key), readTotals(tx, ctx.known, ctx.trusted)]);
   ctx.ahead?.saw(key, entry);
   if (!entry) throw new MemoryToolError('not_found', reply.viewMissing(path));
   if (entry.kind !== 'file') throw new MemoryToolError('not_a_file', reply.notAFile(path));
@@ -377,7 +342,7 @@ async function writeEdit(
   edit: Edit,
   ctx: WriteContext,
 ): Promise<Omit<WriteResult, 'reply'> & { content: string }> {
-  const write: ContentWrite = { path: command.path, key: found.key, content: edit.content, command: command.command, changed: edit.changed };
+  const write: BeforeWrite = { path: command.path, key: found.key, content: edit.content, command: command.command, changed: edit.changed };
   const refusal = ctx.screen(write);
   if (refusal) throw refusal;
   const content = ctx.filter(write);
@@ -502,7 +467,7 @@ export async function remove(tx: WriteTx, command: DeleteCommand, ctx: Pick<Writ
   const key = normalizeMemoryPath(command.path);
   // The root in any spelling (`/memories/`, `/memories/.`) normalizes to MEMORY_ROOT.
   if (key === MEMORY_ROOT) throw new MemoryToolError('forbidden', reply.deleteRoot());
-  const [entry, usage] = await Promise.all([getEntry(tx, key), getUsage(tx, ctx.known, ctx.trusted)]);
+  const [entry, usage] = await Promise.all([getEntry(tx, key), readTotals(tx, ctx.known, ctx.trusted)]);
   if (!entry) throw new MemoryToolError('not_found', reply.deleteMissing(command.path));
   const gone = entry.kind === 'folder' ? [entry, ...(await tx.objectStore('entries').getAll(subtreeRange(key)))] : [entry];
   const removed = deleteEntries(tx, gone, usage, entry.kind === 'folder' ? key : undefined);
@@ -516,7 +481,7 @@ export async function remove(tx: WriteTx, command: DeleteCommand, ctx: Pick<Writ
 export function deleteEntries(
   tx: WriteTx,
   gone: readonly EntryRecord[],
-  usage: UsageRecord,
+  usage: Totals,
   folder?: string,
 ): Pick<WriteResult, 'ops' | 'retired' | 'usage'> {
   const entries = writer(tx, 'entries');
@@ -550,7 +515,7 @@ export async function rename(tx: WriteTx, command: RenameCommand, ctx: WriteCont
   const to = normalizeMemoryPath(command.new_path);
   // Checks in the SDK's order: root, destination, source; then the cases it gets wrong.
   if (from === MEMORY_ROOT) throw new MemoryToolError('forbidden', reply.renameRoot());
-  const [source, destination, usage] = await Promise.all([getEntry(tx, from), getEntry(tx, to), getUsage(tx, ctx.known, ctx.trusted)]);
+  const [source, destination, usage] = await Promise.all([getEntry(tx, from), getEntry(tx, to), readTotals(tx, ctx.known, ctx.trusted)]);
   if (destination) throw new MemoryToolError('already_exists', reply.destinationExists(command.new_path));
   if (!source) throw new MemoryToolError('not_found', reply.renameMissing(command.old_path));
   if (source.kind === 'folder' && isWithin(to, from)) {

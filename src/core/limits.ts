@@ -1,5 +1,5 @@
 // Size and count limits: their defaults, their validation, and the checks every write makes before it
-// writes anything. Pure; the running totals they are checked against ride on the journal (schema.ts UsageRecord).
+// writes anything. Pure; the running totals they are checked against ride on the journal (schema.ts Totals).
 
 import { MemoryToolError } from './errors.js';
 import { MAX_REPLY_CHARS, reply } from './replies.js';
@@ -57,8 +57,8 @@ export function positiveIntegers<T extends Record<string, number>>(defaults: Rea
   return resolved;
 }
 
-/** The running totals of the files (the part of schema.ts UsageRecord that limits need). */
-export interface Usage {
+/** The running totals of the files (the part of schema.ts Totals that limits need). */
+export interface FileTotals {
   bytes: number;
   files: number;
 }
@@ -69,12 +69,12 @@ export interface Usage {
  */
 export function checkWrite(
   limits: Pick<ResolvedLimits, 'maxFileBytes' | 'maxTotalBytes' | 'maxFiles'>,
-  usage: Usage,
+  usage: FileTotals,
   path: string,
   newBytes: number,
   oldBytes: number,
   isNew: boolean,
-): Usage {
+): FileTotals {
   if (newBytes > limits.maxFileBytes) {
     throw new MemoryToolError('too_large', reply.fileTooLarge(path, newBytes, limits.maxFileBytes));
   }

@@ -2,7 +2,8 @@
 // recommends for long-lived memories. One transaction over metadata only (bodies are never read).
 
 import type { FileIdentity, WriteResult } from '../commands/commands.js';
-import { deleteEntries, getUsage, lastUsed } from '../commands/commands.js';
+import { deleteEntries, lastUsed } from '../commands/commands.js';
+import { readTotals } from '../storage/optimistic-totals.js';
 import { undoReply } from './undo-replies.js';
 import type { MemoryTx } from '../storage/store.js';
 
@@ -16,7 +17,7 @@ export async function expireFiles(
   cutoff: number,
   viewed?: ReadonlyMap<FileIdentity, number>,
 ): Promise<WriteResult & { paths: string[] }> {
-  const [all, usage] = await Promise.all([tx.objectStore('entries').getAll(), getUsage(tx)]);
+  const [all, usage] = await Promise.all([tx.objectStore('entries').getAll(), readTotals(tx)]);
   const stale = all.filter((entry) => entry.kind === 'file' && lastUsed(entry, viewed) < cutoff);
   const removed = deleteEntries(tx, stale, usage);
   const paths = stale.map((entry) => entry.path);

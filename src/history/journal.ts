@@ -2,9 +2,10 @@
 // A journal entry references the bodies a change replaced or deleted instead of copying them, so history
 // costs no extra reads or writes of content; a body is deleted once no file and no entry holds it.
 
-import { toTotalsKey, totalsRecord } from '../storage/schema.js';
-import type { FileState, JournalOp, JournalRecord, UsageRecord } from '../storage/schema.js';
+import { packTotals, totalsRecord } from '../storage/schema.js';
+import type { FileState, JournalOp, JournalRecord, Totals } from '../storage/schema.js';
 import type { MemoryTx } from '../storage/store.js';
+import type { RememberedTotals } from '../storage/optimistic-totals.js';
 import { plainStore, request, writer } from '../storage/store.js';
 
 type WriteTx = MemoryTx<'readwrite'>;
@@ -27,18 +28,12 @@ export interface RetiredBody {
   size: number;
 }
 
-/** Totals as a committed write left them, and the key of the journal record that holds them. */
-export interface KnownUsage {
-  key: number;
-  usage: UsageRecord;
-}
-
 /** What {@link record} wrote. */
 export interface Recorded {
   /** The key the store's generator gave the record: settles when its add does, inside the transaction. */
   key: Promise<number>;
-  /** The totals it holds with that key, as {@link KnownUsage}: to be called once the transaction has committed. */
-  known(): KnownUsage;
+  /** The totals it holds with that key, as {@link RememberedTotals}: to be called once the transaction has committed. */
+  known(): RememberedTotals;
 }
 
 /** An add's key, settled in the request's own event. Its failure aborts the transaction: no one need hear it here. */
@@ -88,15 +83,15 @@ export async function releaseBodies(tx: WriteTx, ids: readonly number[]): Promis
  * No transaction changes the totals without adding a record here, with a key from the store's key generator,
  * after every other journal record it adds: the generator only ever counts up (deleting records does not turn it
  * back, an aborted transaction only takes back its own steps), so a tool that remembers the totals its last write
- * left ({@link KnownUsage}) knows that they were still current when its next record gets the very next key
- * (tool.ts `#write`). (The record this adds may be written again in the same transaction, after pruning.)
+ * left ({@link RememberedTotals}) knows that they were still current when its next record gets the very next key
+ * (tool/write-runner.ts). (The record this adds may be written again in the same transaction, after pruning.)
  */
 export async function record(
   tx: WriteTx,
   draft: JournalDraft,
   now: number,
   limits: ResolvedHistoryLimits | undefined,
-  usage: UsageRecord,
+  usage: Totals,
 ): Promise<Recorded> {
   const retiredIds = draft.retired.map((body) => body.id);
   const seq = usage.seq + 1;
@@ -108,7 +103,7 @@ export async function record(
     const key = keyOf(added);
     if (holder !== undefined) journal.delete(holder);
     await releaseBodies(tx, retiredIds);
-    return { key, known: () => ({ key: added.result as number, usage: { ...stored, holder: added.result as number } }) };
+    return { key, known: () => ({ key: added.result as number, totals: { ...stored, holder: added.result as number } }) };
   }
   const bytes = draft.retired.reduce((sum, body) => sum + body.size, 0);
   const keep = bytes <= limits.maxBytes;
@@ -123,10 +118,10 @@ export async function record(
     undoable: keep,
     ...(draft.undoOf === undefined ? {} : { undoOf: draft.undoOf }),
   };
-  const totals: JournalTotals = { bytes: usage.journalBytes + entry.bytes, entries: usage.journalEntries + 1 };
+  const totals: JournalSize = { bytes: usage.journalBytes + entry.bytes, entries: usage.journalEntries + 1 };
   const { holder: _holder, ...rest } = usage;
-  const after = (t: JournalTotals): UsageRecord => ({ ...rest, seq, journalBytes: t.bytes, journalEntries: t.entries });
-  const withTotals = (t: JournalTotals): JournalRecord => ({ ...entry, totals: toTotalsKey(after(t)) });
+  const after = (t: JournalSize): Totals => ({ ...rest, seq, journalBytes: t.bytes, journalEntries: t.entries });
+  const withTotals = (t: JournalSize): JournalRecord => ({ ...entry, totals: packTotals(after(t)) });
   const added = journal.add(withTotals(totals));
   const key = keyOf(added);
   let final = totals;
@@ -137,10 +132,10 @@ export async function record(
     journal.put({ ...withTotals(final), id: await key });
   }
   if (!keep) await releaseBodies(tx, retiredIds);
-  return { key, known: () => ({ key: added.result as number, usage: after(final) }) };
+  return { key, known: () => ({ key: added.result as number, totals: after(final) }) };
 }
 
-interface JournalTotals {
+interface JournalSize {
   bytes: number;
   entries: number;
 }
@@ -149,7 +144,7 @@ interface JournalTotals {
  * Drops the oldest entries until the journal is within `limits`, and a tenth below the bound it broke: a full
  * journal is then pruned once every hundred changes (or every tenth of `maxBytes` written), not on every one.
  */
-async function prune(tx: WriteTx, totals: JournalTotals, limits: ResolvedHistoryLimits): Promise<JournalTotals> {
+async function prune(tx: WriteTx, totals: JournalSize, limits: ResolvedHistoryLimits): Promise<JournalSize> {
   const journal = tx.objectStore('journal');
   const below = (max: number): number => Math.max(1, max - Math.max(1, Math.floor(max / 10)));
   const mustDrop = totals.entries > limits.maxEntries ? totals.entries - below(limits.maxEntries) : 0;

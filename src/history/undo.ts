@@ -4,7 +4,8 @@
 
 import { MemoryToolError } from '../core/errors.js';
 import type { MemoryChange, WriteResult } from '../commands/commands.js';
-import { folderRecord, getEntry, getUsage, moveTree, movedThing, subtreeRange } from '../commands/commands.js';
+import { folderRecord, getEntry, moveTree, movedThing, subtreeRange } from '../commands/commands.js';
+import { readTotals } from '../storage/optimistic-totals.js';
 import type { ResolvedLimits } from '../core/limits.js';
 import { MEMORY_ROOT, ancestorsOf, parentOf } from '../core/paths.js';
 import { undoReply } from './undo-replies.js';
@@ -148,7 +149,7 @@ export async function undoChange(
       changes.push(op.before ? { type: 'write', path: op.path } : { type: 'delete', path: op.path });
     }
   }
-  const usage = await getUsage(tx);
+  const usage = await readTotals(tx);
   const after = { ...usage, bytes: usage.bytes + bytes, files: usage.files + files };
   if ((bytes > 0 && after.bytes > limits.maxTotalBytes) || (files > 0 && after.files > limits.maxFiles)) {
     throw new MemoryToolError('too_large', undoReply.undoTooLarge(id));

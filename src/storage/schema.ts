@@ -66,20 +66,20 @@ export interface JournalRecord {
   /** For an undo: the id of the change it reversed. */
   undoOf?: number;
   /** The memory's totals after this change: those of the newest record (the last key) are the current ones. */
-  totals?: TotalsKey;
+  totals?: StoredTotals;
   /** Not a change: a record that carries the totals of a write made with no history kept. */
   hidden?: true;
 }
 
 /**
  * The running totals, so limits and the history's bounds are checked without scanning a store. Each journal
- * entry carries them as they were after its change (as a {@link TotalsKey}), and the journal's last record is
+ * entry carries them as they were after its change (as a {@link StoredTotals}), and the journal's last record is
  * the newest change: a write reads its bookkeeping with one step of a cursor from the end (or, when the tool
  * remembers what its last write left, checks with one key lookup that nothing came after it) and writes it with
  * the journal entry it adds anyway. Only with the history off do they need a record of their own (a hidden one,
  * kept last: {@link totalsRecord}).
  */
-export interface UsageRecord {
+export interface Totals {
   /** Counts the writes: each write's are one more than those it read. */
   seq: number;
   /** UTF-8 bytes of all files. */
@@ -103,14 +103,14 @@ export interface UsageRecord {
 }
 
 /** The totals of an empty memory. */
-export const EMPTY_USAGE: Readonly<UsageRecord> = { seq: 0, bytes: 0, files: 0, nextBody: 1, journalBytes: 0, journalEntries: 0 };
+export const EMPTY_TOTALS: Readonly<Totals> = { seq: 0, bytes: 0, files: 0, nextBody: 1, journalBytes: 0, journalEntries: 0 };
 
-/** {@link UsageRecord} as stored: a tuple, without the key names an object would store and clone on every write. */
-export type TotalsKey = [seq: number, bytes: number, files: number, nextBody: number, journalBytes: number, journalEntries: number];
+/** {@link Totals} as stored: a tuple, without the key names an object would store and clone on every write. */
+export type StoredTotals = [seq: number, bytes: number, files: number, nextBody: number, journalBytes: number, journalEntries: number];
 
-export const toTotalsKey = (u: UsageRecord): TotalsKey => [u.seq, u.bytes, u.files, u.nextBody, u.journalBytes, u.journalEntries];
+export const packTotals = (u: Totals): StoredTotals => [u.seq, u.bytes, u.files, u.nextBody, u.journalBytes, u.journalEntries];
 
-export const fromTotalsKey = ([seq, bytes, files, nextBody, journalBytes, journalEntries]: TotalsKey): UsageRecord => ({
+export const unpackTotals = ([seq, bytes, files, nextBody, journalBytes, journalEntries]: StoredTotals): Totals => ({
   seq,
   bytes,
   files,
@@ -123,8 +123,8 @@ export const fromTotalsKey = ([seq, bytes, files, nextBody, journalBytes, journa
  * The hidden record holding `usage` (history off, or folded in by an upgrade): at key `id`, or at the journal's
  * next key (after every other record, so it is the newest) when `id` is undefined.
  */
-export function totalsRecord(usage: UsageRecord, id?: number): JournalRecord {
-  const record: JournalRecord = { hidden: true, at: 0, actor: '', command: '', paths: [], ops: [], retains: [], bytes: 0, undoable: false, totals: toTotalsKey(usage) };
+export function totalsRecord(usage: Totals, id?: number): JournalRecord {
+  const record: JournalRecord = { hidden: true, at: 0, actor: '', command: '', paths: [], ops: [], retains: [], bytes: 0, undoable: false, totals: packTotals(usage) };
   if (id !== undefined) record.id = id;
   return record;
 }
@@ -180,7 +180,7 @@ export function upgradeMemoryDb(
     });
   }
   if (oldVersion < 3 && target >= 3) {
-    // Version 3: the totals move from the `meta` store into the journal (see UsageRecord), so a write has one
+    // Version 3: the totals move from the `meta` store into the journal (see Totals), so a write has one
     // lookup and no record of its own for them. Version 3 found the newest in a `totals` index.
     if (target < 4) legacyJournal(transaction).createIndex('totals', 'totals');
     if (oldVersion >= 1) steps.push(foldTotals(db, transaction, target));
@@ -258,7 +258,7 @@ async function lastCarriesTotals(transaction: IDBPTransaction<MemorySchema, Stor
   ]);
   const record = newest?.value;
   const writes: Array<Promise<unknown>> = [];
-  if (record?.totals && record.id !== last?.key) writes.push(journal.add(totalsRecord(fromTotalsKey(record.totals))));
+  if (record?.totals && record.id !== last?.key) writes.push(journal.add(totalsRecord(unpackTotals(record.totals))));
   if (atZero?.hidden && last?.key !== 0) writes.push(journal.delete(0));
   await Promise.all(writes);
   legacyJournal(transaction).deleteIndex('totals');

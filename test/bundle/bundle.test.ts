@@ -8,7 +8,7 @@ import { isMemoryToolError } from '../../src/core/errors.js';
 import type { MemoryToolError } from '../../src/core/errors.js';
 import type { MemoryLimits } from '../../src/core/limits.js';
 import { MemoryStore } from '../../src/storage/store.js';
-import { getUsage } from '../../src/commands/commands.js';
+import { readTotals } from '../../src/storage/optimistic-totals.js';
 import { IndexedDBMemoryTool } from '../../src/tool/tool.js';
 import { HOSTILE_PATHS } from '../fixtures/hostile-paths.js';
 import { followFolder } from '../helpers/follow-views.js';
@@ -70,7 +70,7 @@ async function read(tool: IndexedDBMemoryTool, path: string): Promise<string> {
 async function usageOf(tool: IndexedDBMemoryTool): Promise<unknown> {
   const store = await MemoryStore.open(tool.dbName);
   opened.push(store);
-  const usage = await store.run('readonly', (tx) => getUsage(tx));
+  const usage = await store.run('readonly', (tx) => readTotals(tx));
   // The totals only: `nextBody` is the id allocator, `seq` their order, and the journal's are its own.
   return { bytes: usage.bytes, files: usage.files };
 }

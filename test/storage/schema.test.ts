@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { openDB } from 'idb';
 import { IndexedDBMemoryTool } from '../../src/index.js';
 import { DB_VERSION, upgradeMemoryDb } from '../../src/storage/schema.js';
-import { getUsage } from '../../src/commands/commands.js';
+import { readTotals } from '../../src/storage/optimistic-totals.js';
 import type { MemorySchema } from '../../src/storage/schema.js';
 
 /** A database opened at an older version, untyped: its stores (`meta`) are not the current schema's. */
@@ -79,7 +79,7 @@ describe('upgradeMemoryDb', () => {
     try {
       expect([...v3.objectStoreNames].sort()).toEqual(['bodies', 'entries', 'journal']);
       const tx = v3.transaction('journal');
-      const usage = await getUsage(tx as never);
+      const usage = await readTotals(tx as never);
       expect(usage).toMatchObject({ seq: 1, bytes: 12, files: 1, nextBody: old + 1, journalBytes: 15, journalEntries: 1 });
       // The totals record is not a change, and comes after the change it counts: the newest.
       expect(await tx.store.getAllKeys()).toEqual([1, 2]);
@@ -121,7 +121,7 @@ describe('upgradeMemoryDb', () => {
     try {
       const tx = v4.transaction('journal');
       expect([...tx.store.indexNames]).toEqual(['retains']);
-      const usage = await getUsage(tx as never);
+      const usage = await readTotals(tx as never);
       expect(usage).toMatchObject({ seq: 2, bytes: 1, files: 1, nextBody: 3, journalBytes: 0, journalEntries: 1 });
       // The old key-0 record is gone; the change stays, followed by the totals.
       expect(await tx.store.getAllKeys()).toEqual([1, usage.holder]);
@@ -140,7 +140,7 @@ describe('upgradeMemoryDb', () => {
     const after = await openDB<MemorySchema>(name, DB_VERSION);
     try {
       // The new write read the upgraded totals: one more file, two more bytes, one more change.
-      expect(await getUsage(after.transaction('journal') as never)).toMatchObject({ seq: 3, bytes: 3, files: 2, journalEntries: 2 });
+      expect(await readTotals(after.transaction('journal') as never)).toMatchObject({ seq: 3, bytes: 3, files: 2, journalEntries: 2 });
     } finally {
       after.close();
     }
@@ -160,7 +160,7 @@ describe('upgradeMemoryDb', () => {
     try {
       const tx = v4.transaction('journal');
       expect(await tx.store.getAllKeys()).toEqual([1]);
-      const usage = await getUsage(tx as never);
+      const usage = await readTotals(tx as never);
       expect(usage).toMatchObject({ seq: 2, journalEntries: 1 });
       expect(usage.holder).toBeUndefined();
     } finally {
@@ -195,7 +195,7 @@ describe('upgradeMemoryDb', () => {
       const keys = await tx.store.getAllKeys();
       expect(keys).toHaveLength(1);
       expect(keys[0]).toBeGreaterThan(7);
-      expect(await getUsage(tx as never)).toMatchObject({ seq: 7, bytes: 7, files: 3, holder: keys[0] });
+      expect(await readTotals(tx as never)).toMatchObject({ seq: 7, bytes: 7, files: 3, holder: keys[0] });
     } finally {
       v5.close();
     }

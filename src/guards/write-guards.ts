@@ -1,0 +1,57 @@
+// The checks every text passes before it is stored: the secret filter (`blockSecrets`) and the app's `beforeWrite`
+// hook. Pure and synchronous: they run inside the write's transaction.
+
+import { MemoryToolError } from '../core/errors.js';
+import { reply } from '../core/replies.js';
+import { findSecret, findSecretAround } from './secrets.js';
+
+/** A text about to be stored, as `beforeWrite` is shown it. */
+export interface BeforeWrite {
+  /** The path as Claude sent it. */
+  path: string;
+  /** Its normalized key. */
+  key: string;
+  /** The whole text the file would hold. */
+  content: string;
+  command: string;
+  /** For `str_replace` and `insert`: the span of `content` the edit wrote (UTF-16 offsets, `to` exclusive). */
+  changed?: { from: number; to: number };
+}
+
+export type BeforeWriteHook = (write: BeforeWrite) => string | undefined | void;
+
+export interface WriteGuards {
+  /** The refusal for a text that must not be stored (a secret), or undefined. Pure, so it may run before the reads end. */
+  screen: (write: BeforeWrite) => MemoryToolError | undefined;
+  /** The text to store (the hook may rewrite it); throws to refuse. */
+  filter: (write: BeforeWrite) => string;
+  /** Whether `filter` can rewrite or refuse anything (a hook is set). */
+  rewrites: boolean;
+}
+
+export function writeGuards(blockSecrets: boolean, hook: BeforeWriteHook | undefined): WriteGuards {
+  return {
+    // An edit is checked around what it changed, anything else whole.
+    screen: (write) => {
+      if (!blockSecrets) return undefined;
+      const secret = write.changed ? findSecretAround(write.content, write.changed.from, write.changed.to) : findSecret(write.content);
+      return secret ? new MemoryToolError('forbidden', reply.secret(write.path, secret)) : undefined;
+    },
+    filter: (write) => (hook ? applyHook(hook, write) : write.content),
+    rewrites: hook !== undefined,
+  };
+}
+
+function applyHook(hook: BeforeWriteHook, write: BeforeWrite): string {
+  let rewritten: string | undefined | void;
+  try {
+    rewritten = hook(write);
+  } catch (error) {
+    if (error instanceof MemoryToolError) throw error;
+    const why = error instanceof Error ? error.message : String(error);
+    throw new MemoryToolError('forbidden', reply.beforeWriteRefused(write.path, why), { cause: error });
+  }
+  if (rewritten === undefined) return write.content;
+  if (typeof rewritten !== 'string') throw new TypeError('beforeWrite must return a string or nothing');
+  return rewritten;
+}

@@ -1,0 +1,72 @@
+// When Claude last read each file, for expiry: this tool's own views, exactly (the last RECENT_VIEWS), and the
+// access times it stores for them, in light batched writes and at most one an hour per file, so a view stays a read.
+
+import type { FileIdentity } from '../commands/commands.js';
+import { fileIdentity, lastUsed, touchFiles } from '../commands/commands.js';
+import { ACCESS_GRANULARITY_MS } from '../storage/schema.js';
+import type { EntryRecord } from '../storage/schema.js';
+import type { MemoryStore } from '../storage/store.js';
+
+/** How many files a tool remembers viewing, for expiry. */
+const RECENT_VIEWS = 1024;
+
+export class AccessTimes {
+  readonly #store: MemoryStore;
+  /**
+   * When this tool last showed each file, by the file itself (its body id: a rename keeps it, another file later at
+   * the path is not it). Noted when a view has read the file, in its transaction, so a view called before `expire()`
+   * counts, and one that fails counts nothing.
+   */
+  readonly #viewed = new Map<FileIdentity, number>();
+  /** Files whose stored access time is stale, written together in the next round. */
+  readonly #touched = new Set<FileIdentity>();
+  /** The rounds under way, for {@link flush}. */
+  readonly #touching = new Set<Promise<void>>();
+
+  constructor(store: MemoryStore) {
+    this.#store = store;
+  }
+
+  /** The views this tool made, for expiry to count beside the stored access times. */
+  get viewed(): ReadonlyMap<FileIdentity, number> {
+    return this.#viewed;
+  }
+
+  /** A view has shown the file `entry`: remembered, and its access time written soon if the stored one is stale. */
+  saw(entry: EntryRecord): void {
+    const now = Date.now();
+    const which = fileIdentity(entry);
+    this.#viewed.delete(which);
+    this.#viewed.set(which, now);
+    if (this.#viewed.size > RECENT_VIEWS) this.#viewed.delete(this.#viewed.keys().next().value as FileIdentity);
+    // Stale when its last use as stored (write or stored view) is over an hour old: a fresh file's view stays a read.
+    if (lastUsed(entry) < now - ACCESS_GRANULARITY_MS) this.#note(which);
+  }
+
+  /** Writes pending access times now. */
+  async flush(): Promise<void> {
+    while (this.#touching.size > 0) await Promise.all(this.#touching);
+  }
+
+  /**
+   * One transaction for the files views read in the same microtask. Each round starts at once, also while another is
+   * under way: started before the view answers, it still commits if the tool is closed right after.
+   */
+  #note(which: FileIdentity): void {
+    const due = this.#touched.size > 0;
+    this.#touched.add(which);
+    if (due) return;
+    const round = Promise.resolve().then(async () => {
+      const read = [...this.#touched];
+      this.#touched.clear();
+      try {
+        await this.#store.run('readwrite', (tx) => touchFiles(tx, read, Date.now()), ['entries']);
+      } catch {
+        // Access times only steer expiry; a failed update must not fail the view that caused it.
+      } finally {
+        this.#touching.delete(round);
+      }
+    });
+    this.#touching.add(round);
+  }
+}

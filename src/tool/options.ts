@@ -1,0 +1,51 @@
+// The tool's public option and result types.
+
+import type { MemoryToolErrorCode } from '../core/errors.js';
+import type { MemoryLimits } from '../core/limits.js';
+import type { BeforeWriteHook } from '../guards/write-guards.js';
+import type { HistoryLimits } from '../history/journal.js';
+
+export interface IndexedDBMemoryToolOptions {
+  /** IndexedDB database name. Default `"claude-memory"`; use one per user or per app to keep memories apart. */
+  dbName?: string;
+  /** `create` on an existing file overwrites it (default `true`) or refuses with `File … already exists`. */
+  overwrite?: boolean;
+  /** Caps checked before anything is written, and the longest reply; see {@link MemoryLimits}. */
+  limits?: MemoryLimits;
+  /**
+   * The journal behind `history()` and `undo()`: bounds (default the last 1,000 changes, 32 MiB of old
+   * contents), or `false` to keep none.
+   */
+  history?: HistoryLimits | false;
+  /** Refuse text that looks like an API key, private key or cloud credential (default `true`). */
+  blockSecrets?: boolean;
+  /**
+   * Sees every text before it is stored: return a string to store instead, nothing to keep it, or throw
+   * to refuse (the error's message reaches Claude). Runs inside the transaction, so it must be synchronous. It can
+   * run twice for one command: a create or edit that finds another tab's or tool's write came between this
+   * tool's is run again, and only that run is stored.
+   */
+  beforeWrite?: BeforeWriteHook;
+}
+
+/** Who a command is run for, recorded in the history. */
+export interface RunOptions {
+  /** Default `claude`; the demo's console uses `user`. */
+  actor?: string;
+}
+
+/** What `tool.expire()` did. */
+export interface ExpireReport {
+  /** Normalized paths of the deleted files. */
+  deleted: string[];
+}
+
+/** What `tool.run()` answers: the `tool_result` content and whether it is an error. */
+export interface MemoryToolResult {
+  content: string;
+  is_error: boolean;
+  /** With `is_error`: the MemoryToolError code, for programs (e.g. `storage` to show a full disk). */
+  code?: MemoryToolErrorCode;
+}
+
+export const DEFAULT_DB_NAME = 'claude-memory';

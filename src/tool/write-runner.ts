@@ -1,0 +1,139 @@
+// Runs every write of the tool as one readwrite transaction with its journal record. A command that writes one
+// file's text starts from the totals this tool's last write left, unchecked, and proves them by its journal record's
+// key (an optimistic check, storage/optimistic-totals.ts); a stale run is aborted and runs once more from fresh totals.
+// Only the run that committed is published and remembered. See ./README.md, "Writes".
+
+import { unwrap } from 'idb';
+import type { MemoryChange, WriteContext, WriteResult } from '../commands/commands.js';
+import { isMemoryToolError } from '../core/errors.js';
+import type { ChangeHub } from '../core/change-events.js';
+import type { Recorded, ResolvedHistoryLimits } from '../history/journal.js';
+import { record } from '../history/journal.js';
+import type { RememberedTotals } from '../storage/optimistic-totals.js';
+import { StaleTotals, mayBeStale, totalsAreCurrent, wasAlone } from '../storage/optimistic-totals.js';
+import { ReadAhead, StagedReadAhead } from '../storage/read-ahead.js';
+import type { MemoryStore, MemoryTx } from '../storage/store.js';
+import type { CallOrder } from './call-order.js';
+
+type WriteTx = MemoryTx<'readwrite'>;
+/** Keeps the totals a transaction's journal record holds, once it has committed (as trusted unless told otherwise). */
+export type Remember = (recorded: Recorded, trusted?: boolean) => void;
+
+/** What a write command is run with, but the remembered totals the runner adds. */
+export type CommandContext = Omit<WriteContext, 'known' | 'trusted' | 'ahead' | 'now'>;
+
+/** The commands that take remembered totals unchecked: the ones writing one file's text. */
+const TRUSTING = new Set(['create', 'str_replace', 'insert']);
+
+export class WriteRunner {
+  readonly #store: MemoryStore;
+  readonly #order: CallOrder;
+  readonly #hub: ChangeHub;
+  readonly #history: ResolvedHistoryLimits | undefined;
+  readonly #ahead: ReadAhead;
+  /** The totals the last write left, the connection it used, and whether the next write may take them unchecked. */
+  #remembered: { db: IDBDatabase; value: RememberedTotals; trusted: boolean } | undefined;
+  /** This tool's readwrite transactions under way: while one is, the totals it will leave are not known yet. */
+  #inFlight = 0;
+
+  constructor(store: MemoryStore, order: CallOrder, hub: ChangeHub, history: ResolvedHistoryLimits | undefined, ahead: ReadAhead) {
+    this.#store = store;
+    this.#order = order;
+    this.#hub = hub;
+    this.#history = history;
+    this.#ahead = ahead;
+  }
+
+  /**
+   * One write command, in call order. A run that trusts remembered totals holds the calls after it until it has
+   * committed (it may run twice), so they still take effect in call order.
+   */
+  command(actor: string, command: string, ctx: CommandContext, body: (tx: WriteTx, ctx: WriteContext) => Promise<WriteResult>): Promise<string> {
+    const mayTrust = (): boolean => this.#remembered?.trusted === true && TRUSTING.has(command) && this.#inFlight === 0;
+    return this.#order.enter(async (trusting) => {
+      const now = Date.now();
+      let trusted = false;
+      // Set by a run that found (or could not rule out) that its remembered totals were stale: it runs once more.
+      let stale = false;
+      const attempt = async (again: boolean): Promise<WriteResult> => {
+        // The bodies it writes become guesses only once it commits (a rerun's body ids differ).
+        const ahead = new StagedReadAhead(this.#ahead);
+        const done = await this.run(async (tx, remember) => {
+          const known = again ? undefined : this.#rememberedFor(tx);
+          trusted = trusting && known?.trusted === true;
+          let written: WriteResult;
+          try {
+            written = await body(tx, { ...ctx, now, known: known?.value, trusted, ahead });
+          } catch (error) {
+            // A limit refusal stands only if the totals it was judged on were current.
+            if (trusted && known && isMemoryToolError(error) && error.code === 'too_large') {
+              if (!(await totalsAreCurrent(tx, known.value).catch(() => false))) {
+                stale = true;
+                throw new StaleTotals();
+              }
+            }
+            throw error;
+          }
+          const draft = { actor, command, paths: journalPaths(written.changes), ops: written.ops, retired: written.retired };
+          const recorded = await record(tx, draft, now, this.#history, written.usage);
+          const alone = known === undefined ? !again : wasAlone(known.value, await recorded.key);
+          if (trusted && !alone) {
+            stale = true;
+            throw new StaleTotals();
+          }
+          remember(recorded, alone);
+          return written;
+        });
+        ahead.commit();
+        return done;
+      };
+      let result: WriteResult;
+      try {
+        result = await attempt(false);
+      } catch (error) {
+        if (!trusted || !(stale || mayBeStale(error))) throw error;
+        result = await attempt(true);
+      }
+      // Before the turn ends: a listener's own command must not start ahead of those already waiting.
+      this.#hub.publish(result.changes);
+      return result.reply;
+    }, mayTrust);
+  }
+
+  /** One readwrite transaction; the totals of the journal record passed to `remember` are kept once it commits. */
+  async run<T>(body: (tx: WriteTx, remember: Remember) => Promise<T>): Promise<T> {
+    let remembered: (() => void) | undefined;
+    this.#inFlight++;
+    try {
+      const result = await this.#store.run('readwrite', (tx) =>
+        body(tx, (recorded, trusted) => {
+          remembered = this.rememberLater(tx, recorded, trusted);
+        }),
+      );
+      remembered?.();
+      return result;
+    } finally {
+      this.#inFlight--;
+    }
+  }
+
+  /**
+   * What to call once `tx` has committed, to remember the totals it wrote. They are tied to the connection: one the
+   * browser closed or another tab's upgrade replaced may come back to a database rebuilt from scratch.
+   */
+  rememberLater(tx: WriteTx, recorded: Recorded, trusted = true): () => void {
+    const db = unwrap(tx).db;
+    return () => {
+      this.#remembered = { db, value: recorded.known(), trusted };
+    };
+  }
+
+  #rememberedFor(tx: WriteTx): { value: RememberedTotals; trusted: boolean } | undefined {
+    return this.#remembered?.db === unwrap(tx).db ? this.#remembered : undefined;
+  }
+}
+
+/** The paths a command's history entry names: the keys its changes carry, a rename's source first. */
+function journalPaths(changes: readonly MemoryChange[]): string[] {
+  return changes.flatMap((change) => (change.type === 'rename' ? [change.from, change.path] : [change.path]));
+}
