@@ -108,7 +108,7 @@ type Totals = raw.Totals;
 const remembered = new WeakMap<IDBDatabase, { key: number; totals: Totals }>();
 
 /**
- * The newest totals as the library gets them (commands.ts `getUsage`) on a database no one else writes to: when
+ * The newest totals as the library gets them (storage/optimistic-totals.ts `readTotals`) on a database no one else writes to: when
  * remembered, taken unchecked (`trust`: create and the edits, proven afterwards by the journal record's key) or
  * after one key lookup that no record came after them (delete, rename); otherwise one step of a cursor from the
  * journal's end (raw.ts).

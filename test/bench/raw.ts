@@ -273,7 +273,7 @@ export async function seedFiles(db: IDBDatabase, files: readonly RawFile[], fold
   await updateTotals(db, ([seq, oldBytes, oldFiles, next, jb, je]) => [seq + 1, oldBytes + bytes, oldFiles + files.length, next, jb, je]);
 }
 
-/** The library's totals as it stores them (schema.ts `TotalsKey`). */
+/** The library's totals as it stores them (schema.ts `StoredTotals`). */
 export type Totals = [seq: number, bytes: number, files: number, nextBody: number, journalBytes: number, journalEntries: number];
 
 /**

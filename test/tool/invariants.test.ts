@@ -178,7 +178,7 @@ function storageProblems({ entries, bodies, journal }: Stores): string[] {
     if (body === undefined) out.push(`body ${entry.bodyId} of ${entry.path} is missing`);
     else if (utf8Bytes(body) !== entry.size) out.push(`${entry.path} says ${entry.size} bytes, its body has ${utf8Bytes(body)}`);
   }
-  // The newest record carries the current totals (schema.ts UsageRecord), as [seq, bytes, files, nextBody, journalBytes, journalEntries].
+  // The newest record carries the current totals (schema.ts Totals), as [seq, bytes, files, nextBody, journalBytes, journalEntries].
   const [, totalBytes, totalFiles, nextBody, journalBytes, journalEntries] = journal.at(-1)?.totals ?? [0, 0, 0, 1, 0, 0];
   if (totalBytes !== bytes) out.push(`totals say ${totalBytes} bytes, the files hold ${bytes}`);
   if (totalFiles !== files) out.push(`totals say ${totalFiles} files, there are ${files}`);
