@@ -3,19 +3,20 @@
 // against the memory as it is then. Hashing is not IndexedDB, so it never runs inside a transaction.
 
 import { BUNDLE_FORMAT, BUNDLE_VERSION } from './format.js';
-import type { BundleFile, ExportBundleOptions, ImportBundleOptions, ImportReport, MemoryBundle } from './format.js';
-import { folderRecord, getEntry, subtreeRange } from '../commands/commands.js';
+import type { BundleFile, ExportBundleOptions, ImportBundleOptions, ImportReport } from './format.js';
 import { readTotals } from '../storage/optimistic-totals.js';
 import { MemoryToolError, isMemoryToolError } from '../core/errors.js';
 import type { ResolvedLimits, FileTotals } from '../core/limits.js';
 import { MEMORY_ROOT, ancestorsOf, normalizeMemoryPath, parentOf } from '../core/paths.js';
 import { bundleReply } from './replies.js';
 import { reply } from '../core/replies.js';
-import type { Recorded, ResolvedHistoryLimits, RetiredBody } from '../history/journal.js';
-import { fileState, record } from '../history/journal.js';
+import type { Recorded, ResolvedHistoryLimits } from '../history/journal.js';
+import { record } from '../history/journal.js';
 import type { EntryRecord, JournalOp } from '../storage/schema.js';
 import type { MemoryStore, MemoryTx } from '../storage/store.js';
 import { utf8Length } from '../core/utf8.js';
+import { fileState, folderRecord, getEntry, subtreeRange } from '../storage/entries.js';
+import type { RetiredBody } from '../storage/entries.js';
 
 export { BUNDLE_FORMAT, BUNDLE_VERSION, importChanges } from './format.js';
 export type { BundleFile, BundleProgress, ExportBundleOptions, ImportBundleOptions, ImportReport, MemoryBundle } from './format.js';

@@ -5,20 +5,18 @@
 import { MemoryToolError } from '../core/errors.js';
 import type { ResolvedLimits } from '../core/limits.js';
 import { checkWrite } from '../core/limits.js';
-import { MEMORY_ROOT, PAST_LIMITS, ancestorsOf, depthOf, isHiddenName, isWithin, nameOf, normalizeMemoryPath, parentOf, pastPathLimits } from '../core/paths.js';
+import { MEMORY_ROOT, ancestorsOf, isHiddenName, isWithin, nameOf, normalizeMemoryPath, parentOf } from '../core/paths.js';
 import { ERROR_PREFIX, FOLDER_SIZE, formatSize, reply } from '../core/replies.js';
 import { editedReply, fileView, folderView, multipleMatchesReply, noMatchReply } from './bounded-replies.js';
 import { firstTwo, lineOf } from './text-search.js';
 import type { BeforeWrite, WriteGuards } from '../guards/write-guards.js';
-import type { RetiredBody } from '../history/journal.js';
 import type { RememberedTotals } from '../storage/optimistic-totals.js';
 import { readTotals } from '../storage/optimistic-totals.js';
-import { fileState } from '../history/journal.js';
 import type { EntryRecord, JournalOp, Totals } from '../storage/schema.js';
 import type { BodyGuesses } from '../storage/read-ahead.js';
 import type { MemoryTx } from '../storage/store.js';
 import { getRecord, plainStore, request, writer } from '../storage/store.js';
-import { utf8Length, wellFormed } from '../core/utf8.js';
+import { utf8Length } from '../core/utf8.js';
 import type {
   BetaMemoryTool20250818CreateCommand as CreateCommand,
   BetaMemoryTool20250818DeleteCommand as DeleteCommand,
@@ -27,15 +25,9 @@ import type {
   BetaMemoryTool20250818StrReplaceCommand as StrReplaceCommand,
   BetaMemoryTool20250818ViewCommand as ViewCommand,
 } from '@anthropic-ai/sdk/resources/beta';
-
-/**
- * What a write command changed, for change events and the journal. Paths are normalized keys. `write`: a file
- * written (or, by an import, a folder made); `delete`: a file or folder removed, with everything below it.
- */
-export type MemoryChange =
-  | { type: 'write'; path: string }
-  | { type: 'delete'; path: string }
-  | { type: 'rename'; path: string; from: string };
+import type { RetiredBody } from '../storage/entries.js';
+import { deleteEntries, fileState, folderRecord, getEntry, moveTree, movedThing, readBody, subtreeRange } from '../storage/entries.js';
+import type { MemoryChange } from '../core/change-events.js';
 
 export interface WriteResult {
   reply: string;
@@ -64,17 +56,6 @@ export interface WriteContext extends WriteGuards {
 type ReadTx = MemoryTx<'readonly'> | MemoryTx<'readwrite'>;
 type WriteTx = MemoryTx<'readwrite'>;
 
-const ROOT_ENTRY: EntryRecord = { path: MEMORY_ROOT, parent: '', kind: 'folder', size: 0, createdAt: 0, updatedAt: 0 };
-
-/** Every key strictly below `folder`: `folder + '/'` up to, not including, `folder + '0'` ('0' follows '/'). */
-export function subtreeRange(folder: string): IDBKeyRange {
-  return IDBKeyRange.bound(folder + '/', folder + '0', false, true);
-}
-
-export function getEntry(tx: ReadTx, key: string): Promise<EntryRecord | undefined> {
-  return key === MEMORY_ROOT ? Promise.resolve(ROOT_ENTRY) : getRecord(tx, 'entries', key);
-}
-
 /**
  * A request made now: `answer` settles with its key or its error, never a rejection, so the caller decides when a
  * failure counts; `thrown` is the error of one the browser refused as it was made (a full disk, in some browsers),
@@ -87,10 +68,6 @@ function send(make: () => IDBRequest<number>): { answer: Promise<{ key: number }
   } catch (error) {
     return { answer: Promise.resolve({ error }), thrown: { error } };
   }
-}
-
-export async function readBody(tx: ReadTx, entry: EntryRecord): Promise<string> {
-  return entry.bodyId === undefined ? '' : ((await getRecord(tx, 'bodies', entry.bodyId)) ?? '');
 }
 
 /** The body `guess` names, read now, beside the entry (read-ahead.ts); nothing without a guess. */
@@ -134,35 +111,6 @@ export async function view(
   const text = fileView(command.path, await bodyOf(tx, entry, guess, early), command.view_range, maxReplyChars);
   onFileRead?.(entry);
   return text;
-}
-
-/**
- * Which file a view read, for its access time and for expiry: its body id (a rename, by anyone, keeps it; every other
- * file, and every later version of this one, has another), or its path for a file stored without one.
- */
-export type FileIdentity = number | string;
-
-export const fileIdentity = (entry: EntryRecord): FileIdentity => entry.bodyId ?? entry.path;
-
-/**
- * When a file was last used: its last write, or its last view if later; as stored, or with `viewed`, views not stored
- * yet (by {@link fileIdentity}). Expiry deletes by it, and a view writes an access time when it is over an hour old.
- */
-export const lastUsed = (entry: EntryRecord, viewed?: ReadonlyMap<FileIdentity, number>): number =>
-  Math.max(entry.updatedAt, entry.accessedAt ?? 0, viewed?.get(fileIdentity(entry)) ?? 0);
-
-/**
- * Sets `accessedAt` on the files `read` names (those still there, wherever they have moved since): one light metadata
- * write for many views. A file edited or deleted since has no such body any more (an edit's own time is later anyway).
- */
-export async function touchFiles(tx: WriteTx, read: Iterable<FileIdentity>, now: number): Promise<void> {
-  const entries = tx.objectStore('entries');
-  await Promise.all(
-    [...read].map(async (which) => {
-      const entry = await (typeof which === 'number' ? entries.index('bodyId').get(which) : entries.get(which));
-      if (entry?.kind === 'file' && fileIdentity(entry) === which) await entries.put({ ...entry, accessedAt: now });
-    }),
-  );
 }
 
 const isVisible = (entry: EntryRecord): boolean => !isHiddenName(nameOf(entry.path));
@@ -263,10 +211,6 @@ export async function create(tx: WriteTx, command: CreateCommand, ctx: WriteCont
   };
 }
 
-/** A move op's record of what moved: a folder, or a file with its body. */
-export const movedThing = (entry: EntryRecord): { kind: 'folder' } | { kind: 'file'; bodyId?: number } =>
-  entry.kind === 'folder' ? { kind: 'folder' } : entry.bodyId === undefined ? { kind: 'file' } : { kind: 'file', bodyId: entry.bodyId };
-
 const folderOps = (made: readonly string[]): JournalOp[] =>
   made.map((path) => ({ type: 'folder', path, before: false, after: true }));
 
@@ -291,11 +235,6 @@ async function foldersToMake(tx: ReadTx, key: string, belowFile: (file: string) 
   });
   missing.push(parent);
   return missing;
-}
-
-/** The record of a new folder at `path`. */
-export function folderRecord(path: string, now: number): EntryRecord {
-  return { path, parent: parentOf(path), kind: 'folder', size: 0, createdAt: now, updatedAt: now };
 }
 
 function makeFolders(tx: WriteTx, folders: readonly string[], now: number): void {
@@ -474,40 +413,6 @@ export async function remove(tx: WriteTx, command: DeleteCommand, ctx: Pick<Writ
   return { reply: reply.deleted(command.path), changes: [{ type: 'delete', path: key }], ...removed };
 }
 
-/**
- * Deletes `gone` (the whole subtree of `folder` when given, as one key range) and answers the usage after it.
- * Bodies are not touched here: they are returned as retired, for the journal to keep or release.
- */
-export function deleteEntries(
-  tx: WriteTx,
-  gone: readonly EntryRecord[],
-  usage: Totals,
-  folder?: string,
-): Pick<WriteResult, 'ops' | 'retired' | 'usage'> {
-  const entries = writer(tx, 'entries');
-  const ops: JournalOp[] = [];
-  const retired: RetiredBody[] = [];
-  let bytes = 0;
-  let files = 0;
-  for (const entry of gone) {
-    if (entry.kind === 'folder') {
-      ops.push({ type: 'folder', path: entry.path, before: true, after: false, times: [entry.createdAt, entry.updatedAt] });
-    } else {
-      bytes += entry.size;
-      files++;
-      const before = fileState(entry);
-      ops.push({ type: 'file', path: entry.path, before, after: null });
-      if (before) retired.push({ id: before.bodyId, size: before.size });
-    }
-    if (folder === undefined) entries.delete(entry.path);
-  }
-  if (folder !== undefined) {
-    entries.delete(folder);
-    entries.delete(subtreeRange(folder));
-  }
-  return { ops, retired, usage: { ...usage, bytes: usage.bytes - bytes, files: usage.files - files } };
-}
-
 // ---------------------------------------------------------------- rename
 
 export async function rename(tx: WriteTx, command: RenameCommand, ctx: WriteContext): Promise<WriteResult> {
@@ -535,35 +440,4 @@ export async function rename(tx: WriteTx, command: RenameCommand, ctx: WriteCont
     retired: [],
     usage,
   };
-}
-
-/**
- * Moves `source` (with its subtree, for a folder) to `to`: metadata only, bodies keep their ids. `to` itself has been
- * checked; a folder's files may still end up too deep or too long below it, and then `refuse(path, past)` says why
- * (paths.ts `PAST_LIMITS`) before anything is written.
- */
-export async function moveTree(
-  tx: WriteTx,
-  source: EntryRecord,
-  to: string,
-  refuse: (path: string, past: string) => MemoryToolError,
-): Promise<void> {
-  const entries = tx.objectStore('entries');
-  const from = source.path;
-  const moved = source.kind === 'folder' ? [source, ...(await entries.getAll(subtreeRange(from)))] : [source];
-  // Only a move to a deeper or longer place can put a path past a limit.
-  if (source.kind === 'folder' && (depthOf(to) > depthOf(from) || utf8Length(to) > utf8Length(from))) {
-    for (const entry of moved) {
-      const path = to + entry.path.slice(from.length);
-      const past = pastPathLimits(path);
-      if (past) throw refuse(path, PAST_LIMITS[past]);
-    }
-  }
-  const pending: Promise<unknown>[] = [entries.delete(from)];
-  if (source.kind === 'folder') pending.push(entries.delete(subtreeRange(from)));
-  for (const entry of moved) {
-    const path = to + entry.path.slice(from.length);
-    pending.push(entries.put({ ...entry, path, parent: parentOf(path) }));
-  }
-  await Promise.all(pending);
 }

@@ -2,7 +2,14 @@
 // worker of the origin that opened the same database hears it a task later, through a BroadcastChannel.
 // Only sent after the transaction commits, so a listener never sees a change that was rolled back.
 
-import type { MemoryChange } from '../commands/commands.js';
+/**
+ * What a write command changed, for change events and the journal. Paths are normalized keys. `write`: a file
+ * written (or, by an import, a folder made); `delete`: a file or folder removed, with everything below it.
+ */
+export type MemoryChange =
+  | { type: 'write'; path: string }
+  | { type: 'delete'; path: string }
+  | { type: 'rename'; path: string; from: string };
 
 /** One committed command (or import): what changed, and whether it happened in this tool or elsewhere. */
 export interface MemoryChangeEvent {

@@ -1,11 +1,13 @@
 // Expiry: deleting the files nobody read or wrote since a given time, as the memory-tool documentation
 // recommends for long-lived memories. One transaction over metadata only (bodies are never read).
 
-import type { FileIdentity, WriteResult } from '../commands/commands.js';
-import { deleteEntries, lastUsed } from '../commands/commands.js';
+import type { WriteResult } from '../commands/commands.js';
 import { readTotals } from '../storage/optimistic-totals.js';
 import { undoReply } from './undo-replies.js';
 import type { MemoryTx } from '../storage/store.js';
+import type { FileIdentity } from '../storage/file-use.js';
+import { deleteEntries } from '../storage/entries.js';
+import { lastUsed } from '../storage/file-use.js';
 
 /**
  * Deletes every file last used before `cutoff` (ms since the epoch); folders stay. `viewed` holds the calling tool's

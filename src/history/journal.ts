@@ -3,9 +3,10 @@
 // costs no extra reads or writes of content; a body is deleted once no file and no entry holds it.
 
 import { packTotals, totalsRecord } from '../storage/schema.js';
-import type { FileState, JournalOp, JournalRecord, Totals } from '../storage/schema.js';
+import type { JournalOp, JournalRecord, Totals } from '../storage/schema.js';
 import type { MemoryTx } from '../storage/store.js';
 import type { RememberedTotals } from '../storage/optimistic-totals.js';
+import type { RetiredBody } from '../storage/entries.js';
 import { plainStore, request, writer } from '../storage/store.js';
 
 type WriteTx = MemoryTx<'readwrite'>;
@@ -21,12 +22,6 @@ export interface HistoryLimits {
 export type ResolvedHistoryLimits = Required<HistoryLimits>;
 
 export const DEFAULT_HISTORY_LIMITS: Readonly<ResolvedHistoryLimits> = { maxEntries: 1000, maxBytes: 32 * 1024 * 1024 };
-
-/** A body a change took out of use, with its size (for the journal's byte bound). */
-export interface RetiredBody {
-  id: number;
-  size: number;
-}
 
 /** What {@link record} wrote. */
 export interface Recorded {
@@ -51,13 +46,6 @@ export interface JournalDraft {
   ops: JournalOp[];
   retired: RetiredBody[];
   undoOf?: number;
-}
-
-/** The file state an entry or journal op holds. */
-export function fileState(entry: { bodyId?: number; size: number; createdAt: number; updatedAt: number }): FileState | null {
-  return entry.bodyId === undefined
-    ? null
-    : { bodyId: entry.bodyId, size: entry.size, createdAt: entry.createdAt, updatedAt: entry.updatedAt };
 }
 
 /** Deletes each body that no file and no journal entry holds any more. */

@@ -3,15 +3,16 @@
 // a later change, nothing is undone.
 
 import { MemoryToolError } from '../core/errors.js';
-import type { MemoryChange, WriteResult } from '../commands/commands.js';
-import { folderRecord, getEntry, moveTree, movedThing, subtreeRange } from '../commands/commands.js';
+import type { WriteResult } from '../commands/commands.js';
 import { readTotals } from '../storage/optimistic-totals.js';
 import type { ResolvedLimits } from '../core/limits.js';
 import { MEMORY_ROOT, ancestorsOf, parentOf } from '../core/paths.js';
 import { undoReply } from './undo-replies.js';
 import type { EntryRecord, FileState, JournalOp, JournalRecord } from '../storage/schema.js';
 import type { MemoryTx } from '../storage/store.js';
-import type { RetiredBody } from './journal.js';
+import type { MemoryChange } from '../core/change-events.js';
+import { folderRecord, getEntry, moveTree, movedThing, subtreeRange } from '../storage/entries.js';
+import type { RetiredBody } from '../storage/entries.js';
 
 type WriteTx = MemoryTx<'readwrite'>;
 

@@ -2,10 +2,10 @@
 // Read-only, and not an access by Claude (expiry ignores it). Claude's `view` lives in commands.ts.
 
 import { MemoryToolError } from '../core/errors.js';
-import { getEntry, readBody, subtreeRange } from '../commands/commands.js';
 import { MEMORY_ROOT, isHiddenName, nameOf, normalizeMemoryPath } from '../core/paths.js';
 import { reply } from '../core/replies.js';
 import type { MemoryTx } from './store.js';
+import { getEntry, readBody, subtreeRange } from './entries.js';
 
 /** One file or folder, as `tool.list()` returns it. Paths are normalized keys. */
 export interface MemoryEntry {

@@ -1,11 +1,11 @@
 // When Claude last read each file, for expiry: this tool's own views, exactly (the last RECENT_VIEWS), and the
 // access times it stores for them, in light batched writes and at most one an hour per file, so a view stays a read.
 
-import type { FileIdentity } from '../commands/commands.js';
-import { fileIdentity, lastUsed, touchFiles } from '../commands/commands.js';
 import { ACCESS_GRANULARITY_MS } from '../storage/schema.js';
 import type { EntryRecord } from '../storage/schema.js';
 import type { MemoryStore } from '../storage/store.js';
+import type { FileIdentity } from '../storage/file-use.js';
+import { fileIdentity, lastUsed, touchFiles } from '../storage/file-use.js';
 
 /** How many files a tool remembers viewing, for expiry. */
 const RECENT_VIEWS = 1024;

@@ -4,9 +4,9 @@
 // Only the run that committed is published and remembered. See ./README.md, "Writes".
 
 import { unwrap } from 'idb';
-import type { MemoryChange, WriteContext, WriteResult } from '../commands/commands.js';
+import type { WriteContext, WriteResult } from '../commands/commands.js';
 import { isMemoryToolError } from '../core/errors.js';
-import type { ChangeHub } from '../core/change-events.js';
+import type { ChangeHub, MemoryChange } from '../core/change-events.js';
 import type { Recorded, ResolvedHistoryLimits } from '../history/journal.js';
 import { record } from '../history/journal.js';
 import type { RememberedTotals } from '../storage/optimistic-totals.js';
