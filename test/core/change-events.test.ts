@@ -5,8 +5,7 @@
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChangeHub } from '../../src/core/change-events.js';
-import type { MemoryChangeEvent } from '../../src/core/change-events.js';
-import type { MemoryChange } from '../../src/commands/commands.js';
+import type { MemoryChange, MemoryChangeEvent } from '../../src/core/change-events.js';
 
 /** The channels open right now, whoever opened them. */
 const openChannels = new Set<BroadcastChannel>();
