@@ -3,7 +3,15 @@
 // Never touches the DOM, never logs, never stores the key (it lives only in the SDK client, in memory).
 
 import type { Anthropic } from '@anthropic-ai/sdk';
-import type { BetaClearToolUses20250919Edit, BetaContentBlock, BetaMessage, BetaMessageParam, BetaStopReason, BetaToolResultBlockParam, BetaUsage } from '@anthropic-ai/sdk/resources/beta';
+import type {
+  BetaClearToolUses20250919Edit,
+  BetaContentBlock,
+  BetaMessage,
+  BetaMessageParam,
+  BetaStopReason,
+  BetaToolResultBlockParam,
+  BetaUsage,
+} from '@anthropic-ai/sdk/resources/beta';
 import type { AgentConnection } from './client.js';
 import { createAgentClient } from './client.js';
 import type { AgentErrorDescription } from './errors.js';

@@ -5,7 +5,15 @@
 import { MemoryToolError } from '../core/errors.js';
 import type { ResolvedLimits } from '../core/limits.js';
 import { checkWrite } from '../core/limits.js';
-import { MEMORY_ROOT, ancestorsOf, isHiddenName, isWithin, nameOf, normalizeMemoryPath, parentOf } from '../core/paths.js';
+import {
+  MEMORY_ROOT,
+  ancestorsOf,
+  isHiddenName,
+  isWithin,
+  nameOf,
+  normalizeMemoryPath,
+  parentOf,
+} from '../core/paths.js';
 import { ERROR_PREFIX, FOLDER_SIZE, formatSize, reply } from '../core/replies.js';
 import { editedReply, fileView, folderView, multipleMatchesReply, noMatchReply } from './bounded-replies.js';
 import { firstTwo, lineOf } from './text-search.js';
@@ -26,7 +34,16 @@ import type {
   BetaMemoryTool20250818ViewCommand as ViewCommand,
 } from '@anthropic-ai/sdk/resources/beta';
 import type { RetiredBody } from '../storage/entries.js';
-import { deleteEntries, fileState, folderRecord, getEntry, moveTree, movedThing, readBody, subtreeRange } from '../storage/entries.js';
+import {
+  deleteEntries,
+  fileState,
+  folderRecord,
+  getEntry,
+  moveTree,
+  movedThing,
+  readBody,
+  subtreeRange,
+} from '../storage/entries.js';
 import type { MemoryChange } from '../core/change-events.js';
 
 export interface WriteResult {

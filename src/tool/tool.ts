@@ -3,7 +3,14 @@
 // app's parts (history, undo, expiry, bundles, the tree) loaded on first use. It never touches the DOM and never logs.
 
 import type { MemoryToolHandlers } from '@anthropic-ai/sdk/helpers/beta/memory';
-import type { BetaMemoryTool20250818CreateCommand, BetaMemoryTool20250818DeleteCommand, BetaMemoryTool20250818InsertCommand, BetaMemoryTool20250818RenameCommand, BetaMemoryTool20250818StrReplaceCommand, BetaMemoryTool20250818ViewCommand } from '@anthropic-ai/sdk/resources/beta';
+import type {
+  BetaMemoryTool20250818CreateCommand,
+  BetaMemoryTool20250818DeleteCommand,
+  BetaMemoryTool20250818InsertCommand,
+  BetaMemoryTool20250818RenameCommand,
+  BetaMemoryTool20250818StrReplaceCommand,
+  BetaMemoryTool20250818ViewCommand,
+} from '@anthropic-ai/sdk/resources/beta';
 import type { ExportBundleOptions, ImportBundleOptions, ImportReport } from '../bundle/format.js';
 import * as commands from '../commands/commands.js';
 import { ChangeHub } from '../core/change-events.js';
