@@ -6,7 +6,17 @@ import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { BetaLocalFilesystemMemoryTool } from '@anthropic-ai/sdk/tools/memory/node';
-import { BULK_FILE_BYTES, FILE_SIZES, INSERT_TEXT, SMALL_FILES, TOKEN_A, TOKEN_B, editTargetBytes, bulkPath, makeText } from './fixtures.js';
+import {
+  BULK_FILE_BYTES,
+  FILE_SIZES,
+  INSERT_TEXT,
+  SMALL_FILES,
+  TOKEN_A,
+  TOKEN_B,
+  editTargetBytes,
+  bulkPath,
+  makeText,
+} from './fixtures.js';
 import type { Reps, ScenarioPlan } from './fixtures.js';
 
 /** Timings keyed like the page's rows: `command|files|size`. */

@@ -3,7 +3,21 @@
 // Driven by run.ts through `window.bench`; it reports progress with console.log and returns plain data.
 
 import type { IndexedDBMemoryTool } from '../../src/index.js';
-import { BULK_FILE_BYTES, FILE_SIZES, INSERT_TEXT, REPEATED_OLD_STR, SMALL_FILES, TOKEN_A, TOKEN_B, UNSEEN, editTargetBytes, bulkFolders, bulkPath, makeText, median } from './fixtures.js';
+import {
+  BULK_FILE_BYTES,
+  FILE_SIZES,
+  INSERT_TEXT,
+  REPEATED_OLD_STR,
+  SMALL_FILES,
+  TOKEN_A,
+  TOKEN_B,
+  UNSEEN,
+  editTargetBytes,
+  bulkFolders,
+  bulkPath,
+  makeText,
+  median,
+} from './fixtures.js';
 import type { CaseResult, PayloadPlan, Reps, ScenarioPlan } from './fixtures.js';
 import { bulkFiles, measure, measureSides, openMemory } from './harness.js';
 import { hotLoop, profile } from './profile.js';

@@ -14,7 +14,15 @@ import { describe, expect, it, vi } from 'vitest';
 import { openDB } from 'idb';
 import type { IDBPDatabase } from 'idb';
 import { IndexedDBMemoryTool, isMemoryToolError } from '../../src/index.js';
-import type { HistoryEntry, HistoryLimits, ImportBundleOptions, ImportReport, MemoryBundle, MemoryChange, MemoryLimits } from '../../src/index.js';
+import type {
+  HistoryEntry,
+  HistoryLimits,
+  ImportBundleOptions,
+  ImportReport,
+  MemoryBundle,
+  MemoryChange,
+  MemoryLimits,
+} from '../../src/index.js';
 import type { EntryRecord, JournalRecord, MemorySchema } from '../../src/storage/schema.js';
 import { RANDOM_REFUSALS } from '../helpers/random-refusals.js';
 

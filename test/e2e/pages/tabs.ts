@@ -2,7 +2,13 @@
 // with page.evaluate. It imports only the public API (src/index.ts) and draws nothing; raw IndexedDB is used
 // only to look behind the tool (counts, a foreign upgrade, a deletion).
 
-import { BUNDLE_FORMAT, BUNDLE_VERSION, DB_VERSION, IndexedDBMemoryTool, isMemoryToolError } from '../../../src/index.js';
+import {
+  BUNDLE_FORMAT,
+  BUNDLE_VERSION,
+  DB_VERSION,
+  IndexedDBMemoryTool,
+  isMemoryToolError,
+} from '../../../src/index.js';
 import type { BundleFile, MemoryBundle, MemoryChangeEvent, MemoryToolResult } from '../../../src/index.js';
 
 /** A command's outcome with the error's `code`, which `run()` flattens into text. */
