@@ -34,7 +34,7 @@ try {
   // Tells the suite which SDK it should find, so a swap that did not happen cannot pass for one that did.
   const env = { SDK_MATRIX_VERSION: oldest };
   const node = run('npx', ['vitest', 'run', '--project', 'node'], env);
-  const chromium = run('npx', ['vitest', 'run', '--project', 'chromium', 'test/agent.test.ts', 'test/runnable.test.ts', 'test/scripted-claude.test.ts'], env);
+  const chromium = run('npx', ['vitest', 'run', '--project', 'chromium', 'test/agent', 'test/adapters', 'test/offline'], env);
   passed = node && chromium;
 } finally {
   if (!install(locked)) {
