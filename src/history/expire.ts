@@ -1,7 +1,7 @@
 // Expiry: deleting the files nobody read or wrote since a given time, as the memory-tool documentation
 // recommends for long-lived memories. One transaction over metadata only (bodies are never read).
 
-import type { WriteResult } from '../commands/commands.js';
+import type { WriteResult } from '../commands/write-result.js';
 import { readTotals } from '../storage/optimistic-totals.js';
 import { undoReply } from './undo-replies.js';
 import type { MemoryTx } from '../storage/store.js';

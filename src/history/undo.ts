@@ -3,7 +3,7 @@
 // a later change, nothing is undone.
 
 import { MemoryToolError } from '../core/errors.js';
-import type { WriteResult } from '../commands/commands.js';
+import type { WriteResult } from '../commands/write-result.js';
 import { readTotals } from '../storage/optimistic-totals.js';
 import type { ResolvedLimits } from '../core/limits.js';
 import { MEMORY_ROOT, ancestorsOf, parentOf } from '../core/paths.js';

@@ -12,7 +12,11 @@ import type {
   BetaMemoryTool20250818ViewCommand,
 } from '@anthropic-ai/sdk/resources/beta';
 import type { ExportBundleOptions, ImportBundleOptions, ImportReport } from '../bundle/format.js';
-import * as commands from '../commands/commands.js';
+import { create } from '../commands/create.js';
+import { remove } from '../commands/delete.js';
+import { insert, strReplace } from '../commands/edit.js';
+import { rename } from '../commands/rename.js';
+import { view } from '../commands/view.js';
 import { ChangeHub } from '../core/change-events.js';
 import type { MemoryChangeListener } from '../core/change-events.js';
 import type { MemoryCommand } from '../core/command-input.js';
@@ -107,7 +111,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     const checked = parse(command, 'view');
     const max = this.limits.maxReplyChars;
     return this.#order.enter(() =>
-      this.#store.run('readonly', (tx) => commands.view(tx, checked, max, (entry) => this.#access.saw(entry), this.#ahead), READ_STORES),
+      this.#store.run('readonly', (tx) => view(tx, checked, max, (entry) => this.#access.saw(entry), this.#ahead), READ_STORES),
     );
   }
 
@@ -157,15 +161,15 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
       case 'view':
         return this.view(command);
       case 'create':
-        return write((tx, ctx) => commands.create(tx, command, ctx));
+        return write((tx, ctx) => create(tx, command, ctx));
       case 'str_replace':
-        return write((tx, ctx) => commands.strReplace(tx, command, ctx));
+        return write((tx, ctx) => strReplace(tx, command, ctx));
       case 'insert':
-        return write((tx, ctx) => commands.insert(tx, command, ctx));
+        return write((tx, ctx) => insert(tx, command, ctx));
       case 'delete':
-        return write((tx, ctx) => commands.remove(tx, command, ctx));
+        return write((tx, ctx) => remove(tx, command, ctx));
       case 'rename':
-        return write((tx, ctx) => commands.rename(tx, command, ctx));
+        return write((tx, ctx) => rename(tx, command, ctx));
     }
   }
 

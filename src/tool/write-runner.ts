@@ -4,7 +4,7 @@
 // Only the run that committed is published and remembered. See ./README.md, "Writes".
 
 import { unwrap } from 'idb';
-import type { WriteContext, WriteResult } from '../commands/commands.js';
+import type { WriteContext, WriteResult } from '../commands/write-result.js';
 import { isMemoryToolError } from '../core/errors.js';
 import type { ChangeHub, MemoryChange } from '../core/change-events.js';
 import type { Recorded, ResolvedHistoryLimits } from '../history/journal.js';

@@ -1,0 +1,40 @@
+// The rename command (R-rename in ./README.md): a file or a folder moved by its entries alone (bodies keep their
+// ids), the new parent folders made, refused as a whole when any moved path would break a rule. A transaction body.
+
+import type { BetaMemoryTool20250818RenameCommand as RenameCommand } from '@anthropic-ai/sdk/resources/beta';
+import { MemoryToolError } from '../core/errors.js';
+import { MEMORY_ROOT, isWithin, normalizeMemoryPath } from '../core/paths.js';
+import { reply } from '../core/replies.js';
+import { getEntry, moveTree, movedThing } from '../storage/entries.js';
+import { readTotals } from '../storage/optimistic-totals.js';
+import type { MemoryTx } from '../storage/store.js';
+import { folderOps, foldersToMake, makeFolders } from './parent-folders.js';
+import type { WriteContext, WriteResult } from './write-result.js';
+
+export async function rename(tx: MemoryTx<'readwrite'>, command: RenameCommand, ctx: WriteContext): Promise<WriteResult> {
+  const from = normalizeMemoryPath(command.old_path);
+  const to = normalizeMemoryPath(command.new_path);
+  // Checks in the SDK's order: root, destination, source (R-rename); then the cases it gets wrong.
+  if (from === MEMORY_ROOT) throw new MemoryToolError('forbidden', reply.renameRoot());
+  const [source, destination, usage] = await Promise.all([getEntry(tx, from), getEntry(tx, to), readTotals(tx, ctx.known, ctx.trusted)]);
+  if (destination) throw new MemoryToolError('already_exists', reply.destinationExists(command.new_path));
+  if (!source) throw new MemoryToolError('not_found', reply.renameMissing(command.old_path));
+  if (source.kind === 'folder' && isWithin(to, from)) {
+    throw new MemoryToolError('invalid_input', reply.renameIntoItself(command.old_path, command.new_path));
+  }
+  const missingFolders = await foldersToMake(tx, to, (file) => reply.belowFile(command.new_path, file));
+
+  makeFolders(tx, missingFolders, ctx.now);
+  // R-rename-limits: every path the move makes is held to the path limits.
+  await moveTree(tx, source, to, (moved, past) =>
+    new MemoryToolError('invalid_path', reply.renamePastLimits(command.old_path, command.new_path, moved, past)),
+  );
+  return {
+    reply: reply.renamed(command.old_path, command.new_path),
+    changes: [{ type: 'rename', path: to, from }],
+    // What moved, so that an undo can tell whether it is still what is there (history/undo.ts).
+    ops: [...folderOps(missingFolders), { type: 'move', from, to, ...movedThing(source) }],
+    retired: [],
+    usage,
+  };
+}

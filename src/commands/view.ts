@@ -1,0 +1,75 @@
+// The view command: a folder listed two levels deep from the parent index (R-view-folder in ./README.md), or a
+// file with line numbers (R-view-file), both bounded by bounded-replies.ts. A transaction body: it awaits only IndexedDB.
+
+import type { BetaMemoryTool20250818ViewCommand as ViewCommand } from '@anthropic-ai/sdk/resources/beta';
+import { MemoryToolError } from '../core/errors.js';
+import { isHiddenName, nameOf, normalizeMemoryPath } from '../core/paths.js';
+import { FOLDER_SIZE, formatSize, reply } from '../core/replies.js';
+import { getEntry } from '../storage/entries.js';
+import type { BodyGuesses } from '../storage/read-ahead.js';
+import type { EntryRecord } from '../storage/schema.js';
+import type { MemoryTx } from '../storage/store.js';
+import { plainStore, request } from '../storage/store.js';
+import { fileView, folderView } from './bounded-replies.js';
+import { bodyOf, readAhead } from './file-text.js';
+
+type ReadTx = MemoryTx<'readonly'> | MemoryTx<'readwrite'>;
+
+/**
+ * `onFileRead` hears which file was shown, so the caller can note the access (for expiry) after the read; `ahead`
+ * guesses a file's body, and learns what was there.
+ */
+export async function view(
+  tx: ReadTx,
+  command: ViewCommand,
+  maxReplyChars: number,
+  onFileRead?: (entry: EntryRecord) => void,
+  ahead?: BodyGuesses,
+): Promise<string> {
+  const key = normalizeMemoryPath(command.path);
+  const guess = ahead?.guess(key);
+  const early = readAhead(tx, guess);
+  // A name with no extension is most likely a folder (`/memories` is the view of every conversation's start): its
+  // children are read beside its entry, a round trip sooner. For a file so named the read finds none, at little cost.
+  const children = guess !== undefined || nameOf(key).includes('.') ? undefined : childrenOf(tx, key);
+  children?.catch(() => undefined);
+  const entry = await getEntry(tx, key);
+  ahead?.saw(key, entry);
+  // R-view-missing
+  if (!entry) throw new MemoryToolError('not_found', reply.viewMissing(command.path));
+  if (entry.kind === 'folder') return folderView(...(await listFolder(tx, key, command.path, children)), command.view_range, maxReplyChars);
+  const text = fileView(command.path, await bodyOf(tx, entry, guess, early), command.view_range, maxReplyChars);
+  onFileRead?.(entry);
+  return text;
+}
+
+const isVisible = (entry: EntryRecord): boolean => !isHiddenName(nameOf(entry.path));
+// By UTF-16 code units, as Array.prototype.sort() orders names (R-view-folder).
+const byName = (a: EntryRecord, b: EntryRecord): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+
+/** The entries whose parent is `folder`, from the parent index. */
+const childrenOf = (tx: ReadTx, folder: string): Promise<EntryRecord[]> =>
+  request(plainStore(tx, 'entries').index('parent').getAll(folder)) as Promise<EntryRecord[]>;
+
+/**
+ * Two levels below `key`, read from the parent index: the cost follows what is listed, not the memory. `read` is
+ * the first level's read, when it was sent already. Answers the header, the folder's own line and one line per entry.
+ */
+async function listFolder(tx: ReadTx, key: string, shownPath: string, read = childrenOf(tx, key)): Promise<[string, string, string[]]> {
+  const children = (await read).filter(isVisible).sort(byName);
+  const grandchildren = await Promise.all(
+    children.map((child) => (child.kind === 'folder' ? childrenOf(tx, child.path) : Promise.resolve([] as EntryRecord[]))),
+  );
+  const lines: string[] = [];
+  // R-sizes: every folder is 4K, a file its UTF-8 size.
+  const line = (entry: EntryRecord, rel: string): string =>
+    entry.kind === 'folder' ? `${FOLDER_SIZE}\t${shownPath}/${rel}/` : `${formatSize(entry.size)}\t${shownPath}/${rel}`;
+  children.forEach((child, i) => {
+    const childName = nameOf(child.path);
+    lines.push(line(child, childName));
+    for (const grandchild of (grandchildren[i] ?? []).filter(isVisible).sort(byName)) {
+      lines.push(line(grandchild, `${childName}/${nameOf(grandchild.path)}`));
+    }
+  });
+  return [reply.listingHeader(shownPath), `${FOLDER_SIZE}\t${shownPath}`, lines];
+}
