@@ -9,7 +9,10 @@ export type MemoryToolErrorCode =
   | 'no_match'
   | 'multiple_matches'
   | 'already_exists'
+  /** A command that needs a file met a folder, or a write would put something below a file. */
   | 'not_a_file'
+  /** An app method that needs a folder (`list`) met a file. */
+  | 'not_a_folder'
   | 'is_a_directory'
   | 'too_large'
   | 'forbidden'

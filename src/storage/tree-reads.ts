@@ -1,5 +1,5 @@
 // Reading the tree for an app's own UI: every entry of a subtree (hidden ones too) and a file's raw text.
-// Read-only, and not an access by Claude (expiry ignores it). Claude's `view` lives in commands.ts.
+// Read-only, and not an access by Claude (expiry ignores it). Claude's `view` lives in commands/view.ts.
 
 import { MemoryToolError } from '../core/errors.js';
 import { MEMORY_ROOT, isHiddenName, nameOf, normalizeMemoryPath } from '../core/paths.js';
@@ -27,7 +27,7 @@ export async function listEntries(tx: ReadTx, path: string = MEMORY_ROOT): Promi
   const key = normalizeMemoryPath(path);
   const folder = await getEntry(tx, key);
   if (!folder) throw new MemoryToolError('not_found', reply.viewMissing(path));
-  if (folder.kind !== 'folder') throw new MemoryToolError('not_a_file', reply.notAFolder(path));
+  if (folder.kind !== 'folder') throw new MemoryToolError('not_a_folder', reply.notAFolder(path));
   const records = await tx.objectStore('entries').getAll(subtreeRange(key));
   const below = key.length + 1;
   return records.map((record) => ({

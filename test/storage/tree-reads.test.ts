@@ -39,8 +39,12 @@ describe('list', () => {
 
   it('refuses a missing path, a file and a hostile path', async () => {
     await expect(tool.list('/memories/none')).rejects.toMatchObject({ code: 'not_found' });
-    await expect(tool.list('/memories/a.md')).rejects.toMatchObject({ code: 'not_a_file', message: 'The path /memories/a.md is not a folder.' });
     await expect(tool.list('/memories/../x')).rejects.toMatchObject({ code: 'invalid_path' });
+  });
+
+  it('refuses a file as not_a_folder, the code that says what the path is not', async () => {
+    await expect(tool.list('/memories/a.md')).rejects.toMatchObject({ code: 'not_a_folder', message: 'The path /memories/a.md is not a folder.' });
+    await expect(tool.list('/memories/b/c/d.md/')).rejects.toMatchObject({ code: 'not_a_folder', message: 'The path /memories/b/c/d.md/ is not a folder.' });
   });
 });
 
