@@ -1,6 +1,6 @@
 // ReadAhead: which body a file had when the tool last saw it, for small files only, and for the files seen last;
 // StagedReadAhead: what one write saw, kept only once it commits.
-// The guesses' use (read beside the entry, checked against it) is tested through the tool in tool.test.ts.
+// The guesses' use (read beside the entry, checked against it) is tested through the tool in test/tool/read-ahead.test.ts.
 
 import { describe, expect, it } from 'vitest';
 import { READ_AHEAD_BYTES, READ_AHEAD_FILES, ReadAhead, StagedReadAhead } from '../../src/storage/read-ahead.js';

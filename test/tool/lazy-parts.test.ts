@@ -1,0 +1,34 @@
+// A part loaded on first use (src/tool/lazy-parts.ts) that cannot be loaded: that method fails as `unavailable`
+// with what to do, and the six commands go on. Node only; test/e2e/tabs.test.ts does it for real in Chromium.
+
+import { describe, expect, it, vi } from 'vitest';
+import { freshToolEach } from '../helpers/fresh-tool.js';
+
+const fresh = freshToolEach('lazy-parts');
+const { create, read } = fresh;
+
+describe('a part loaded on first use that cannot be loaded', () => {
+  // Node only: vitest's browser mode cannot make a module's loading fail. test/e2e/tabs.test.ts does it for real
+  // in Chromium, offline.
+  const inBrowser = typeof window !== 'undefined';
+  it.skipIf(inBrowser)('fails that method with an unavailable error saying what to do; the six commands go on', async () => {
+    await create('/memories/a.md', 'a');
+    // As when the page went offline before its first list(): the chunk cannot be fetched.
+    vi.doMock('../../src/storage/tree-reads.js', () => {
+      throw new TypeError('Failed to fetch dynamically imported module: listing.js');
+    });
+    try {
+      await expect(fresh.tool.list()).rejects.toMatchObject({
+        name: 'MemoryToolError',
+        code: 'unavailable',
+        // The cause's words in the brackets (here vitest's own, wrapping the factory's throw).
+        message: expect.stringMatching(/^This part of the memory tool could not be loaded \(.+\): the page may be offline, .*Reload the page while online\. Nothing was changed\.$/) as unknown,
+      });
+      expect(await create('/memories/b.md', 'b')).toBe('File created successfully at: /memories/b.md');
+      expect(await read('/memories/a.md')).toBe('a');
+    } finally {
+      vi.doUnmock('../../src/storage/tree-reads.js');
+    }
+    expect((await fresh.tool.list()).map((entry) => entry.path)).toEqual(['/memories/a.md', '/memories/b.md']);
+  });
+});
