@@ -1,7 +1,7 @@
-import type { MemoryChange } from '../core/change-events.js';
 // The bundle format's names, shapes and options, and the change events an import makes: what an app needs
 // without the bundle code itself (bundle.ts), which loads on the first export or import.
 
+import type { MemoryChange } from '../core/change-events.js';
 
 export const BUNDLE_FORMAT = 'claude-memory-bundle';
 /** The format version this library writes and the newest it reads. */

@@ -1,8 +1,8 @@
-// The wording of bundle import and export, apart from replies.ts so that it loads with bundle.ts, on first use,
-// instead of with the tool.
+// The wording of bundle import and export, apart from core/replies.ts so that it loads with the bundle code, on
+// first use, instead of with the tool.
 
 /**
- * Bundle import and export (bundle.ts). An import is all or nothing, so every refusal names the first bad entry
+ * Bundle import and export. An import is all or nothing, so every refusal names the first bad entry
  * and says that nothing was changed. `refused` frames the reasons below; `where` is `entry(...)` or '' (top level).
  */
 export const bundleReply = {

@@ -5,6 +5,7 @@
 import { MemoryToolError } from './errors.js';
 import { JOINER_SCRIPTS, LOOKALIKE, SUBDIVISION_FLAGS } from './path-unicode.js';
 import { reply } from './replies.js';
+import { showText } from './shown-text.js';
 import { utf8Length } from './utf8.js';
 
 /** The root every memory path lives under. */
@@ -98,7 +99,7 @@ export function normalizeMemoryPath(path: string): string {
     throw new MemoryToolError('invalid_input', reply.invalidInput('a path must be a string'));
   }
   const refuse = (why: string): never => {
-    throw new MemoryToolError('invalid_path', reply.badPath(shownPath(path), why));
+    throw new MemoryToolError('invalid_path', reply.badPath(showText(path, SHOWN_PATH_CHARS), why));
   };
   // The limit holds for the normalized key (below), as the contract says: `//` or `/./` padding that folds away is
   // harmless. The raw input is bounded too, far above it, so that no command splits, normalizes or echoes a
@@ -205,24 +206,6 @@ function dotCount(text: string): number {
   let count = 0;
   for (let i = text.indexOf('.'); i !== -1; i = text.indexOf('.', i + 1)) count++;
   return count;
-}
-
-/**
- * A refused path as it is echoed in the error: control and invisible characters are written as
- * `\uXXXX` (or `\u{XXXXX}`), so the message itself cannot hide text or break the line it is on.
- */
-function shownPath(path: string): string {
-  const shown = path.replace(
-    /[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Default_Ignorable_Code_Point}\ufff9-\ufffb\u2800]|[\ud800-\udfff]/gu,
-    (ch) => {
-      const code = ch.codePointAt(0) ?? 0;
-      return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
-    },
-  );
-  // Never an escape cut in half: the cut moves back to the start of one.
-  if (shown.length <= SHOWN_PATH_CHARS) return shown;
-  const cut = shown.slice(0, SHOWN_PATH_CHARS).replace(/\\(?:u(?:\{[0-9a-f]*|[0-9a-f]{0,3}))?$|[\ud800-\udbff]$/u, '');
-  return `${cut}… (${shown.length - cut.length} more characters)`;
 }
 
 /** Whether the `..` segments of `path` (below `/memories`) climb above it, as a file system would resolve them. */

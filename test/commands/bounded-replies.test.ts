@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IndexedDBMemoryTool } from '../../src/index.js';
 import type { MemoryLimits } from '../../src/index.js';
+import { bundleOf } from '../helpers/bundles.js';
 import { followFile, followFolder } from '../helpers/follow-views.js';
 
 const BOUND = 16_000;
@@ -98,7 +99,7 @@ describe('a file view', () => {
 describe('a folder view', () => {
   it('cuts a listing of 20,000 files at an entry, and the view_ranges its notes name list each entry once', async () => {
     const files = Array.from({ length: 20_000 }, (_, i) => ({ path: `/memories/n${String(i).padStart(5, '0')}.md`, content: 'x' }));
-    await tool.importBundle(JSON.stringify({ format: 'claude-memory-bundle', version: 1, exportedAt: new Date(0).toISOString(), files: await withHashes(files), folders: [] }));
+    await tool.importBundle(await bundleOf(Object.fromEntries(files.map((file) => [file.path, file.content]))));
     const first = await ok({ command: 'view', path: '/memories' });
     expect(first.length).toBeLessThanOrEqual(BOUND);
     expect(lastLine(first)).toMatch(
@@ -177,15 +178,3 @@ describe('the maxReplyChars limit', () => {
     );
   });
 });
-
-/** Bundle entries for `files`, with the times and SHA-256 digests the format asks for. */
-async function withHashes(files: { path: string; content: string }[]): Promise<unknown[]> {
-  const at = new Date(0).toISOString();
-  const digests = new Map<string, string>();
-  for (const { content } of files) {
-    if (digests.has(content)) continue;
-    const bytes = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(content)));
-    digests.set(content, [...bytes].map((b) => b.toString(16).padStart(2, '0')).join(''));
-  }
-  return files.map((file) => ({ ...file, createdAt: at, updatedAt: at, sha256: digests.get(file.content) }));
-}

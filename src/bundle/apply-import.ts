@@ -1,0 +1,71 @@
+// Applying a plan inside the import's readwrite transaction: the deletes, the folders and the files, each file as a
+// new body, with the steps that reverse it all for the journal.
+
+import { parentOf } from '../core/paths.js';
+import { fileState, folderRecord } from '../storage/entries.js';
+import type { RetiredBody } from '../storage/entries.js';
+import type { EntryRecord, JournalOp } from '../storage/schema.js';
+import type { MemoryTx } from '../storage/store.js';
+import type { Plan } from './plan-import.js';
+
+export interface Applied {
+  /** The steps that undo the import. */
+  ops: JournalOp[];
+  /** The bodies it replaced or removed, for the journal to keep or release. */
+  retired: RetiredBody[];
+  /** The next free body id. */
+  nextBody: number;
+}
+
+/**
+ * Writes `plan`, awaiting only its requests (any other await would let the transaction commit). Content is
+ * copy-on-write, as the commands write it. `step` is called once per bundle file, as it is written or skipped.
+ */
+export async function applyPlan(
+  tx: MemoryTx<'readwrite'>,
+  plan: Plan,
+  current: ReadonlyMap<string, EntryRecord>,
+  nextBody: number,
+  now: number,
+  step: () => void,
+): Promise<Applied> {
+  const entries = tx.objectStore('entries');
+  const bodies = tx.objectStore('bodies');
+  const ops: JournalOp[] = [];
+  // Deletes go first: a key freed here may be written again below, and requests run in order.
+  const pending: Promise<unknown>[] = plan.deletes.map((gone) => entries.delete(gone.path));
+  for (const gone of plan.deletes) {
+    ops.push(
+      gone.kind === 'folder'
+        ? { type: 'folder', path: gone.path, before: true, after: false, times: [gone.createdAt, gone.updatedAt] }
+        : { type: 'file', path: gone.path, before: fileState(gone), after: null },
+    );
+  }
+  for (const folder of plan.report.folderPaths) {
+    ops.push({ type: 'folder', path: folder, before: false, after: true });
+    pending.push(entries.put(folderRecord(folder, now)));
+  }
+  plan.report.skippedPaths.forEach(() => step());
+  let bodyId = nextBody;
+  for (const file of plan.writes) {
+    const there = current.get(file.key);
+    const before = there?.kind === 'file' ? fileState(there) : null;
+    const entry: EntryRecord = {
+      path: file.key,
+      parent: parentOf(file.key),
+      kind: 'file',
+      size: file.size,
+      bodyId: bodyId++,
+      createdAt: file.createdAt,
+      updatedAt: file.updatedAt,
+      // The bundle keeps when a file was last edited; here it arrives now, so expiry counts it as used now.
+      accessedAt: now,
+    };
+    // Progress follows the writes as the browser carries them out.
+    pending.push(bodies.add(file.content, entry.bodyId), entries.put(entry).then(step));
+    ops.push({ type: 'file', path: file.key, before, after: fileState(entry) });
+  }
+  await Promise.all(pending);
+  const retired = ops.flatMap((op) => (op.type === 'file' && op.before ? [{ id: op.before.bodyId, size: op.before.size }] : []));
+  return { ops, retired, nextBody: bodyId };
+}

@@ -1,0 +1,76 @@
+// Export: the memory, or a subtree, read in one readonly transaction, hashed after it, and written out as a
+// `claude-memory-bundle` JSON Blob whose bytes depend only on the memory and `exportedAt`.
+
+import { MemoryToolError } from '../core/errors.js';
+import { MEMORY_ROOT, normalizeMemoryPath } from '../core/paths.js';
+import { reply } from '../core/replies.js';
+import { getEntry, subtreeRange } from '../storage/entries.js';
+import type { MemoryStore } from '../storage/store.js';
+import { BUNDLE_FORMAT, BUNDLE_VERSION } from './format.js';
+import type { BundleFile, ExportBundleOptions } from './format.js';
+import { sha256All } from './sha256.js';
+
+/**
+ * The memory, or the subtree `options.path`, as a `claude-memory-bundle` JSON Blob.
+ *
+ * @example
+ * const blob = await exportBundle(store, { path: '/memories/projects' });
+ */
+export async function exportBundle(store: MemoryStore, options: ExportBundleOptions = {}): Promise<Blob> {
+  const shownPath = options.path ?? MEMORY_ROOT;
+  const key = normalizeMemoryPath(shownPath);
+  const stamp = options.exportedAt ?? new Date();
+  if (!(stamp instanceof Date) || Number.isNaN(stamp.getTime())) {
+    throw new TypeError('exportedAt must be a valid Date');
+  }
+  const snapshot = await store.run('readonly', async (tx) => {
+    const top = await getEntry(tx, key);
+    if (!top) throw new MemoryToolError('not_found', reply.viewMissing(shownPath));
+    const below = top.kind === 'folder' ? await tx.objectStore('entries').getAll(subtreeRange(key)) : [];
+    const entries = key === MEMORY_ROOT ? below : [top, ...below];
+    const files = entries.filter((entry) => entry.kind === 'file');
+    const bodies = tx.objectStore('bodies');
+    const contents = await Promise.all(
+      files.map((file) => (file.bodyId === undefined ? '' : bodies.get(file.bodyId).then((body) => body ?? ''))),
+    );
+    return { entries, files, contents };
+  });
+
+  const parents = new Set(snapshot.entries.map((entry) => entry.parent));
+  const folders = snapshot.entries
+    .filter((entry) => entry.kind === 'folder' && !parents.has(entry.path))
+    .map((entry) => entry.path)
+    .sort(byCodeUnits);
+  const files = snapshot.files
+    .map((entry, i) => ({ entry, content: snapshot.contents[i] ?? '' }))
+    .sort((a, b) => byCodeUnits(a.entry.path, b.entry.path));
+  const total = files.length;
+  const digests = await sha256All(
+    files.map((file) => file.content),
+    (done) => {
+      if (done < total) options.onProgress?.(done, total);
+    },
+  );
+  options.onProgress?.(total, total);
+
+  // Built as parts, one file a line: a large memory never becomes one giant string.
+  const head = { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, exportedAt: stamp.toISOString() };
+  const parts: string[] = [JSON.stringify(head).slice(0, -1), ',"files":['];
+  files.forEach(({ entry, content }, i) => {
+    const file: BundleFile = {
+      path: entry.path,
+      content,
+      createdAt: new Date(entry.createdAt).toISOString(),
+      updatedAt: new Date(entry.updatedAt).toISOString(),
+      sha256: digests[i] ?? '',
+    };
+    parts.push(`${i === 0 ? '' : ','}\n${JSON.stringify(file)}`);
+  });
+  parts.push(`${total === 0 ? '' : '\n'}],"folders":${JSON.stringify(folders)}}\n`);
+  return new Blob(parts, { type: 'application/json' });
+}
+
+/** The order of a bundle's paths: UTF-16 code units, as `Array.prototype.sort()` and IndexedDB keys compare. */
+export function byCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -1,0 +1,97 @@
+// Import: a bundle checked whole (structure, paths, hashes, limits, the memory's state), then applied in one
+// readwrite transaction that plans it again against the memory as it is then, and journaled as one change.
+
+import type { ResolvedLimits } from '../core/limits.js';
+import type { JournalDraft, Recorded, ResolvedHistoryLimits } from '../history/journal.js';
+import { record } from '../history/journal.js';
+import { readTotals } from '../storage/optimistic-totals.js';
+import type { MemoryStore, MemoryTx } from '../storage/store.js';
+import { applyPlan } from './apply-import.js';
+import { parseBundle, readText } from './check-bundle.js';
+import type { ImportBundleOptions, ImportReport } from './format.js';
+import { planImport } from './plan-import.js';
+import type { Settings } from './plan-import.js';
+import { refused } from './refusal.js';
+import { bundleReply } from './replies.js';
+import { sha256All } from './sha256.js';
+
+/**
+ * Checks `input` whole, then applies it in one readwrite transaction. Any refusal is a MemoryToolError (code
+ * `invalid_bundle`, `too_large` or `conflict`) naming the first bad entry, and nothing is changed.
+ *
+ * @example
+ * const report = await importBundle(store, limits, file, { mode: 'replace', dryRun: true });
+ */
+export async function importBundle(
+  store: MemoryStore,
+  limits: Readonly<ResolvedLimits>,
+  input: Blob | File | string,
+  options: ImportBundleOptions = {},
+  history?: ResolvedHistoryLimits,
+  onRecorded?: (tx: MemoryTx<'readwrite'>, recorded: Recorded) => void,
+): Promise<ImportReport> {
+  const settings = checkOptions(options);
+  const bundle = parseBundle(await readText(input), limits);
+  const total = bundle.fileCount * (settings.dryRun ? 1 : 2);
+  const progress = (done: number): void => {
+    if (done < total) options.onProgress?.(done, total);
+  };
+
+  // Hash what passed the structural checks; a mismatch before the first structural error is reported first.
+  const digests = await sha256All(bundle.files.map((file) => file.content), progress);
+  bundle.files.forEach((file, i) => {
+    if (digests[i] !== file.sha256) throw refused(file.where, bundleReply.shaMismatch(digests[i] ?? ''));
+  });
+  if (bundle.error) throw bundle.error;
+
+  const now = Date.now();
+  // The memory is checked before the write transaction starts, and again inside it (another tab may write).
+  const existing = await store.run('readonly', (tx) => tx.objectStore('entries').getAll());
+  const preview = planImport(existing, bundle, settings, limits);
+  if (settings.dryRun) {
+    options.onProgress?.(total, total);
+    return preview.report;
+  }
+  const report = await store.run('readwrite', async (tx) => {
+    const [current, totals] = await Promise.all([tx.objectStore('entries').getAll(), readTotals(tx)]);
+    const plan = planImport(current, bundle, settings, limits);
+    let done = bundle.fileCount;
+    const byPath = new Map(current.map((entry) => [entry.path, entry]));
+    const applied = await applyPlan(tx, plan, byPath, totals.nextBody, now, () => {
+      done++;
+      if (done % 1000 === 0) progress(done);
+    });
+    // An import that changes nothing (an empty bundle, every file skipped) is not a change: journaled, it would
+    // push real ones out of a bounded history and be what `undo()` takes back. Expiry does the same.
+    if (applied.ops.length === 0) return plan.report;
+    const paths = [...plan.report.addedPaths, ...plan.report.replacedPaths, ...plan.report.removedPaths];
+    const draft: JournalDraft = { actor: 'user', command: 'import', paths, ops: applied.ops, retired: applied.retired };
+    const recorded = await record(tx, draft, now, history, { ...totals, ...plan.totals, nextBody: applied.nextBody });
+    onRecorded?.(tx, recorded);
+    return plan.report;
+  });
+  try {
+    options.onProgress?.(total, total);
+  } catch {
+    // The import has committed: an app's failing progress bar must not make it look refused (as with listeners).
+  }
+  return report;
+}
+
+/** Wrong options are a programming error, like bad limits: a TypeError, not a refusal Claude reads. */
+function checkOptions(options: ImportBundleOptions): Settings {
+  const mode = options.mode ?? 'merge';
+  const onConflict = options.onConflict ?? 'overwrite';
+  const dryRun = options.dryRun ?? false;
+  if (mode !== 'merge' && mode !== 'replace') {
+    throw new TypeError(`mode must be "merge" or "replace", got ${String(mode)}`);
+  }
+  if (onConflict !== 'overwrite' && onConflict !== 'skip' && onConflict !== 'fail') {
+    throw new TypeError(`onConflict must be "overwrite", "skip" or "fail", got ${String(onConflict)}`);
+  }
+  if (typeof dryRun !== 'boolean') throw new TypeError('dryRun must be a boolean');
+  if (options.onProgress !== undefined && typeof options.onProgress !== 'function') {
+    throw new TypeError('onProgress must be a function');
+  }
+  return { mode, onConflict, dryRun };
+}

@@ -1,0 +1,33 @@
+// SHA-256 of many texts, as lowercase hex of their UTF-8: what a bundle file's `sha256` holds. Web Crypto, not
+// IndexedDB, so it never runs inside a transaction (one would commit while a digest is awaited).
+
+/** Files hashed at once: enough to keep the digest workers busy, few enough to bound memory (and divides 1,000). */
+const HASH_BATCH = 50;
+
+/** Lowercase hex SHA-256 of each text's UTF-8; `onStep(done)` after every 1,000 texts. */
+export async function sha256All(texts: readonly string[], onStep: (done: number) => void): Promise<string[]> {
+  const encoder = new TextEncoder();
+  // One reused buffer: digest() copies its input before it returns, and a fresh buffer per file (encode()) made
+  // hashing big files cost three times as much, in allocation and collection.
+  let scratch = new Uint8Array(0);
+  const hash = (text: string): Promise<ArrayBuffer> => {
+    // UTF-8 takes at most 3 bytes per UTF-16 unit (4 per surrogate pair, which is 2 units).
+    if (scratch.length < text.length * 3) scratch = new Uint8Array(text.length * 3);
+    const { written } = encoder.encodeInto(text, scratch);
+    return crypto.subtle.digest('SHA-256', scratch.subarray(0, written));
+  };
+  const out: string[] = [];
+  for (let start = 0; start < texts.length; start += HASH_BATCH) {
+    const batch = texts.slice(start, start + HASH_BATCH);
+    const digests = await Promise.all(batch.map(hash));
+    for (const digest of digests) out.push(toHex(digest));
+    if (out.length % 1000 === 0) onStep(out.length);
+  }
+  return out;
+}
+
+function toHex(buffer: ArrayBuffer): string {
+  let hex = '';
+  for (const byte of new Uint8Array(buffer)) hex += byte.toString(16).padStart(2, '0');
+  return hex;
+}
