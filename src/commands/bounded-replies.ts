@@ -1,6 +1,6 @@
 // The replies that show stored text or lists of any length (a file view, a folder listing, the refusals of
 // str_replace that echo old_str or list lines), cut to the reply bound at a line or entry boundary with a last
-// line saying what was left out and the exact view_range that shows it. Pure: no storage.
+// line saying what was left out and the exact view_range that shows it (R-bound in ./README.md). Pure: no storage.
 
 import { MemoryToolError } from '../core/errors.js';
 import { MAX_VIEW_LINES, numberedLine, reply } from '../core/replies.js';
@@ -24,7 +24,8 @@ function window(range: readonly [number, number] | undefined, length: number): {
 /** Room for the last line of a cut view or listing: each note with its numbers as long as any can be. */
 function noteRoom(max: number): number {
   const n = Number.MAX_SAFE_INTEGER;
-  return Math.max(reply.viewCut(max, n, n, n, n).length, reply.lineCut(max, n - 1, n, n, n).length, reply.listingCut(max, n, n, n, n).length);
+  const notes = [reply.viewCut(max, n, n, n, n), reply.lineCut(max, n - 1, n, n, n), reply.listingCut(max, n, n, n, n)];
+  return Math.max(...notes.map((note) => note.length));
 }
 
 /** The first `count` UTF-16 units of `text`, one fewer when the last would be half of a pair (an emoji). */
@@ -35,15 +36,15 @@ export function cutText(text: string, count: number): string {
 }
 
 /**
- * A file with line numbers, at most `max` characters: cut after the last whole line that fits, or inside a first
- * line that alone does not fit. A view_range naming one line shows that line whole, however long (the file's size
- * limit bounds it), as the official tool does: so every character of a file can be read.
+ * A file with line numbers, at most `max` characters: cut after the last whole line that fits (R-cut-view), or inside
+ * a first line that alone does not fit (R-cut-line). A view_range naming one line shows that line whole, however
+ * long (the file's size limit bounds it), as the official tool does: so every character of a file can be read.
  */
 export function fileView(path: string, content: string, asked: ViewRange | undefined, max: number): string {
   const range = pair(asked);
   const lines = content.split('\n');
   if (lines.length > MAX_VIEW_LINES) throw new MemoryToolError('too_large', reply.tooManyLines(path, lines.length));
-  // As the SDK slices: start clamped to 1, end -1 means the last line, other values go to slice().
+  // R-view-range, as the SDK slices: start clamped to 1, end -1 means the last line, other values go to slice().
   const start = range ? Math.max(1, range[0]) - 1 : 0;
   const shown = range ? lines.slice(start, range[1] === -1 ? lines.length : range[1]) : lines;
   const header = reply.fileHeader(path);
@@ -73,10 +74,17 @@ export function fileView(path: string, content: string, asked: ViewRange | undef
 
 /**
  * A folder listing (header, the folder's own line, then `entries`, the official two-level list), at most `max`
- * characters. Cut after the last whole entry that fits. A view_range pages through the entries (numbered from 1 in
- * the listed order), which the official tool ignores for folders: so a folder too big for one reply can still be read.
+ * characters, cut after the last whole entry that fits (R-cut-listing). A view_range pages through the entries,
+ * numbered from 1 in the listed order (R-view-range-folder); the official tool ignores it on folders, but then a
+ * folder too big for one reply could not be read.
  */
-export function folderView(header: string, own: string, entries: readonly string[], asked: ViewRange | undefined, max: number): string {
+export function folderView(
+  header: string,
+  own: string,
+  entries: readonly string[],
+  asked: ViewRange | undefined,
+  max: number,
+): string {
   const range = pair(asked);
   const { start, end } = window(range, entries.length);
   const total = entries.length;
@@ -97,7 +105,7 @@ export function folderView(header: string, own: string, entries: readonly string
   return `${out}\n${reply.listingCut(max, start + 1, i, end, total)}`;
 }
 
-/** The `no_match` refusal, its echo of old_str cut so that the whole stays within `max` characters. */
+/** The `no_match` refusal, its echo of old_str cut so that the whole stays within `max` characters (R-cut-refusals). */
 export function noMatchReply(oldStr: string, path: string, max: number): string {
   const full = reply.noMatch(wellFormed(oldStr), path);
   if (full.length <= max) return full;
@@ -108,7 +116,7 @@ export function noMatchReply(oldStr: string, path: string, max: number): string 
 
 /**
  * The `multiple_matches` refusal: the distinct lines where matches start (found in one linear pass), the list and the
- * echoed old_str cut so that the whole stays within `max` characters.
+ * echoed old_str cut so that the whole stays within `max` characters (R-cut-refusals).
  */
 export function multipleMatchesReply(oldStr: string, content: string, max: number): string {
   // Each listed line takes at least 3 characters (`1, `): no more than this many can be shown.
@@ -130,7 +138,7 @@ export function multipleMatchesReply(oldStr: string, content: string, max: numbe
   return `${reply.multipleMatches(wellFormed(echo), found.lines.slice(0, listed))}\n${note(listed)}`;
 }
 
-/** str_replace's answer: the changed lines (numbered from `first`, 1-based), cut so that the whole stays within `max`. */
+/** str_replace's answer: the changed lines, numbered from `first` (1-based), within `max` (R-cut-snippet). */
 export function editedReply(lines: readonly string[], first: number, max: number): string {
   const full = reply.edited(wellFormed(lines.map((text, i) => numberedLine(first + i, text)).join('\n')));
   if (full.length <= max) return full;

@@ -1,5 +1,5 @@
-// The create command (R-create in ./README.md): a file's text as a new body, its missing parent folders made. A
-// transaction body that awaits only IndexedDB; a big text is sent to storage while the checks run, once none can refuse it.
+// The create command (R-create in ./README.md): a file's text as a new body, its missing parent folders made.
+// A transaction body that awaits only IndexedDB; a text none can refuse is sent to storage while the checks run.
 
 import type { BetaMemoryTool20250818CreateCommand as CreateCommand } from '@anthropic-ai/sdk/resources/beta';
 import { MemoryToolError } from '../core/errors.js';
@@ -18,12 +18,17 @@ import type { WriteContext, WriteResult } from './write-result.js';
 
 type WriteTx = MemoryTx<'readwrite'>;
 
+interface Sent {
+  answer: Promise<{ key: number } | { error: unknown }>;
+  thrown?: { error: unknown };
+}
+
 /**
  * A request made now: `answer` settles with its key or its error, never a rejection, so the caller decides when a
  * failure counts; `thrown` is the error of one the browser refused as it was made (a full disk, in some browsers),
  * which fails nothing else, so the caller must see it before it writes anything that needs the request.
  */
-function send(make: () => IDBRequest<number>): { answer: Promise<{ key: number } | { error: unknown }>; thrown?: { error: unknown } } {
+function send(make: () => IDBRequest<number>): Sent {
   try {
     const made = request(make());
     return { answer: made.then((key) => ({ key }), (error: unknown) => ({ error })) };
@@ -50,7 +55,8 @@ export async function create(tx: WriteTx, command: CreateCommand, ctx: WriteCont
   // the write runs again: tool/write-runner.ts), otherwise a key from the store, which the entry waits for.
   const sendNow = !refusal && !ctx.rewrites && write.content.length <= ctx.limits.maxFileBytes;
   const fixedId = sendNow && ctx.trusted ? ctx.known?.totals.nextBody : undefined;
-  const early = sendNow ? send(() => plainStore(tx, 'bodies').add(write.content, fixedId) as IDBRequest<number>) : undefined;
+  const bodies = plainStore(tx, 'bodies');
+  const early = sendNow ? send(() => bodies.add(write.content, fixedId) as IDBRequest<number>) : undefined;
   const counted = utf8Length(write.content);
   const [existing, usage, missingFolders] = await reads;
   // R-create-exists: worded as the SDK's tool words it (its exclusive open fails on a folder as on a file).

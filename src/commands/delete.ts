@@ -20,7 +20,8 @@ export async function remove(
   if (key === MEMORY_ROOT) throw new MemoryToolError('forbidden', reply.deleteRoot());
   const [entry, usage] = await Promise.all([getEntry(tx, key), readTotals(tx, ctx.known, ctx.trusted)]);
   if (!entry) throw new MemoryToolError('not_found', reply.deleteMissing(command.path));
-  const gone = entry.kind === 'folder' ? [entry, ...(await tx.objectStore('entries').getAll(subtreeRange(key)))] : [entry];
+  const below = entry.kind === 'folder' ? await tx.objectStore('entries').getAll(subtreeRange(key)) : [];
+  const gone = [entry, ...below];
   const removed = deleteEntries(tx, gone, usage, entry.kind === 'folder' ? key : undefined);
   return { reply: reply.deleted(command.path), changes: [{ type: 'delete', path: key }], ...removed };
 }

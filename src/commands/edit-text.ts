@@ -17,7 +17,8 @@ export function replacedSize(oldSize: number, content: string, at: number, end: 
   const before = content.slice(Math.max(0, at - 1), at);
   const after = content.slice(end, end + 1);
   const oldStr = content.slice(at, end);
-  const oldJoins = joined(before, oldStr) + joined(oldStr, after);
+  // An empty old string (never str_replace's) leaves `before` and `after` met, as an empty new one makes them meet.
+  const oldJoins = oldStr === '' ? joined(before, after) : joined(before, oldStr) + joined(oldStr, after);
   const newJoins = newStr === '' ? joined(before, after) : joined(before, newStr) + joined(newStr, after);
   return oldSize - utf8Length(oldStr) + oldJoins + utf8Length(newStr) - newJoins;
 }
@@ -38,7 +39,7 @@ export function lineStart(text: string, line: number): { at: number; passed: num
   return { at, passed };
 }
 
-/** Up to `count` lines of `text` from 0-based line `first` (none when it has fewer lines). */
+/** Up to `count` lines of `text` from 0-based line `first` (none when it has fewer lines): R-replace-snippet. */
 export function linesAt(text: string, first: number, count: number): string[] {
   const { at, passed } = lineStart(text, first);
   if (passed < first) return [];
@@ -52,7 +53,7 @@ export function linesAt(text: string, first: number, count: number): string[] {
   return out;
 }
 
-/** Lines as `split('\n')` counts them (an empty text is one empty line). */
+/** Lines as `split('\n')` counts them (an empty text is one empty line): R-insert-line. */
 export function countLines(text: string): number {
   let lines = 1;
   for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', nl + 1)) lines++;

@@ -1,5 +1,5 @@
-// str_replace and insert (R-replace-*, R-insert-* in ./README.md): both find the file, work out its new text and
-// size from the old ones, and store it as a new body through the one write of an edit below. Transaction bodies.
+// str_replace and insert (R-edit-target, R-replace-match, R-insert in ./README.md): both find the file, work out its
+// new text and size from the old ones, and store it as a new body through the one write of an edit. Transaction bodies.
 
 import type {
   BetaMemoryTool20250818InsertCommand as InsertCommand,
@@ -31,7 +31,7 @@ interface FoundFile {
   usage: Totals;
 }
 
-/** The file at `path` for an edit, read with the totals, or the refusal for a missing path or a folder (R-edit-target). */
+/** The file at `path` for an edit, read with the totals; refused when missing or a folder (R-edit-target). */
 async function fileForEdit(tx: WriteTx, path: string, ctx: WriteContext): Promise<FoundFile> {
   const key = normalizeMemoryPath(path);
   const guess = ctx.ahead?.guess(key);
@@ -61,7 +61,9 @@ async function writeEdit(
   edit: Edit,
   ctx: WriteContext,
 ): Promise<Omit<WriteResult, 'reply'> & { content: string }> {
-  const write: BeforeWrite = { path: command.path, key: found.key, content: edit.content, command: command.command, changed: edit.changed };
+  const { path } = command;
+  const { changed } = edit;
+  const write: BeforeWrite = { path, key: found.key, content: edit.content, command: command.command, changed };
   const refusal = ctx.screen(write);
   if (refusal) throw refusal;
   const content = ctx.filter(write);
@@ -91,8 +93,9 @@ export async function strReplace(tx: WriteTx, command: StrReplaceCommand, ctx: W
   // R-replace-match: every start over the whole text, overlapping ones too (the SDK's per-line count misses both).
   const [at, second] = firstTwo(content, oldStr);
   // The refusals echo old_str as a stored text would show it (R-well-formed), within the bound with `Error: `.
-  if (at === -1) throw new MemoryToolError('no_match', noMatchReply(oldStr, command.path, limit - ERROR_PREFIX.length));
-  if (second !== -1) throw new MemoryToolError('multiple_matches', multipleMatchesReply(oldStr, content, limit - ERROR_PREFIX.length));
+  const room = limit - ERROR_PREFIX.length;
+  if (at === -1) throw new MemoryToolError('no_match', noMatchReply(oldStr, command.path, room));
+  if (second !== -1) throw new MemoryToolError('multiple_matches', multipleMatchesReply(oldStr, content, room));
 
   const end = at + oldStr.length;
   const edit: Edit = {
@@ -115,15 +118,18 @@ export async function insert(tx: WriteTx, command: InsertCommand, ctx: WriteCont
   const line = command.insert_line;
   const { at, passed } = lineStart(content, line);
   // R-insert-line: valid lines are 0 to the line count; only a refusal counts every line, for its message.
-  if (line < 0 || passed < line - 1) throw new MemoryToolError('invalid_input', reply.badInsertLine(line, countLines(content)));
+  if (line < 0 || passed < line - 1) {
+    throw new MemoryToolError('invalid_input', reply.badInsertLine(line, countLines(content)));
+  }
   const text = command.insert_text.replace(/\n$/u, '');
   // R-insert: as the SDK splits the text into lines, adds one and joins them again: after the last line, or before
   // line `line`. One newline joins the new line to its neighbours, so the size is the old one plus the line's.
   const size = found.entry.size + utf8Length(text) + 1;
-  const edit: Edit =
-    passed < line
-      ? { content: `${content}\n${text}`, changed: { from: content.length, to: content.length + 1 + text.length }, size }
-      : { content: `${content.slice(0, at)}${text}\n${content.slice(at)}`, changed: { from: at, to: at + text.length + 1 }, size };
+  const atEnd = passed < line;
+  const from = atEnd ? content.length : at;
+  const added = atEnd ? `\n${text}` : `${text}\n`;
+  const changed = { from, to: from + added.length };
+  const edit: Edit = { content: content.slice(0, from) + added + content.slice(from), changed, size };
   const { content: _stored, ...written } = await writeEdit(tx, command, found, edit, ctx);
   return { reply: reply.inserted(command.path), ...written };
 }

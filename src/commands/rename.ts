@@ -11,12 +11,15 @@ import type { MemoryTx } from '../storage/store.js';
 import { folderOps, foldersToMake, makeFolders } from './parent-folders.js';
 import type { WriteContext, WriteResult } from './write-result.js';
 
-export async function rename(tx: MemoryTx<'readwrite'>, command: RenameCommand, ctx: WriteContext): Promise<WriteResult> {
+type WriteTx = MemoryTx<'readwrite'>;
+
+export async function rename(tx: WriteTx, command: RenameCommand, ctx: WriteContext): Promise<WriteResult> {
   const from = normalizeMemoryPath(command.old_path);
   const to = normalizeMemoryPath(command.new_path);
   // Checks in the SDK's order: root, destination, source (R-rename); then the cases it gets wrong.
   if (from === MEMORY_ROOT) throw new MemoryToolError('forbidden', reply.renameRoot());
-  const [source, destination, usage] = await Promise.all([getEntry(tx, from), getEntry(tx, to), readTotals(tx, ctx.known, ctx.trusted)]);
+  const reads = [getEntry(tx, from), getEntry(tx, to), readTotals(tx, ctx.known, ctx.trusted)] as const;
+  const [source, destination, usage] = await Promise.all(reads);
   if (destination) throw new MemoryToolError('already_exists', reply.destinationExists(command.new_path));
   if (!source) throw new MemoryToolError('not_found', reply.renameMissing(command.old_path));
   if (source.kind === 'folder' && isWithin(to, from)) {

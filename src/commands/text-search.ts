@@ -1,5 +1,5 @@
 // Finding old_str in a file for str_replace: where the first matches start, and the lines every match starts on,
-// in time linear in the file's length whatever the two strings are (no rescan per match).
+// in time linear in the file's length whatever the two strings are (R-replace-match, R-replace-many in ./README.md).
 // Pure string work over UTF-16 code units, as String.prototype.indexOf counts them.
 
 /** The first two starts of `needle` in `text` (overlapping ones count), -1 where there is none. */

@@ -1,5 +1,5 @@
 // The view command: a folder listed two levels deep from the parent index (R-view-folder in ./README.md), or a
-// file with line numbers (R-view-file), both bounded by bounded-replies.ts. A transaction body: it awaits only IndexedDB.
+// file with line numbers (R-view-file), both bounded by bounded-replies.ts. A transaction body: awaits only IndexedDB.
 
 import type { BetaMemoryTool20250818ViewCommand as ViewCommand } from '@anthropic-ai/sdk/resources/beta';
 import { MemoryToolError } from '../core/errors.js';
@@ -37,7 +37,9 @@ export async function view(
   ahead?.saw(key, entry);
   // R-view-missing
   if (!entry) throw new MemoryToolError('not_found', reply.viewMissing(command.path));
-  if (entry.kind === 'folder') return folderView(...(await listFolder(tx, key, command.path, children)), command.view_range, maxReplyChars);
+  if (entry.kind === 'folder') {
+    return folderView(...(await listFolder(tx, key, command.path, children)), command.view_range, maxReplyChars);
+  }
   const text = fileView(command.path, await bodyOf(tx, entry, guess, early), command.view_range, maxReplyChars);
   onFileRead?.(entry);
   return text;
@@ -55,10 +57,15 @@ const childrenOf = (tx: ReadTx, folder: string): Promise<EntryRecord[]> =>
  * Two levels below `key`, read from the parent index: the cost follows what is listed, not the memory. `read` is
  * the first level's read, when it was sent already. Answers the header, the folder's own line and one line per entry.
  */
-async function listFolder(tx: ReadTx, key: string, shownPath: string, read = childrenOf(tx, key)): Promise<[string, string, string[]]> {
+async function listFolder(
+  tx: ReadTx,
+  key: string,
+  shownPath: string,
+  read = childrenOf(tx, key),
+): Promise<[string, string, string[]]> {
   const children = (await read).filter(isVisible).sort(byName);
   const grandchildren = await Promise.all(
-    children.map((child) => (child.kind === 'folder' ? childrenOf(tx, child.path) : Promise.resolve([] as EntryRecord[]))),
+    children.map((child) => (child.kind === 'folder' ? childrenOf(tx, child.path) : Promise.resolve([]))),
   );
   const lines: string[] = [];
   // R-sizes: every folder is 4K, a file its UTF-8 size.

@@ -11,7 +11,7 @@ export type MemoryCommandName = MemoryCommand['command'];
 
 type FieldKind = 'string' | 'optional string' | 'integer' | 'optional range';
 
-/** The fields of each command (../shared/contract.md, "Commands and inputs"). */
+/** The fields of each command (R-input in ../commands/README.md). */
 const FIELDS: Readonly<Record<MemoryCommandName, Readonly<Record<string, FieldKind>>>> = {
   view: { path: 'string', view_range: 'optional range' },
   create: { path: 'string', file_text: 'string' },

@@ -1,5 +1,5 @@
 // The path validator: turns the path Claude sent into the one key it names, or refuses it.
-// Pure string work (no storage, no DOM); the rules are those of ../shared/contract.md, "Paths".
+// Pure string work (no storage, no DOM); the rule is R-paths of the reply contract, ../commands/README.md.
 // The same function guards every command and every bundle import.
 
 import { MemoryToolError } from './errors.js';
@@ -11,7 +11,7 @@ import { utf8Length } from './utf8.js';
 /** The root every memory path lives under. */
 export const MEMORY_ROOT = '/memories';
 
-/** Longest path, name and nesting accepted (contract: a segment over 255 bytes, 32 levels, 1024 bytes). */
+/** Longest path, name and nesting accepted (R-paths: a segment over 255 bytes, 32 levels, 1024 bytes). */
 export const PATH_LIMITS = { maxPathBytes: 1024, maxSegmentBytes: 255, maxDepth: 32 } as const;
 
 /** What a key past the nesting or the length limit is, in words ("it is …", "… would be …"). */
@@ -101,7 +101,7 @@ export function normalizeMemoryPath(path: string): string {
   const refuse = (why: string): never => {
     throw new MemoryToolError('invalid_path', reply.badPath(showText(path, SHOWN_PATH_CHARS), why));
   };
-  // The limit holds for the normalized key (below), as the contract says: `//` or `/./` padding that folds away is
+  // The limit holds for the normalized key (below), as R-paths says: `//` or `/./` padding that folds away is
   // harmless. The raw input is bounded too, far above it, so that no command splits, normalizes or echoes a
   // string of any size.
   if (utf8Length(path) > RAW_PATH_BYTES) refuse(`it is longer than ${RAW_PATH_BYTES} bytes`);

@@ -1,5 +1,6 @@
 // Every sentence Claude reads, in one table, and the formatting of listings and numbered lines.
-// The reply texts are byte-identical to the official Node tool (../shared/contract.md); the rest are ours.
+// Each entry keeps a rule of the reply contract, ../commands/README.md (named `R-…` below): the official Node tool's
+// text to the byte where it has one, ours where it has none.
 // Pure: no storage, no validation.
 
 /** Width of the right-aligned line number, as in the SDK (String(999999).length). */
@@ -12,7 +13,7 @@ export const ERROR_PREFIX = 'Error: ';
 /** The longest reply Claude reads, in UTF-16 characters, unless `limits.maxReplyChars` says otherwise. */
 export const MAX_REPLY_CHARS = 16_000;
 
-/** Size as the SDK prints it: `0B`, `512B`, `1K`, `1.5K`, `1.0K` (1025), `1M`. */
+/** Size as the SDK prints it (R-sizes): `0B`, `512B`, `1K`, `1.5K`, `1.0K` (1025), `1M`. */
 export function formatSize(bytes: number): string {
   if (bytes <= 0) return '0B';
   const units = ['B', 'K', 'M', 'G'] as const;
@@ -28,20 +29,21 @@ export function formatSize(bytes: number): string {
 /** Every folder is listed as 4K, like a directory on the file systems the SDK tool runs on. */
 export const FOLDER_SIZE = '4K';
 
-/** One numbered line: the 1-based number right-aligned to six places, a tab, the text. */
+/** One numbered line (R-view-file): the 1-based number right-aligned to six places, a tab, the text. */
 export function numberedLine(lineNumber: number, text: string): string {
   return `${String(lineNumber).padStart(LINE_NUMBER_WIDTH, ' ')}\t${text}`;
 }
 
 export const reply = {
-  // view
+  // view: R-view-folder, R-view-file, R-view-missing, R-view-lines
   listingHeader: (path: string) =>
     `Here're the files and directories up to 2 levels deep in ${path}, excluding hidden items and node_modules:`,
   fileHeader: (path: string) => `Here's the content of ${path} with line numbers:`,
   viewMissing: (path: string) => `The path ${path} does not exist. Please provide a valid path.`,
   tooManyLines: (path: string, lines: number) =>
     `File ${path} has too many lines (${lines}). Maximum is ${MAX_VIEW_LINES.toLocaleString('en-US')} lines.`,
-  // the last line of a reply cut to its bound (bounded-replies.ts)
+  // the last line of a reply cut to its bound (bounded-replies.ts): R-cut-view, R-cut-line, R-cut-listing,
+  // R-view-range-folder, R-cut-snippet, R-cut-refusals
   viewCut: (max: number, from: number, to: number, windowEnd: number, total: number) =>
     `[Output cut at ${max} characters: showing lines ${from}-${to} of ${total}. Use view_range [${to + 1}, ${windowEnd}] to see the rest.]`,
   lineCut: (max: number, line: number, shown: number, length: number, windowEnd: number) =>
@@ -63,13 +65,13 @@ export const reply = {
     (echoed < length ? `, and the first ${echoed} of the ${length} characters of old_str` : '') +
     '. Add the text around old_str that makes it unique.]',
 
-  // create
+  // create: R-create, R-create-exists, R-below-file
   created: (path: string) => `File created successfully at: ${path}`,
   alreadyExists: (path: string) => `File ${path} already exists`,
   belowFile: (path: string, file: string) =>
     `Cannot create ${path}: ${file} is a file, so nothing can be stored below it.`,
 
-  // str_replace
+  // str_replace: R-replace-snippet, R-replace-none, R-replace-many, R-edit-target (`notAFolder`: the app's list())
   edited: (snippet: string) =>
     `The memory file has been edited. Here is the snippet showing the change (with line numbers):\n${snippet}`,
   noMatch: (oldStr: string, path: string) =>
@@ -80,17 +82,17 @@ export const reply = {
   notAFolder: (path: string) => `The path ${path} is not a folder.`,
   emptyOldStr: () => `Invalid input for str_replace: "old_str" must not be empty.`,
 
-  // insert
+  // insert: R-insert, R-insert-line
   inserted: (path: string) => `The file ${path} has been edited.`,
   badInsertLine: (line: number, lines: number) =>
     `Invalid \`insert_line\` parameter: ${line}. It should be within the range of lines of the file: [0, ${lines}]`,
 
-  // delete
+  // delete: R-delete, R-delete-root
   deleted: (path: string) => `Successfully deleted ${path}`,
   deleteMissing: (path: string) => `The path ${path} does not exist`,
   deleteRoot: () => 'Cannot delete the /memories directory itself',
 
-  // rename
+  // rename: R-rename, R-rename-root, R-rename-into-itself, R-rename-limits
   renamed: (from: string, to: string) => `Successfully renamed ${from} to ${to}`,
   renameMissing: (path: string) => `The path ${path} does not exist`,
   renameRoot: () => 'Cannot rename the /memories directory itself',
@@ -101,15 +103,15 @@ export const reply = {
   renamePastLimits: (from: string, to: string, moved: string, past: string) =>
     `Cannot rename ${from} to ${to}: ${moved} would be ${past}. Nothing was changed.`,
 
-  // paths (the first two are the SDK's own wording)
+  // paths, R-paths (the first two are the SDK's own wording)
   outsideMemories: (path: string) => `Path must start with /memories, got: ${path}`,
   escapes: (path: string) => `Path ${path} would escape /memories directory`,
   badPath: (path: string, why: string) => `The path ${path} is not allowed: ${why}.`,
 
-  // input
+  // input, R-input
   invalidInput: (what: string) => `Invalid input for the memory tool: ${what}.`,
 
-  // limits and storage
+  // limits (R-limits) and storage
   fileTooLarge: (path: string, bytes: number, limit: number) =>
     `File ${path} would be ${bytes} bytes, over the limit of ${limit} bytes per file. Nothing was written.`,
   memoryFull: (bytes: number, limit: number) =>
@@ -126,7 +128,7 @@ export const reply = {
     'The memory is held open by another tab of this site running an older version of this app. ' +
     'Close or reload that tab, then try again. Nothing was written.',
 
-  // content checks (secrets.ts and the beforeWrite option)
+  // content checks (secrets.ts and the beforeWrite option), R-guarded-write
   secret: (path: string, kind: string) =>
     `Refused to write ${path}: the text looks like it contains ${kind}. Do not store API keys, passwords, ` +
     'tokens or private keys in memory; write the note without the secret. Nothing was written.',

@@ -44,14 +44,14 @@ async function expectWholeReadable(path: string, content: string): Promise<strin
 }
 
 describe('a file view', () => {
-  it('shows a one-line view_range whole, however long the line, as the official tool does', async () => {
+  it('shows a one-line view_range whole, however long the line, as the official tool does (R-cut-line)', async () => {
     const long = 'y'.repeat(20_000);
     await create('/memories/f.txt', `short\n${long}\nafter`);
     const reply = await ok({ command: 'view', path: '/memories/f.txt', view_range: [2, 2] });
     expect(reply).toBe(`Here's the content of /memories/f.txt with line numbers:\n     2\t${long}`);
   });
 
-  it('cuts a plain view after the last whole line that fits and names the exact view_range that reads on', async () => {
+  it('cuts a plain view after the last whole line that fits and names the exact view_range that reads on (R-cut-view)', async () => {
     await create('/memories/f.txt', `short\n${'y'.repeat(20_000)}\nafter`);
     const reply = await ok({ command: 'view', path: '/memories/f.txt' });
     expect(reply).toBe(
@@ -66,7 +66,7 @@ describe('a file view', () => {
     await expectWholeReadable('/memories/f.txt', `short\n${'y'.repeat(20_000)}\nafter`);
   });
 
-  it('lets every byte of files of any shape be read, each reply within the bound unless it names one line', async () => {
+  it('lets every byte of files of any shape be read, each reply within the bound unless it names one line (R-cut-view, R-cut-line)', async () => {
     const shapes: Record<string, string> = {
       'many short lines': Array.from({ length: 5000 }, (_, i) => `line ${i + 1} ${'x'.repeat(i % 50)}`).join('\n'),
       'one line of a megabyte less a little': 'j'.repeat(1024 * 1024 - 16),
@@ -87,7 +87,7 @@ describe('a file view', () => {
     }
   });
 
-  it('keeps a view that fits exactly as the official tool shows it, with no note', async () => {
+  it('keeps a view that fits exactly as the official tool shows it, with no note (R-bound)', async () => {
     const content = Array.from({ length: 100 }, (_, i) => `row ${i}`).join('\n');
     await create('/memories/a.md', content);
     const reply = await ok({ command: 'view', path: '/memories/a.md' });
@@ -97,7 +97,7 @@ describe('a file view', () => {
 });
 
 describe('a folder view', () => {
-  it('cuts a listing of 20,000 files at an entry, and the view_ranges its notes name list each entry once', async () => {
+  it('cuts a listing of 20,000 files at an entry, and the view_ranges its notes name list each entry once (R-cut-listing)', async () => {
     const files = Array.from({ length: 20_000 }, (_, i) => ({ path: `/memories/n${String(i).padStart(5, '0')}.md`, content: 'x' }));
     await tool.importBundle(await bundleOf(Object.fromEntries(files.map((file) => [file.path, file.content]))));
     const first = await ok({ command: 'view', path: '/memories' });
@@ -110,7 +110,7 @@ describe('a folder view', () => {
     expect(seen.entries).toEqual(files.map((file) => `1B\t${file.path}`));
   }, 300_000);
 
-  it('pages with view_range, numbering entries in the listed order, and says when a range names none', async () => {
+  it('pages with view_range, numbering entries in the listed order, and says when a range names none (R-view-range-folder)', async () => {
     for (const path of ['/memories/a/1.md', '/memories/a/2.md', '/memories/b.md']) await create(path, '');
     const head = "Here're the files and directories up to 2 levels deep in /memories, excluding hidden items and node_modules:\n4K\t/memories";
     expect(await ok({ command: 'view', path: '/memories', view_range: [2, 3] })).toBe(
@@ -126,7 +126,7 @@ describe('a folder view', () => {
 });
 
 describe('str_replace', () => {
-  it('lists the lines of many matches within the bound, saying how many were left out', async () => {
+  it('lists the lines of many matches within the bound, saying how many were left out (R-cut-refusals)', async () => {
     await create('/memories/x.md', 'x\n'.repeat(500_000));
     const reply = await fails({ command: 'str_replace', path: '/memories/x.md', old_str: 'x' });
     expect(reply.length).toBeLessThanOrEqual(BOUND);
@@ -134,7 +134,7 @@ describe('str_replace', () => {
     expect(lastLine(reply)).toMatch(/^\[\d+ of the 500000 lines with a match are listed\. Add the text around old_str that makes it unique\.\]$/);
   });
 
-  it('echoes a long old_str cut to the bound, in both refusals', async () => {
+  it('echoes a long old_str cut to the bound, in both refusals (R-cut-refusals)', async () => {
     await create('/memories/a.md', `${'A'.repeat(200_000)}\n${'A'.repeat(200_000)}`);
     const none = await fails({ command: 'str_replace', path: '/memories/a.md', old_str: `${'A'.repeat(199_999)}B` });
     expect(none.length).toBeLessThanOrEqual(BOUND);
@@ -146,14 +146,14 @@ describe('str_replace', () => {
     expect(lastLine(many)).toMatch(/^\[2 of the 2 lines with a match are listed, and the first \d{4} of the 150000 characters of old_str\. Add the text around old_str that makes it unique\.\]$/u);
   });
 
-  it('cuts the snippet of an edit on a long line and names the lines to view', async () => {
+  it('cuts the snippet of an edit on a long line and names the lines to view (R-cut-snippet)', async () => {
     await create('/memories/one.md', `${'q'.repeat(500_000)}TARGET${'q'.repeat(100)}`);
     const reply = await ok({ command: 'str_replace', path: '/memories/one.md', old_str: 'TARGET', new_str: 'DONE' });
     expect(reply.length).toBeLessThanOrEqual(BOUND);
     expect(lastLine(reply)).toBe('[Snippet cut at 16000 characters. View lines 1-1 with view_range to see them; a range of one line shows it whole.]');
   });
 
-  it('keeps the official wording whole when it fits', async () => {
+  it('keeps the official wording whole when it fits (R-replace-many)', async () => {
     await create('/memories/a.md', 'x x\ny\nx');
     expect(await fails({ command: 'str_replace', path: '/memories/a.md', old_str: 'x' })).toBe(
       'Error: No replacement was performed. Multiple occurrences of old_str `x` in lines: 1, 3. Please ensure it is unique',
@@ -162,7 +162,7 @@ describe('str_replace', () => {
 });
 
 describe('the maxReplyChars limit', () => {
-  it('bounds every reply at what it says', async () => {
+  it('bounds every reply at what it says (R-bound)', async () => {
     await open({ maxReplyChars: 10_000 });
     await create('/memories/a.md', Array.from({ length: 3000 }, (_, i) => `line ${i}`).join('\n'));
     const reply = await ok({ command: 'view', path: '/memories/a.md' });
@@ -172,7 +172,7 @@ describe('the maxReplyChars limit', () => {
     expect(refusal.length).toBeLessThanOrEqual(10_000);
   });
 
-  it('refuses a bound too small to hold two paths, before opening anything', async () => {
+  it('refuses a bound too small to hold two paths, before opening anything (R-bound)', async () => {
     await expect(IndexedDBMemoryTool.init({ dbName: `bounds-${crypto.randomUUID()}`, limits: { maxReplyChars: 9_999 } })).rejects.toThrow(
       'limits.maxReplyChars must be at least 10000, got 9999',
     );

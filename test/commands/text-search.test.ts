@@ -22,7 +22,7 @@ function random(seed: number): () => number {
 }
 
 describe('matchLines and firstTwo', () => {
-  it('agree with a plain scan on random texts over a small alphabet, newlines and surrogate halves included', () => {
+  it('agree with a plain scan on random texts over a small alphabet, newlines and surrogate halves included (R-replace-match, R-replace-many)', () => {
     const next = random(7);
     const alphabet = ['a', 'b', '\n', '\ud83d', '\ude00'];
     const pick = (length: number): string => Array.from({ length }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
@@ -37,11 +37,11 @@ describe('matchLines and firstTwo', () => {
     }
   });
 
-  it('keeps only the first lines asked for and counts the rest', () => {
+  it('keeps only the first lines asked for and counts the rest (R-cut-refusals)', () => {
     expect(matchLines('x\nx\nx\nx', 'x', 2)).toEqual({ lines: [1, 2], total: 4 });
   });
 
-  it('names the line a match spanning lines starts on', () => {
+  it('names the line a match spanning lines starts on (R-replace-many)', () => {
     expect(matchLines('a\nb\na\nb\na', 'a\nb\na')).toEqual({ lines: [1, 3], total: 2 });
   });
 });
@@ -53,7 +53,7 @@ describe('str_replace on a megabyte of one repeated character', () => {
     tool.close();
   });
 
-  it('finds the lines of a million overlapping matches in one pass, not one search per match', async () => {
+  it('finds the lines of a million overlapping matches in one pass, not one search per match (R-replace-many)', async () => {
     tool = await IndexedDBMemoryTool.init({ dbName: `search-${crypto.randomUUID()}` });
     await tool.create({ command: 'create', path: '/memories/a.txt', file_text: 'A'.repeat(1024 * 1024) });
     const searches = vi.spyOn(String.prototype, 'indexOf');
