@@ -12,12 +12,13 @@ import { betaMemoryTool } from '@anthropic-ai/sdk/helpers/beta/memory';
 import { BetaLocalFilesystemMemoryTool } from '@anthropic-ai/sdk/tools/memory/node';
 import type { BetaRunnableTool } from '@anthropic-ai/sdk/lib/tools/BetaRunnableTool';
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
-import { DEFAULT_AGENT_MODEL, IndexedDBMemoryTool, memoryTool } from '../../src/index.js';
+import { DEFAULT_AGENT_MODEL, memoryTool } from '../../src/index.js';
 import { SDK_MODELS } from '../../demo/models.js';
 import type { SdkModel } from '../../demo/models.js';
 import type { IndexedDBMemoryToolOptions } from '../../src/index.js';
 import { createScriptedClaude } from '../../src/offline/scripted-claude.js';
 import type { ReceivedToolResult } from '../../src/offline/scripted-claude.js';
+import { toolsClosedAfterEach } from '../helpers/fresh-tool.js';
 
 type Input = Record<string, unknown>;
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -46,10 +47,9 @@ async function official(): Promise<BetaRunnableTool> {
   return betaMemoryTool(await BetaLocalFilesystemMemoryTool.init(dir)) as BetaRunnableTool;
 }
 
+const openTool = toolsClosedAfterEach('parity');
 async function ours(options: IndexedDBMemoryToolOptions = {}): Promise<BetaRunnableTool> {
-  const tool = await IndexedDBMemoryTool.init({ dbName: `parity-${crypto.randomUUID()}`, ...options });
-  cleanups.push(() => tool.close());
-  return memoryTool(tool) as BetaRunnableTool;
+  return memoryTool(await openTool(options)) as BetaRunnableTool;
 }
 
 const seq = (...inputs: Input[]): Input[][] => inputs.map((input) => [input]);

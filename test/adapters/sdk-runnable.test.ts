@@ -3,15 +3,16 @@
 
 import Anthropic from '@anthropic-ai/sdk';
 import { betaMemoryTool } from '@anthropic-ai/sdk/helpers/beta/memory';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_AGENT_MODEL, IndexedDBMemoryTool, memoryTool } from '../../src/index.js';
 import { createScriptedClaude } from '../../src/offline/scripted-claude.js';
+import { toolsClosedAfterEach } from '../helpers/fresh-tool.js';
 
 let tool: IndexedDBMemoryTool;
+const open = toolsClosedAfterEach('runnable');
 beforeEach(async () => {
-  tool = await IndexedDBMemoryTool.init({ dbName: `runnable-${crypto.randomUUID()}` });
+  tool = await open();
 });
-afterEach(() => tool.close());
 
 async function results(inputs: unknown[], runnable = memoryTool(tool)) {
   const claude = createScriptedClaude([{ toolUses: inputs.map((input) => ({ input })) }, { text: 'ok' }]);

@@ -2,7 +2,7 @@
 // the conversation it keeps, the events a page shows, stopping, error kinds, and what goes on the wire.
 
 import Anthropic from '@anthropic-ai/sdk';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   IndexedDBMemoryTool,
   createMemoryAgent,
@@ -12,12 +12,13 @@ import {
 import type { MemoryAgentEvent, MemoryAgentOptions } from '../../src/index.js';
 import { createErrorResponse, createScriptedClaude } from '../../src/offline/scripted-claude.js';
 import type { ScriptedStep } from '../../src/offline/scripted-claude.js';
+import { toolsClosedAfterEach } from '../helpers/fresh-tool.js';
 
 let tool: IndexedDBMemoryTool;
+const open = toolsClosedAfterEach('agent');
 beforeEach(async () => {
-  tool = await IndexedDBMemoryTool.init({ dbName: `agent-${crypto.randomUUID()}` });
+  tool = await open();
 });
-afterEach(() => tool.close());
 
 const NOTE = '/memories/notes.md';
 

@@ -13,14 +13,15 @@ import Anthropic from '@anthropic-ai/sdk';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { IndexedDBMemoryTool, createMemoryAgent, isMemoryAgentError } from '../../src/index.js';
 import type { AgentErrorDescription, MemoryAgentOptions } from '../../src/index.js';
+import { toolsClosedAfterEach } from '../helpers/fresh-tool.js';
 
 let tool: IndexedDBMemoryTool;
 const closers: Array<() => void> = [];
+const open = toolsClosedAfterEach('agent-errors');
 beforeEach(async () => {
-  tool = await IndexedDBMemoryTool.init({ dbName: `agent-errors-${crypto.randomUUID()}` });
+  tool = await open();
 });
 afterEach(() => {
-  tool.close();
   for (const close of closers.splice(0)) close();
   vi.unstubAllGlobals();
   vi.unstubAllEnvs();

@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChangeHub } from '../../src/core/change-events.js';
 import type { MemoryChange, MemoryChangeEvent } from '../../src/core/change-events.js';
+import { freshDbName } from '../helpers/fresh-tool.js';
 
 /** The channels open right now, whoever opened them. */
 const openChannels = new Set<BroadcastChannel>();
@@ -36,7 +37,7 @@ function hub(name = dbName): ChangeHub {
 }
 beforeEach(() => {
   vi.stubGlobal('BroadcastChannel', TrackedChannel);
-  dbName = `events-${crypto.randomUUID()}`;
+  dbName = freshDbName('events');
 });
 afterEach(() => {
   for (const made of hubs.splice(0)) made.close();

@@ -1,20 +1,12 @@
 // The secret filter and beforeWrite: obvious credentials are refused with a message telling Claude not to
 // store them, prose about keys is not, the filter can be switched off, and beforeWrite can refuse or rewrite.
 
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { IndexedDBMemoryTool } from '../../src/index.js';
-import type { IndexedDBMemoryToolOptions } from '../../src/index.js';
+import { describe, expect, it } from 'vitest';
 import { SECRET_CONTEXT, SECRET_PATTERNS, findSecret } from '../../src/guards/secrets.js';
+import { toolsClosedAfterEach } from '../helpers/fresh-tool.js';
+import { spyDuring } from '../helpers/request-spy.js';
 
-const tools: IndexedDBMemoryTool[] = [];
-afterEach(() => {
-  for (const t of tools.splice(0)) t.close();
-});
-async function open(options: IndexedDBMemoryToolOptions = {}) {
-  const tool = await IndexedDBMemoryTool.init({ dbName: `secrets-${crypto.randomUUID()}`, ...options });
-  tools.push(tool);
-  return tool;
-}
+const open = toolsClosedAfterEach('secrets');
 
 // Built at run time so this file itself holds nothing a scanner would flag.
 const fake = (prefix: string, body: string) => prefix + body;
@@ -153,28 +145,15 @@ describe('the default filter', () => {
 
   it('never hands refused or unredacted text to the storage backend, even for a moment', async () => {
     const key = SECRETS[0]?.[1] ?? '';
-    const sent: unknown[] = [];
-    const realAdd = IDBObjectStore.prototype.add;
-    const realPut = IDBObjectStore.prototype.put;
-    const spyAdd = vi.spyOn(IDBObjectStore.prototype, 'add').mockImplementation(function (this: IDBObjectStore, ...args) {
-      if (this.name === 'bodies') sent.push(args[0]);
-      return realAdd.apply(this, args);
-    });
-    const spyPut = vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(function (this: IDBObjectStore, ...args) {
-      if (this.name === 'bodies') sent.push(args[0]);
-      return realPut.apply(this, args);
-    });
-    try {
+    const spy = await spyDuring(async () => {
       const plain = await open();
       expect((await plain.run({ command: 'create', path: '/memories/k.md', file_text: `key: ${key}` })).is_error).toBe(true);
       const redacting = await open({ beforeWrite: ({ content }) => content.replaceAll('hunter2', '[redacted]') });
       await redacting.run({ command: 'create', path: '/memories/p.md', file_text: 'password hunter2' });
       expect(await redacting.read('/memories/p.md')).toBe('password [redacted]');
-    } finally {
-      spyAdd.mockRestore();
-      spyPut.mockRestore();
-    }
-    expect(sent).toEqual(['password [redacted]']);
+    });
+    const sent = spy.asked.filter((one) => one.store === 'bodies' && (one.method === 'add' || one.method === 'put'));
+    expect(sent.map((one) => one.value)).toEqual(['password [redacted]']);
   });
 
   it('does not cut a word where it starts to look around an edit', async () => {

@@ -18,6 +18,8 @@ export interface ToolCalls {
   read(path: string): Promise<string>;
   /** Everything visible in the store (the listing and every file a view shows), to prove a refusal changed nothing. */
   snapshot(): Promise<string>;
+  /** Runs `action` (refusals, mostly) and expects {@link snapshot} to be the same after it as before. */
+  unchanged(action: () => Promise<unknown>): Promise<void>;
 }
 
 /** {@link ToolCalls} on `on`, or on the tool `on()` gives at the time of each call. */
@@ -35,13 +37,19 @@ export function callsOn(on: IndexedDBMemoryTool | (() => IndexedDBMemoryTool)): 
     return result.content;
   };
   const read = async (path: string): Promise<string> => withoutLineNumbers(await ok({ command: 'view', path }));
+  const snapshot = (): Promise<string> => visibleSnapshot(ok);
   return {
     run,
     ok,
     fails,
     create: (path, fileText) => ok({ command: 'create', path, file_text: fileText }),
     read,
-    snapshot: () => visibleSnapshot(ok),
+    snapshot,
+    unchanged: async (action) => {
+      const before = await snapshot();
+      await action();
+      expect(await snapshot()).toBe(before);
+    },
   };
 }
 

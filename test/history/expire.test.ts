@@ -4,17 +4,22 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { IndexedDBMemoryTool } from '../../src/index.js';
 import { ACCESS_GRANULARITY_MS } from '../../src/storage/schema.js';
+import { toolsClosedAfterEach } from '../helpers/fresh-tool.js';
+import type { RequestSpy } from '../helpers/request-spy.js';
+import { spyDuring, spyOnRequests } from '../helpers/request-spy.js';
 
 let tool: IndexedDBMemoryTool;
+const open = toolsClosedAfterEach('expire');
 beforeEach(async () => {
-  tool = await IndexedDBMemoryTool.init({ dbName: `expire-${crypto.randomUUID()}` });
+  tool = await open();
 });
 afterEach(() => {
   vi.useRealTimers();
-  tool.close();
 });
 
 const DAY = 24 * 60 * 60 * 1000;
+/** The puts a spy saw: an access time written is one. */
+const puts = (spy: RequestSpy): string[] => spy.asked.filter((one) => one.method === 'put').map((one) => one.store);
 const exists = async (path: string) => !(await tool.run({ command: 'view', path })).is_error;
 
 /** Fakes `Date` from 2026-01-01 on and returns that time. */
@@ -246,44 +251,31 @@ describe('access times', () => {
     await tool.flushAccess();
     vi.setSystemTime(start + 4 * DAY);
     await tool.run({ command: 'insert', path: '/memories/a.md', insert_line: 0, insert_text: 'b' });
-    const writes = vi.fn();
-    const realPut = IDBObjectStore.prototype.put;
-    const spy = vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(function (this: IDBObjectStore, ...args) {
-      writes(this.name);
-      return realPut.apply(this, args);
-    });
-    try {
-      vi.setSystemTime(start + 4 * DAY + 10 * 60_000);
+    vi.setSystemTime(start + 4 * DAY + 10 * 60_000);
+    const spy = await spyDuring(async () => {
       await tool.run({ command: 'view', path: '/memories/a.md' });
       await tool.flushAccess();
-      expect(writes).not.toHaveBeenCalled();
-    } finally {
-      spy.mockRestore();
-    }
+    });
+    expect(puts(spy)).toEqual([]);
   });
 
   it('writes an access time at most once per granularity period, however often a file is viewed', async () => {
     const start = startClock();
     await tool.run({ command: 'create', path: '/memories/a.md', file_text: 'a' });
-    const writes = vi.fn();
-    const realPut = IDBObjectStore.prototype.put;
-    const spy = vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(function (this: IDBObjectStore, ...args) {
-      writes(this.name);
-      return realPut.apply(this, args);
-    });
+    const spy = spyOnRequests();
     try {
       for (let i = 0; i < 20; i++) await tool.run({ command: 'view', path: '/memories/a.md' });
       await tool.flushAccess();
-      expect(writes).not.toHaveBeenCalled();
+      expect(puts(spy)).toHaveLength(0);
       vi.setSystemTime(start + ACCESS_GRANULARITY_MS + 1);
       for (let i = 0; i < 20; i++) await tool.run({ command: 'view', path: '/memories/a.md' });
       await tool.flushAccess();
-      expect(writes).toHaveBeenCalledTimes(1);
+      expect(puts(spy)).toHaveLength(1);
       for (let i = 0; i < 20; i++) await tool.run({ command: 'view', path: '/memories/a.md' });
       await tool.flushAccess();
-      expect(writes).toHaveBeenCalledTimes(1);
+      expect(puts(spy)).toHaveLength(1);
     } finally {
-      spy.mockRestore();
+      spy.restore();
     }
   });
 });

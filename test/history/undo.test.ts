@@ -4,20 +4,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openDB } from 'idb';
 import { IndexedDBMemoryTool } from '../../src/index.js';
-import type { IndexedDBMemoryToolOptions } from '../../src/index.js';
+import { freshDbName, toolsClosedAfterEach } from '../helpers/fresh-tool.js';
+import { exportedSnapshot } from '../helpers/tool-calls.js';
 
 let tool: IndexedDBMemoryTool;
-const tools: IndexedDBMemoryTool[] = [];
-async function open(options: IndexedDBMemoryToolOptions = {}): Promise<IndexedDBMemoryTool> {
-  const opened = await IndexedDBMemoryTool.init({ dbName: `undo-${crypto.randomUUID()}`, ...options });
-  tools.push(opened);
-  return opened;
-}
+const open = toolsClosedAfterEach('undo');
 beforeEach(async () => {
   tool = await open();
-});
-afterEach(() => {
-  for (const t of tools.splice(0)) t.close();
 });
 
 const run = async (input: Record<string, unknown>, on = tool) => {
@@ -61,10 +54,10 @@ describe('history', () => {
   });
 
   it('refuses history bounds that are not positive integers before opening, and defaults one left undefined', async () => {
-    await expect(IndexedDBMemoryTool.init({ dbName: `undo-${crypto.randomUUID()}`, history: { maxEntries: Number.NaN } })).rejects.toThrow(
+    await expect(IndexedDBMemoryTool.init({ dbName: freshDbName('undo'), history: { maxEntries: Number.NaN } })).rejects.toThrow(
       new TypeError('history.maxEntries must be a positive integer, got NaN'),
     );
-    await expect(IndexedDBMemoryTool.init({ dbName: `undo-${crypto.randomUUID()}`, history: { maxBytes: 0 } })).rejects.toThrow(TypeError);
+    await expect(IndexedDBMemoryTool.init({ dbName: freshDbName('undo'), history: { maxBytes: 0 } })).rejects.toThrow(TypeError);
     const loose = await open({ history: { maxEntries: 10, maxBytes: undefined } as never });
     await run({ command: 'create', path: '/memories/a.md', file_text: 'a' }, loose);
     await run({ command: 'create', path: '/memories/a.md', file_text: 'b' }, loose);
@@ -146,7 +139,7 @@ describe('history', () => {
   });
 
   it('keeps the totals right across tools with the history on and off, and shows no totals record', async () => {
-    const name = `undo-${crypto.randomUUID()}`;
+    const name = freshDbName('undo');
     const on = await open({ dbName: name, limits: { maxFiles: 3 } });
     await run({ command: 'create', path: '/memories/a.md', file_text: 'a' }, on);
     const off = await open({ dbName: name, history: false, limits: { maxFiles: 3 } });
@@ -176,7 +169,7 @@ describe('history', () => {
   });
 
   it('answers an undo with its own entry, or one with id 0 from a tool that keeps no history', async () => {
-    const name = `undo-${crypto.randomUUID()}`;
+    const name = freshDbName('undo');
     const on = await open({ dbName: name });
     await run({ command: 'create', path: '/memories/a.md', file_text: 'a' }, on);
     await run({ command: 'create', path: '/memories/b.md', file_text: 'b' }, on);
@@ -241,7 +234,7 @@ describe('undo of a change that removed folders', () => {
 });
 
 describe('undo of a rename or a folder delete, checked against what is there now', () => {
-  const snapshot = () => tool.exportBundle({ exportedAt: new Date(0) }).then((blob) => blob.text());
+  const snapshot = () => exportedSnapshot(tool);
   /** Entries whose parent folder is missing (or a file): none may ever be left. */
   const orphans = async () => {
     const all = await tool.list();
@@ -425,17 +418,15 @@ describe('undo: what it tells subscribers of folders, and the per-file limit', (
 });
 
 describe('undo of a change that put a folder where a file was', () => {
-  const snapshot = (on: IndexedDBMemoryTool) => on.exportBundle({ exportedAt: new Date(0) }).then((blob) => blob.text());
-
   it.each([
     ['a file below it', { '/memories/a/b.md': 'child' }, []],
     ['the folder alone', {}, ['/memories/a']],
   ])('brings the file back after a replace import with %s', async (_case, files, folders) => {
     await run({ command: 'create', path: '/memories/a', file_text: 'I was a file' });
-    const before = await snapshot(tool);
+    const before = await exportedSnapshot(tool);
     await tool.importBundle(await bundleOf(files, folders), { mode: 'replace' });
     await tool.undo();
-    expect(await snapshot(tool)).toBe(before);
+    expect(await exportedSnapshot(tool)).toBe(before);
     expect(await text('/memories/a')).toBe('I was a file');
   });
 
@@ -444,9 +435,9 @@ describe('undo of a change that put a folder where a file was', () => {
     await tool.importBundle(await bundleOf({ '/memories/a/b.md': 'child' }), { mode: 'replace' });
     const [imported] = await tool.history({ limit: 1 });
     await run({ command: 'create', path: '/memories/a/later.md', file_text: 'written since' });
-    const before = await snapshot(tool);
+    const before = await exportedSnapshot(tool);
     await expect(tool.undo(imported?.id)).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('/memories/a') as unknown });
-    expect(await snapshot(tool)).toBe(before);
+    expect(await exportedSnapshot(tool)).toBe(before);
   });
 });
 

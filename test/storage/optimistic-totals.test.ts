@@ -10,6 +10,7 @@ import { EMPTY_TOTALS, packTotals, totalsRecord } from '../../src/storage/schema
 import type { JournalRecord, Totals } from '../../src/storage/schema.js';
 import { MemoryStore } from '../../src/storage/store.js';
 import { freshDbName } from '../helpers/fresh-tool.js';
+import type { RequestSpy } from '../helpers/request-spy.js';
 import { spyDuring } from '../helpers/request-spy.js';
 
 const stores: MemoryStore[] = [];
@@ -46,6 +47,13 @@ const change = (after: Totals): JournalRecord => ({
 
 const read = (store: MemoryStore, known?: RememberedTotals, trusted?: boolean): Promise<Totals> =>
   store.run('readonly', (tx) => readTotals(tx, known, trusted));
+/** What readTotals answers, and the journal requests it made. */
+async function readWatched(store: MemoryStore, known: RememberedTotals, trusted?: boolean): Promise<{ answer: Totals; spy: RequestSpy }> {
+  let answer: Totals | undefined;
+  const spy = await spyDuring(async () => (answer = await read(store, known, trusted)));
+  if (!answer) throw new Error('readTotals answered nothing');
+  return { answer, spy };
+}
 const current = (store: MemoryStore, known: RememberedTotals): Promise<boolean> => store.run('readonly', (tx) => totalsAreCurrent(tx, known));
 
 describe('readTotals without remembered totals', () => {
@@ -83,29 +91,24 @@ describe('readTotals with remembered totals', () => {
     const { store, keys } = await journalOf(change(totals(1)), change(totals(2)));
     // Remembered totals that differ from the stored ones, so that the answer says which were taken.
     const known = { key: keys[1] ?? 0, totals: totals(7) };
-    let answer: Totals | undefined;
-    const spy = await spyDuring(async () => (answer = await read(store, known)));
+    const { answer, spy } = await readWatched(store, known);
     expect(answer).toEqual(totals(7));
     expect(spy.journal()).toEqual({ cursors: 0, lookups: 1, aborts: 0 });
     // A copy: the caller may change it without changing what is remembered.
-    answer!.files = 99;
+    answer.files = 99;
     expect(known.totals.files).toBe(7);
   });
 
   it('reads the last record instead when another record came after theirs', async () => {
     const { store, keys } = await journalOf(change(totals(1)), change(totals(2)));
-    const known = { key: keys[0] ?? 0, totals: totals(7) };
-    let answer: Totals | undefined;
-    const spy = await spyDuring(async () => (answer = await read(store, known)));
+    const { answer, spy } = await readWatched(store, { key: keys[0] ?? 0, totals: totals(7) });
     expect(answer).toEqual(totals(2));
     expect(spy.journal()).toEqual({ cursors: 1, lookups: 1, aborts: 0 });
   });
 
   it('takes trusted ones with no request at all, even when a record came after them', async () => {
     const { store, keys } = await journalOf(change(totals(1)), change(totals(2)));
-    const known = { key: keys[0] ?? 0, totals: totals(7) };
-    let answer: Totals | undefined;
-    const spy = await spyDuring(async () => (answer = await read(store, known, true)));
+    const { answer, spy } = await readWatched(store, { key: keys[0] ?? 0, totals: totals(7) }, true);
     expect(answer).toEqual(totals(7));
     expect(spy.asked.filter((one) => one.store === 'journal')).toEqual([]);
   });

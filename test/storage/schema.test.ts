@@ -6,6 +6,7 @@ import { IndexedDBMemoryTool } from '../../src/index.js';
 import { DB_VERSION, upgradeMemoryDb } from '../../src/storage/schema.js';
 import { readTotals } from '../../src/storage/optimistic-totals.js';
 import type { MemorySchema } from '../../src/storage/schema.js';
+import { freshDbName } from '../helpers/fresh-tool.js';
 
 /** A database opened at an older version, untyped: its stores (`meta`) are not the current schema's. */
 const openLegacy = (name: string, version: number) => openDB(name, version, { upgrade: upgradeMemoryDb as never });
@@ -15,7 +16,7 @@ const HIDDEN = { hidden: true, at: 0, actor: '', command: '', paths: [], ops: []
 
 describe('upgradeMemoryDb', () => {
   it('creates entries (by path; parent and bodyId indexes), bodies and journal (retains index) from nothing', async () => {
-    const db = await openDB<MemorySchema>(`schema-${crypto.randomUUID()}`, DB_VERSION, { upgrade: upgradeMemoryDb });
+    const db = await openDB<MemorySchema>(freshDbName('schema'), DB_VERSION, { upgrade: upgradeMemoryDb });
     try {
       expect([...db.objectStoreNames].sort()).toEqual(['bodies', 'entries', 'journal']);
       const tx = db.transaction(['entries', 'bodies', 'journal']);
@@ -33,7 +34,7 @@ describe('upgradeMemoryDb', () => {
   });
 
   it('upgrades a version 1 memory to the current version, keeping its files and starting its history', async () => {
-    const name = `schema-${crypto.randomUUID()}`;
+    const name = freshDbName('schema');
     const v1 = await openLegacy(name, 1);
     expect([...v1.objectStoreNames].sort()).toEqual(['bodies', 'entries', 'meta']);
     const tx = v1.transaction(['entries', 'bodies', 'meta'], 'readwrite');
@@ -56,7 +57,7 @@ describe('upgradeMemoryDb', () => {
   });
 
   it('moves the version 2 totals (usage and journal records, next body id) into the journal and drops meta (version 3)', async () => {
-    const name = `schema-${crypto.randomUUID()}`;
+    const name = freshDbName('schema');
     const v2 = await openLegacy(name, 2);
     const tx = v2.transaction(['entries', 'bodies', 'meta', 'journal'], 'readwrite');
     const bodies = tx.objectStore('bodies');
@@ -102,7 +103,7 @@ describe('upgradeMemoryDb', () => {
   });
 
   it('moves the newest version 3 totals to the journal end and drops the totals index (version 4)', async () => {
-    const name = `schema-${crypto.randomUUID()}`;
+    const name = freshDbName('schema');
     const v3 = await openLegacy(name, 3);
     const tx = v3.transaction(['entries', 'bodies', 'journal'], 'readwrite');
     const journal = tx.objectStore('journal');
@@ -147,7 +148,7 @@ describe('upgradeMemoryDb', () => {
   });
 
   it('keeps the version 3 totals where they are when the newest change carries them, dropping a stale key-0 record', async () => {
-    const name = `schema-${crypto.randomUUID()}`;
+    const name = freshDbName('schema');
     const v3 = await openLegacy(name, 3);
     const tx = v3.transaction('journal', 'readwrite');
     await tx.store.put({ ...HIDDEN, id: 0, totals: [1, 0, 0, 1, 0, 0] });
@@ -169,7 +170,7 @@ describe('upgradeMemoryDb', () => {
   });
 
   it('opens a version 4 memory at version 5 as it was, and then replaces its hidden totals instead of rewriting them', async () => {
-    const name = `schema-${crypto.randomUUID()}`;
+    const name = freshDbName('schema');
     const v4 = await openLegacy(name, 4);
     const tx = v4.transaction(['entries', 'bodies', 'journal'], 'readwrite');
     const bodyId = (await tx.objectStore('bodies').add('kept')) as number;
@@ -202,13 +203,13 @@ describe('upgradeMemoryDb', () => {
   });
 
   it('keeps code of version 4, which rewrote the totals in place, off a memory opened at version 5', async () => {
-    const name = `schema-${crypto.randomUUID()}`;
+    const name = freshDbName('schema');
     (await IndexedDBMemoryTool.init({ dbName: name })).close();
     await expect(openLegacy(name, 4)).rejects.toMatchObject({ name: 'VersionError' });
   });
 
   it.each([0, 1, 2])('never makes, upgrading from version %i, a store or index a later step removes', async (from) => {
-    const name = `schema-${crypto.randomUUID()}`;
+    const name = freshDbName('schema');
     if (from > 0) (await openLegacy(name, from)).close();
     const made: string[] = [];
     const stores = IDBDatabase.prototype.createObjectStore;

@@ -7,12 +7,15 @@ import { IndexedDBMemoryTool, isMemoryToolError } from '../../src/index.js';
 import { MemoryStore, toMemoryError } from '../../src/storage/store.js';
 import { DB_VERSION, upgradeMemoryDb } from '../../src/storage/schema.js';
 import type { MemorySchema } from '../../src/storage/schema.js';
+import { freshDbName, toolsClosedAfterEach } from '../helpers/fresh-tool.js';
+import { exportedSnapshot } from '../helpers/tool-calls.js';
 
 const opened: Array<{ close(): void }> = [];
 afterEach(() => {
   for (const item of opened.splice(0)) item.close();
 });
-const freshName = () => `store-${crypto.randomUUID()}`;
+const freshName = () => freshDbName('store');
+const openTool = toolsClosedAfterEach('store');
 
 describe('MemoryStore', () => {
   it('commits what the body wrote and returns its value', async () => {
@@ -102,8 +105,7 @@ describe('MemoryStore', () => {
 
   it('reopens the connection after another tab deletes the database', async () => {
     const name = freshName();
-    const tool = await IndexedDBMemoryTool.init({ dbName: name });
-    opened.push(tool);
+    const tool = await openTool({ dbName: name });
     await tool.run({ command: 'create', path: '/memories/a.md', file_text: 'x' });
     await new Promise<void>((resolve, reject) => {
       const request = indexedDB.deleteDatabase(name);
@@ -120,8 +122,7 @@ describe('MemoryStore', () => {
 
   it('steps aside for a newer schema opened elsewhere instead of blocking it', async () => {
     const name = freshName();
-    const tool = await IndexedDBMemoryTool.init({ dbName: name });
-    opened.push(tool);
+    const tool = await openTool({ dbName: name });
     let blocked = false;
     const newer = await openDB(name, 99, { blocked: () => (blocked = true) });
     opened.push(newer);
@@ -178,10 +179,9 @@ describe('a delete by another tab that an older tab blocks', () => {
 
 describe('a quota failure', () => {
   it('leaves the memory as it was and tells Claude why', async () => {
-    const tool = await IndexedDBMemoryTool.init({ dbName: freshName() });
-    opened.push(tool);
+    const tool = await openTool({ dbName: freshName() });
     await tool.run({ command: 'create', path: '/memories/a.md', file_text: 'before' });
-    const before = await tool.exportBundle({ exportedAt: new Date(0) }).then((b) => b.text());
+    const before = await exportedSnapshot(tool);
     const history = await tool.history();
     // The browser refuses the body write, as it does when the origin is over its quota.
     const realAdd = IDBObjectStore.prototype.add;
@@ -205,7 +205,7 @@ describe('a quota failure', () => {
     } finally {
       spy.mockRestore();
     }
-    expect(await tool.exportBundle({ exportedAt: new Date(0) }).then((b) => b.text())).toBe(before);
+    expect(await exportedSnapshot(tool)).toBe(before);
     expect(await tool.history()).toEqual(history);
     expect((await tool.run({ command: 'view', path: '/memories' })).content).not.toContain('new');
   });

@@ -7,7 +7,7 @@ import { freshToolEach } from '../helpers/fresh-tool.js';
 import { expectCode } from '../helpers/tool-calls.js';
 
 const fresh = freshToolEach('create');
-const { run, ok, fails, create, read, snapshot } = fresh;
+const { run, ok, fails, create, read, unchanged } = fresh;
 
 describe('create', () => {
   it('creates a file and its parent folders', async () => {
@@ -37,24 +37,24 @@ describe('create', () => {
 
   it('refuses to create below a file with a plain sentence, making no folder', async () => {
     await create('/memories/a.md', 'x');
-    const before = await snapshot();
-    expect(await fails({ command: 'create', path: '/memories/a.md/b/c.md', file_text: 'y' })).toBe(
-      'Error: Cannot create /memories/a.md/b/c.md: /memories/a.md is a file, so nothing can be stored below it.',
-    );
-    expect(await snapshot()).toBe(before);
+    await unchanged(async () => {
+      expect(await fails({ command: 'create', path: '/memories/a.md/b/c.md', file_text: 'y' })).toBe(
+        'Error: Cannot create /memories/a.md/b/c.md: /memories/a.md is a file, so nothing can be stored below it.',
+      );
+    });
   });
 
   it('refuses to replace a folder or the root with a file, as the SDK words it, and changes nothing', async () => {
     await create('/memories/dir/x.md', 'x');
-    const before = await snapshot();
-    for (const path of ['/memories/dir', '/memories/dir/', '/memories/', '/memories']) {
-      expect(await run({ command: 'create', path, file_text: 'y' })).toEqual({
-        content: `Error: File ${path} already exists`,
-        is_error: true,
-        code: 'is_a_directory',
-      });
-    }
-    expect(await snapshot()).toBe(before);
+    await unchanged(async () => {
+      for (const path of ['/memories/dir', '/memories/dir/', '/memories/', '/memories']) {
+        expect(await run({ command: 'create', path, file_text: 'y' })).toEqual({
+          content: `Error: File ${path} already exists`,
+          is_error: true,
+          code: 'is_a_directory',
+        });
+      }
+    });
   });
 
   it('treats harmless spellings as one file and NFC-normalizes names', async () => {

@@ -24,6 +24,7 @@ import type {
   MemoryLimits,
 } from '../../src/index.js';
 import type { EntryRecord, JournalRecord, MemorySchema } from '../../src/storage/schema.js';
+import { freshDbName } from '../helpers/fresh-tool.js';
 import { RANDOM_REFUSALS } from '../helpers/random-refusals.js';
 
 /** The paths every command and bundle draws from: few, nested in each other, so that commands collide. */
@@ -401,7 +402,7 @@ class SeedRun {
   }
 
   static async open(seed: number, config: RunConfig): Promise<SeedRun> {
-    const dbName = `invariants-${seed}-${crypto.randomUUID()}`;
+    const dbName = freshDbName(`invariants-${seed}`);
     const limits = config.limits ? { limits: config.limits } : {};
     const first = await IndexedDBMemoryTool.init({ dbName, ...limits, ...(config.history ? { history: config.history } : {}) });
     const actors: Actor[] = [{ name: 'A', tool: first, keepsHistory: true }];

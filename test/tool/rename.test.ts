@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { freshToolEach } from '../helpers/fresh-tool.js';
 
 const fresh = freshToolEach('rename');
-const { ok, fails, create, read, snapshot } = fresh;
+const { ok, fails, create, read, unchanged } = fresh;
 
 describe('rename', () => {
   it('renames a file, making the new parent folders', async () => {
@@ -42,35 +42,35 @@ describe('rename', () => {
 
   it('protects the root as source and as destination', async () => {
     await create('/memories/a.md', 'a');
-    const before = await snapshot();
-    for (const old_path of ['/memories', '/memories/', '/memories/.']) {
-      expect(await fails({ command: 'rename', old_path, new_path: '/memories/x' })).toBe(
-        'Error: Cannot rename the /memories directory itself',
+    await unchanged(async () => {
+      for (const old_path of ['/memories', '/memories/', '/memories/.']) {
+        expect(await fails({ command: 'rename', old_path, new_path: '/memories/x' })).toBe(
+          'Error: Cannot rename the /memories directory itself',
+        );
+      }
+      expect(await fails({ command: 'rename', old_path: '/memories/a.md', new_path: '/memories/' })).toBe(
+        'Error: The destination /memories/ already exists',
       );
-    }
-    expect(await fails({ command: 'rename', old_path: '/memories/a.md', new_path: '/memories/' })).toBe(
-      'Error: The destination /memories/ already exists',
-    );
-    expect(await snapshot()).toBe(before);
+    });
   });
 
   it('refuses to move a folder into itself, leaving nothing behind', async () => {
     await create('/memories/a/x.md', 'x');
-    const before = await snapshot();
-    expect(await fails({ command: 'rename', old_path: '/memories/a', new_path: '/memories/a/b/c' })).toBe(
-      'Error: Cannot rename /memories/a to /memories/a/b/c: a folder cannot be moved inside itself.',
-    );
-    expect(await snapshot()).toBe(before);
+    await unchanged(async () => {
+      expect(await fails({ command: 'rename', old_path: '/memories/a', new_path: '/memories/a/b/c' })).toBe(
+        'Error: Cannot rename /memories/a to /memories/a/b/c: a folder cannot be moved inside itself.',
+      );
+    });
   });
 
   it('refuses to move below a file', async () => {
     await create('/memories/a.md', 'a');
     await create('/memories/b.md', 'b');
-    const before = await snapshot();
-    expect(await fails({ command: 'rename', old_path: '/memories/b.md', new_path: '/memories/a.md/b.md' })).toBe(
-      'Error: Cannot create /memories/a.md/b.md: /memories/a.md is a file, so nothing can be stored below it.',
-    );
-    expect(await snapshot()).toBe(before);
+    await unchanged(async () => {
+      expect(await fails({ command: 'rename', old_path: '/memories/b.md', new_path: '/memories/a.md/b.md' })).toBe(
+        'Error: Cannot create /memories/a.md/b.md: /memories/a.md is a file, so nothing can be stored below it.',
+      );
+    });
   });
 
   describe('of a folder whose files would end up past the path limits', () => {
@@ -80,12 +80,12 @@ describe('rename', () => {
 
     it('refuses one that would nest a file more than 32 levels deep, changing nothing', async () => {
       await create(deep, 'deep');
-      const before = await snapshot();
       const history = await fresh.tool.history();
-      expect(await fails({ command: 'rename', old_path: '/memories/a', new_path: '/memories/x/y/a' })).toBe(
-        `Error: Cannot rename /memories/a to /memories/x/y/a: /memories/x/y/a/${levels}/f.md would be nested more than 32 levels deep. Nothing was changed.`,
-      );
-      expect(await snapshot()).toBe(before);
+      await unchanged(async () => {
+        expect(await fails({ command: 'rename', old_path: '/memories/a', new_path: '/memories/x/y/a' })).toBe(
+          `Error: Cannot rename /memories/a to /memories/x/y/a: /memories/x/y/a/${levels}/f.md would be nested more than 32 levels deep. Nothing was changed.`,
+        );
+      });
       expect(await fresh.tool.history()).toEqual(history);
       // One level deeper still fits, and the moved file can be read and deleted there.
       await ok({ command: 'rename', old_path: '/memories/a', new_path: '/memories/x' });
@@ -99,14 +99,14 @@ describe('rename', () => {
       // 980 bytes here; below the longer name, 1,174 for its deepest folder.
       const path = `/memories/b/${[name, name, name, name].join('/')}/f.md`;
       await create(path, 'long');
-      const before = await snapshot();
-      const to = `/memories/${'t'.repeat(200)}`;
-      // The first entry past it: the deepest folder, already over the limit there.
-      const moved = `${to}/${[name, name, name, name].join('/')}`;
-      expect(await fails({ command: 'rename', old_path: '/memories/b', new_path: to })).toBe(
-        `Error: Cannot rename /memories/b to ${to}: ${moved} would be longer than 1024 bytes. Nothing was changed.`,
-      );
-      expect(await snapshot()).toBe(before);
+      await unchanged(async () => {
+        const to = `/memories/${'t'.repeat(200)}`;
+        // The first entry past it: the deepest folder, already over the limit there.
+        const moved = `${to}/${[name, name, name, name].join('/')}`;
+        expect(await fails({ command: 'rename', old_path: '/memories/b', new_path: to })).toBe(
+          `Error: Cannot rename /memories/b to ${to}: ${moved} would be longer than 1024 bytes. Nothing was changed.`,
+        );
+      });
     });
   });
 });

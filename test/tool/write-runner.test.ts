@@ -3,6 +3,7 @@
 // between (counted with the request spy), and keeps call order, the limits and the events right while doing so.
 
 import { describe, expect, it, vi } from 'vitest';
+import type { IndexedDBMemoryTool, MemoryToolResult } from '../../src/index.js';
 import { freshToolEach } from '../helpers/fresh-tool.js';
 import type { SpiedRequest } from '../helpers/request-spy.js';
 import { journalReadsDuring, spyDuring } from '../helpers/request-spy.js';
@@ -11,6 +12,22 @@ const fresh = freshToolEach('write-runner');
 const { ok, create, read, snapshot, another } = fresh;
 
 describe('the totals a tool remembers between its writes', () => {
+  /** Commands called at once that each need the one before, and the last line of each reply in call order. */
+  const DRAFT_THEN_FINAL = [
+    { command: 'create', path: '/memories/c.md', file_text: 'draft' },
+    { command: 'view', path: '/memories/c.md' },
+    { command: 'str_replace', path: '/memories/c.md', old_str: 'draft', new_str: 'final' },
+    { command: 'view', path: '/memories/c.md' },
+  ];
+  const DRAFT_THEN_FINAL_SEEN = ['File created successfully at: /memories/c.md', '     1\tdraft', '     1\tfinal', '     1\tfinal'];
+  /** Runs `inputs` on `tool` all at once: the last line of each reply, and how many runs were taken back. */
+  async function atOnce(tool: IndexedDBMemoryTool, inputs: unknown[]): Promise<{ lastLines: Array<string | undefined>; aborts: number }> {
+    let results: MemoryToolResult[] = [];
+    const seen = await journalReadsDuring(async () => {
+      results = await Promise.all(inputs.map((input) => tool.run(input)));
+    });
+    return { lastLines: results.map((result) => result.content.split('\n').at(-1)), aborts: seen.aborts };
+  }
   /** How many times `action` reads the totals from the journal's end. */
   const totalsReads = async (action: () => Promise<unknown>): Promise<number> => (await journalReadsDuring(action)).cursors;
 
@@ -72,23 +89,8 @@ describe('the totals a tool remembers between its writes', () => {
     await mine.create({ command: 'create', path: '/memories/a.md', file_text: 'a' });
     await mine.create({ command: 'create', path: '/memories/b.md', file_text: 'b' });
     await theirs.create({ command: 'create', path: '/memories/t.md', file_text: 't' });
-    let results: { content: string }[] = [];
-    const seen = await journalReadsDuring(async () => {
-      results = await Promise.all([
-        mine.run({ command: 'create', path: '/memories/c.md', file_text: 'draft' }),
-        mine.run({ command: 'view', path: '/memories/c.md' }),
-        mine.run({ command: 'str_replace', path: '/memories/c.md', old_str: 'draft', new_str: 'final' }),
-        mine.run({ command: 'view', path: '/memories/c.md' }),
-      ]);
-    });
-    expect(results.map((result) => result.content.split('\n').at(-1))).toEqual([
-      'File created successfully at: /memories/c.md',
-      '     1\tdraft',
-      '     1\tfinal',
-      '     1\tfinal',
-    ]);
-    // The create ran twice: its first run found the other tool's write between.
-    expect(seen.aborts).toBe(1);
+    // The create runs twice: its first run finds the other tool's write between.
+    expect(await atOnce(mine, DRAFT_THEN_FINAL)).toEqual({ lastLines: DRAFT_THEN_FINAL_SEEN, aborts: 1 });
   });
 
   it('keeps the call order when a write that waited for another runs again', async () => {
@@ -102,24 +104,10 @@ describe('the totals a tool remembers between its writes', () => {
       interfered = true;
       void theirs.create({ command: 'create', path: '/memories/t.md', file_text: 't' });
     });
-    let results: { content: string }[] = [];
-    const seen = await journalReadsDuring(async () => {
-      results = await Promise.all([
-        mine.run({ command: 'create', path: '/memories/b.md', file_text: 'b' }),
-        mine.run({ command: 'create', path: '/memories/c.md', file_text: 'draft' }),
-        mine.run({ command: 'view', path: '/memories/c.md' }),
-        mine.run({ command: 'str_replace', path: '/memories/c.md', old_str: 'draft', new_str: 'final' }),
-        mine.run({ command: 'view', path: '/memories/c.md' }),
-      ]);
+    expect(await atOnce(mine, [{ command: 'create', path: '/memories/b.md', file_text: 'b' }, ...DRAFT_THEN_FINAL])).toEqual({
+      lastLines: ['File created successfully at: /memories/b.md', ...DRAFT_THEN_FINAL_SEEN],
+      aborts: 1,
     });
-    expect(results.map((result) => result.content.split('\n').at(-1))).toEqual([
-      'File created successfully at: /memories/b.md',
-      'File created successfully at: /memories/c.md',
-      '     1\tdraft',
-      '     1\tfinal',
-      '     1\tfinal',
-    ]);
-    expect(seen.aborts).toBe(1);
   });
 
   it('keeps the call order for a command a change listener starts: it comes after those already called', async () => {
