@@ -5,6 +5,7 @@
 import type { BetaMemoryTool20250818Command } from '@anthropic-ai/sdk/resources/beta';
 import { MemoryToolError } from './errors.js';
 import { reply } from './replies.js';
+import { showText } from './shown-text.js';
 
 export type MemoryCommand = BetaMemoryTool20250818Command;
 export type MemoryCommandName = MemoryCommand['command'];
@@ -98,5 +99,6 @@ function describe(value: unknown): string {
     json = undefined;
   }
   if (json === undefined) return typeof value === 'object' ? 'an object that cannot be shown' : `a ${typeof value}`;
-  return json.length > 80 ? `${json.slice(0, 77)}...` : json;
+  // JSON leaves tag characters and bidi controls as they are: written out, as every refusal shows them.
+  return showText(json, 80);
 }

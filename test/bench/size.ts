@@ -12,9 +12,9 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** The modules of each part that the tool alone must not load. */
 const PARTS = {
-  bundle: /^src\/bundle\.ts$/u,
-  agent: /^src\/agent(?:-[a-z]+)?\.ts$/u,
-  scripted: /^src\/scripted-claude\.ts$/u,
+  bundle: /^src\/bundle\/(?!format\.ts$)/u,
+  agent: /^src\/agent\//u,
+  scripted: /^src\/offline\//u,
 } as const;
 
 export interface EntrySize {

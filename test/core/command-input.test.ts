@@ -36,6 +36,19 @@ describe('parseMemoryCommand', () => {
     const circular: Record<string, unknown> = {};
     circular.self = circular;
     expect(() => parseMemoryCommand({ command: 'create', path: '/memories/a', file_text: circular })).toThrow(/got an object that cannot be shown/);
-    expect(() => parseMemoryCommand({ command: 'create', path: ['x'.repeat(500)], file_text: '' })).toThrow(/\.\.\.\./);
+    expect(() => parseMemoryCommand({ command: 'create', path: ['x'.repeat(500)], file_text: '' })).toThrow(/x… \(\d+ more characters\)/u);
+  });
+
+  it('writes out the hidden characters of a value it describes, as every refusal does', () => {
+    const error = (() => {
+      try {
+        parseMemoryCommand({ command: 'create', path: ['a\u{e0041}\u202e'], file_text: '' });
+      } catch (caught) {
+        return caught as Error;
+      }
+      return undefined;
+    })();
+    expect(error?.message).toContain('got ["a\\u{e0041}\\u202e"]');
+    expect(/\p{Default_Ignorable_Code_Point}/u.test(error?.message ?? '')).toBe(false);
   });
 });
