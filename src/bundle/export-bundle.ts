@@ -2,7 +2,7 @@
 // `claude-memory-bundle` JSON Blob whose bytes depend only on the memory and `exportedAt`.
 
 import { MemoryToolError } from '../core/errors.js';
-import { MEMORY_ROOT, normalizeMemoryPath } from '../core/paths.js';
+import { MEMORY_ROOT, compareKeys, normalizeMemoryPath } from '../core/paths.js';
 import { reply } from '../core/replies.js';
 import { getEntry, subtreeRange } from '../storage/entries.js';
 import type { MemoryStore } from '../storage/store.js';
@@ -40,10 +40,10 @@ export async function exportBundle(store: MemoryStore, options: ExportBundleOpti
   const folders = snapshot.entries
     .filter((entry) => entry.kind === 'folder' && !parents.has(entry.path))
     .map((entry) => entry.path)
-    .sort(byCodeUnits);
+    .sort(compareKeys);
   const files = snapshot.files
     .map((entry, i) => ({ entry, content: snapshot.contents[i] ?? '' }))
-    .sort((a, b) => byCodeUnits(a.entry.path, b.entry.path));
+    .sort((a, b) => compareKeys(a.entry.path, b.entry.path));
   const total = files.length;
   const digests = await sha256All(
     files.map((file) => file.content),
@@ -68,9 +68,4 @@ export async function exportBundle(store: MemoryStore, options: ExportBundleOpti
   });
   parts.push(`${total === 0 ? '' : '\n'}],"folders":${JSON.stringify(folders)}}\n`);
   return new Blob(parts, { type: 'application/json' });
-}
-
-/** The order of a bundle's paths: UTF-16 code units, as `Array.prototype.sort()` and IndexedDB keys compare. */
-export function byCodeUnits(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -3,10 +3,9 @@
 
 import { MemoryToolError } from '../core/errors.js';
 import type { FileTotals, ResolvedLimits } from '../core/limits.js';
-import { ancestorsOf } from '../core/paths.js';
+import { ancestorsOf, compareKeys } from '../core/paths.js';
 import type { EntryRecord } from '../storage/schema.js';
 import type { CheckedFile, ParsedBundle } from './check-bundle.js';
-import { byCodeUnits } from './export-bundle.js';
 import type { ImportReport } from './format.js';
 import { refused, shownPath } from './refusal.js';
 import { bundleReply } from './replies.js';
@@ -109,7 +108,7 @@ export function planImport(
     }
     for (const entry of deletes) byPath.delete(entry.path);
   }
-  for (const folder of [...folders].sort(byCodeUnits)) {
+  for (const folder of [...folders].sort(compareKeys)) {
     if (byPath.get(folder)?.kind !== 'folder') report.folderPaths.push(folder);
   }
 

@@ -5,7 +5,7 @@
 import { MemoryToolError } from '../core/errors.js';
 import { MAX_VIEW_LINES, numberedLine, reply } from '../core/replies.js';
 import { matchLines } from './text-search.js';
-import { wellFormed } from '../core/utf8.js';
+import { isHighSurrogate, wellFormed } from '../core/utf8.js';
 
 /** A `view_range` as Claude sent it: 1-based, inclusive, end -1 for the last (input.ts checked it is two integers). */
 export type ViewRange = readonly number[];
@@ -32,7 +32,7 @@ function noteRoom(max: number): number {
 export function cutText(text: string, count: number): string {
   const cut = text.slice(0, Math.max(0, count));
   const last = cut.charCodeAt(cut.length - 1);
-  return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
+  return isHighSurrogate(last) ? cut.slice(0, -1) : cut;
 }
 
 /**

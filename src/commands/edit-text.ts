@@ -1,13 +1,11 @@
 // The text work of str_replace and insert, without splitting a file into lines or counting it whole (a file may be a
 // megabyte): the UTF-8 size after a replacement, where a line starts, the lines a snippet shows. Pure.
 
-import { utf8Length } from '../core/utf8.js';
+import { isHighSurrogate, isLowSurrogate, utf8Length } from '../core/utf8.js';
 
-const isHigh = (unit: number): boolean => unit >= 0xd800 && unit <= 0xdbff;
-const isLow = (unit: number): boolean => unit >= 0xdc00 && unit <= 0xdfff;
 /** UTF-8 bytes saved when `left` and `right` meet: a lone high and a lone low surrogate become one 4-byte pair. */
 const joined = (left: string, right: string): number =>
-  left !== '' && right !== '' && isHigh(left.charCodeAt(left.length - 1)) && isLow(right.charCodeAt(0)) ? 2 : 0;
+  left !== '' && right !== '' && isHighSurrogate(left.charCodeAt(left.length - 1)) && isLowSurrogate(right.charCodeAt(0)) ? 2 : 0;
 
 /**
  * UTF-8 bytes of `content` with `content.slice(at, end)` replaced by `newStr`, from the old size: only the two

@@ -3,7 +3,7 @@
 
 import type { BetaMemoryTool20250818ViewCommand as ViewCommand } from '@anthropic-ai/sdk/resources/beta';
 import { MemoryToolError } from '../core/errors.js';
-import { isHiddenName, nameOf, normalizeMemoryPath } from '../core/paths.js';
+import { compareKeys, isHiddenName, nameOf, normalizeMemoryPath } from '../core/paths.js';
 import { FOLDER_SIZE, formatSize, reply } from '../core/replies.js';
 import { getEntry } from '../storage/entries.js';
 import type { BodyGuesses } from '../storage/read-ahead.js';
@@ -47,7 +47,7 @@ export async function view(
 
 const isVisible = (entry: EntryRecord): boolean => !isHiddenName(nameOf(entry.path));
 // By UTF-16 code units, as Array.prototype.sort() orders names (R-view-folder).
-const byName = (a: EntryRecord, b: EntryRecord): number => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+const byName = (a: EntryRecord, b: EntryRecord): number => compareKeys(a.path, b.path);
 
 /** The entries whose parent is `folder`, from the parent index. */
 const childrenOf = (tx: ReadTx, folder: string): Promise<EntryRecord[]> =>

@@ -218,3 +218,8 @@ function climbsOut(path: string): boolean {
   }
   return false;
 }
+
+/** Orders keys by UTF-16 code units, as `Array.prototype.sort()` does by default and as listings show them. */
+export function compareKeys(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

@@ -13,9 +13,9 @@ export function utf8Length(text: string): number {
     const unit = text.charCodeAt(i);
     if (unit < 0x80) bytes += 1;
     else if (unit < 0x800) bytes += 2;
-    else if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+    else if (isHighSurrogate(unit) && i + 1 < text.length) {
       const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
+      if (isLowSurrogate(next)) {
         bytes += 4;
         i++;
       } else bytes += 3;
@@ -37,3 +37,8 @@ export function wellFormed(text: string): string {
   if (native.isWellFormed && native.toWellFormed) return native.isWellFormed() ? text : native.toWellFormed();
   return text.replace(LONE_SURROGATE, '\ufffd');
 }
+
+/** The first half of a surrogate pair (an emoji, a rare CJK character). */
+export const isHighSurrogate = (unit: number): boolean => unit >= 0xd800 && unit <= 0xdbff;
+/** The second half of a surrogate pair. */
+export const isLowSurrogate = (unit: number): boolean => unit >= 0xdc00 && unit <= 0xdfff;

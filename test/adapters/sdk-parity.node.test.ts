@@ -1,6 +1,6 @@
 // Side by side with the official SDK tool: the same scripted turns go through the real
 // `client.beta.messages.toolRunner` once with BetaLocalFilesystemMemoryTool on a temp folder and once with
-// ours, and every tool_result is compared. Differences are allowed only where the contract lists a defect.
+// ours, and every tool_result is compared. Differences are allowed only where src/commands/README.md says the official tool is wrong.
 // Also: the default model and the demo's suggestions are models the installed SDK names.
 
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -107,7 +107,7 @@ const AGREED: Record<string, Input[][]> = {
     { command: 'delete', path: '/memories/t.md' },
     { command: 'view', path: '/memories' },
   ),
-  // SDK 1.16 already protects the root in these spellings (the contract's defect list predates it).
+  // SDK 1.16 already protects the root in these spellings (our rule R-delete-root was written before it).
   'the root in every spelling': seq(
     { command: 'create', path: '/memories/a.md', file_text: 'x' },
     { command: 'delete', path: '/memories/' },

@@ -1,5 +1,5 @@
 // The path validator against a corpus of hostile paths (test/fixtures/hostile-paths.ts) and valid odd ones.
-// Rules: ../shared/contract.md, "Paths".
+// Rules: R-paths in src/commands/README.md; the full rule and its Unicode decisions in src/core/README.md.
 
 import { describe, it, expect } from 'vitest';
 import { MemoryToolError } from '../../src/core/errors.js';
