@@ -30,7 +30,15 @@ async function journalOf(...records: JournalRecord[]): Promise<{ store: MemorySt
   return { store, keys };
 }
 
-const totals = (files: number, more: Partial<Totals> = {}): Totals => ({ ...EMPTY_TOTALS, seq: files, bytes: 10 * files, files, nextBody: files + 1, ...more });
+/** Totals of a memory of `files` files of 10 bytes each, with `more` over them. */
+const totals = (files: number, more: Partial<Totals> = {}): Totals => ({
+  ...EMPTY_TOTALS,
+  seq: files,
+  bytes: 10 * files,
+  files,
+  nextBody: files + 1,
+  ...more,
+});
 
 /** A change as the history shows it, with the totals after it. */
 const change = (after: Totals): JournalRecord => ({
