@@ -2,34 +2,16 @@
 // a line or entry boundary, and its last line names the view_range that reads on: so every byte of every file and
 // every entry of every folder can be read. Runs on fake-indexeddb and in Chromium.
 
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { IndexedDBMemoryTool } from '../../src/index.js';
-import type { MemoryLimits } from '../../src/index.js';
 import { bundleOf } from '../helpers/bundles.js';
 import { followFile, followFolder } from '../helpers/follow-views.js';
+import { freshToolEach } from '../helpers/fresh-tool.js';
+import { callsOn } from '../helpers/tool-calls.js';
 
 const BOUND = 16_000;
-let tool: IndexedDBMemoryTool;
-
-async function open(limits?: MemoryLimits): Promise<void> {
-  tool?.close();
-  tool = await IndexedDBMemoryTool.init({ dbName: `bounds-${crypto.randomUUID()}`, ...(limits ? { limits } : {}) });
-}
-beforeEach(() => open());
-afterEach(() => tool.close());
-
-const run = (input: unknown) => tool.run(input);
-async function ok(input: unknown): Promise<string> {
-  const result = await run(input);
-  expect(result.is_error, result.content.slice(0, 300)).toBe(false);
-  return result.content;
-}
-async function fails(input: unknown): Promise<string> {
-  const result = await run(input);
-  expect(result.is_error, result.content.slice(0, 300)).toBe(true);
-  return result.content;
-}
-const create = (path: string, file_text: string) => ok({ command: 'create', path, file_text });
+const fresh = freshToolEach('bounds');
+const { run, ok, fails, create } = fresh;
 const lastLine = (text: string): string => text.slice(text.lastIndexOf('\n') + 1);
 
 /** Reads `path` by following the notes: every line as stored, every reply within the bound but one-line ranges. */
@@ -99,7 +81,7 @@ describe('a file view', () => {
 describe('a folder view', () => {
   it('cuts a listing of 20,000 files at an entry, and the view_ranges its notes name list each entry once (R-cut-listing)', async () => {
     const files = Array.from({ length: 20_000 }, (_, i) => ({ path: `/memories/n${String(i).padStart(5, '0')}.md`, content: 'x' }));
-    await tool.importBundle(await bundleOf(Object.fromEntries(files.map((file) => [file.path, file.content]))));
+    await fresh.tool.importBundle(await bundleOf(Object.fromEntries(files.map((file) => [file.path, file.content]))));
     const first = await ok({ command: 'view', path: '/memories' });
     expect(first.length).toBeLessThanOrEqual(BOUND);
     expect(lastLine(first)).toMatch(
@@ -163,12 +145,12 @@ describe('str_replace', () => {
 
 describe('the maxReplyChars limit', () => {
   it('bounds every reply at what it says (R-bound)', async () => {
-    await open({ maxReplyChars: 10_000 });
-    await create('/memories/a.md', Array.from({ length: 3000 }, (_, i) => `line ${i}`).join('\n'));
-    const reply = await ok({ command: 'view', path: '/memories/a.md' });
+    const small = callsOn(await fresh.another({ limits: { maxReplyChars: 10_000 } }));
+    await small.create('/memories/a.md', Array.from({ length: 3000 }, (_, i) => `line ${i}`).join('\n'));
+    const reply = await small.ok({ command: 'view', path: '/memories/a.md' });
     expect(reply.length).toBeLessThanOrEqual(10_000);
     expect(lastLine(reply)).toMatch(/^\[Output cut at 10000 characters: showing lines 1-\d+ of 3000\./u);
-    const refusal = await fails({ command: 'str_replace', path: '/memories/a.md', old_str: 'line' });
+    const refusal = await small.fails({ command: 'str_replace', path: '/memories/a.md', old_str: 'line' });
     expect(refusal.length).toBeLessThanOrEqual(10_000);
   });
 
