@@ -3,8 +3,15 @@
 // through a page binding, or from a worker to its page). Also the raw look at the three stores afterwards.
 
 import { openDB } from 'idb';
-import { BUNDLE_FORMAT, BUNDLE_VERSION, IndexedDBMemoryTool, importChanges, isMemoryToolError } from '../../../src/index.js';
-import type { BundleFile, HistoryLimits, MemoryBundle, MemoryChange, MemoryLimits } from '../../../src/index.js';
+import {
+  BUNDLE_FORMAT,
+  BUNDLE_VERSION,
+  IndexedDBMemoryTool,
+  importChanges,
+  isMemoryToolError,
+} from '../../../src/index.js';
+import type { BundleFile, HistoryLimits, MemoryBundle, MemoryLimits } from '../../../src/index.js';
+import type { MemoryChange } from '../../../src/core/change-events.js';
 
 export interface StormConfig {
   dbName: string;
@@ -26,10 +33,24 @@ export interface StormConfig {
   protect?: number[];
   /** Wall-clock start, so that all participants start together. */
   startAt?: number;
+  /**
+   * Run an op only once `post` has delivered its `start` (the promise it returns has settled): for the tab the test
+   * closes, whose last messages may never reach the test, so that every op that may have committed has a start there.
+   */
+  ackStarts?: boolean;
 }
 
 export type StormMessage =
-  | { type: 'start'; tab: string; i: number; kind: string; t: number }
+  | {
+      type: 'start';
+      tab: string;
+      i: number;
+      kind: string;
+      /** A write command's name and normalized paths: the journal record it may leave (as in an `op`). */
+      command?: string;
+      paths?: string[];
+      t: number;
+    }
   | {
       type: 'op';
       tab: string;
@@ -154,6 +175,11 @@ const normal = (path: string): string => {
   return p;
 };
 
+/** A command's normalized paths as its journal record names them (a rename's source first). */
+function commandPaths(input: Record<string, unknown>): string[] {
+  return input.command === 'rename' ? [normal(input.old_path as string), normal(input.new_path as string)] : [normal(input.path as string)];
+}
+
 interface Done {
   ok: boolean;
   code?: string;
@@ -166,8 +192,11 @@ interface Done {
   seq?: number;
 }
 
-/** Runs the storm of `config`, posting every outcome and event to `post`; resolves when every op has ended or timed out. */
-export async function runStorm(config: StormConfig, post: (message: StormMessage) => void): Promise<void> {
+/**
+ * Runs the storm of `config`, posting every outcome and event to `post`; resolves when every op has ended or timed out.
+ * `post` may answer a promise that settles once the message is delivered (see `ackStarts`).
+ */
+export async function runStorm(config: StormConfig, post: (message: StormMessage) => void | Promise<unknown>): Promise<void> {
   const tool = await IndexedDBMemoryTool.init({
     dbName: config.dbName,
     ...(config.limits ? { limits: config.limits } : {}),
@@ -203,7 +232,7 @@ export async function runStorm(config: StormConfig, post: (message: StormMessage
         const detail = JSON.stringify(input);
         const result = await runCmd(input);
         const command = input.command as string;
-        const paths = command === 'rename' ? [normal(input.old_path as string), normal(input.new_path as string)] : [normal(input.path as string)];
+        const paths = commandPaths(input);
         if (result.is_error) return { ok: false, code: result.code ?? 'none', message: result.content, detail };
         return { ok: true, detail, command, paths, seq: result.seq, ...(command === 'view' ? { expected: [] } : {}) };
       }
@@ -285,8 +314,10 @@ export async function runStorm(config: StormConfig, post: (message: StormMessage
     while (next < ops.length) {
       const i = next++;
       const op = ops[i] as Op;
+      const write = op.kind === 'cmd' && op.input.command !== 'view' ? { command: op.input.command as string, paths: commandPaths(op.input) } : {};
+      const started = post({ type: 'start', tab, i, kind: op.kind, ...write, t: Date.now() });
+      if (config.ackStarts) await started;
       const began = performance.now();
-      post({ type: 'start', tab, i, kind: op.kind, t: Date.now() });
       let timer: ReturnType<typeof setTimeout> | undefined;
       let timedOut = false;
       const work = perform(op).catch((error: unknown) => fail(error, `${op.kind} (threw)`));
