@@ -23,16 +23,40 @@ async function view(run: Run, path: string, range?: [number, number]): Promise<s
   return result.content;
 }
 
-/** Follows a file view's notes to the end; `lines` then holds every line of the file exactly as stored. */
-export async function followFile(run: Run, path: string): Promise<Followed> {
+/**
+ * Views `path`, then each view_range `next` names after reading a reply (`undefined`: done). Fails rather than loop
+ * forever on notes that never end.
+ */
+async function follow(
+  run: Run,
+  path: string,
+  next: (reply: string, seen: Followed) => Promise<[number, number] | undefined>,
+): Promise<Followed> {
   const seen: Followed = { lines: new Map(), entries: [], replies: [] };
   let range: [number, number] | undefined;
-  for (let step = 0; ; step++) {
-    if (step > 10_000) throw new Error('the notes never end');
+  for (let step = 0; step <= 10_000; step++) {
     const reply = await view(run, path, range);
     seen.replies.push(reply);
-    const body = reply.split('\n').slice(1);
-    const note = body.at(-1)?.startsWith('[') ? (body.pop() ?? '') : '';
+    range = await next(reply, seen);
+    if (!range) return seen;
+  }
+  throw new Error('the notes never end');
+}
+
+/** The reply's lines after its first `skip`, and its cut note (the last line, when it starts with `[`). */
+function bodyAndNote(reply: string, skip: number): { body: string[]; note: string } {
+  const body = reply.split('\n').slice(skip);
+  const note = body.at(-1)?.startsWith('[') ? (body.pop() ?? '') : '';
+  return { body, note };
+}
+
+const rangeOf = (match: RegExpExecArray | null, at = 1): [number, number] | undefined =>
+  match?.[at] === undefined ? undefined : [Number(match[at]), Number(match[at + 1])];
+
+/** Follows a file view's notes to the end; `lines` then holds every line of the file exactly as stored. */
+export function followFile(run: Run, path: string): Promise<Followed> {
+  return follow(run, path, async (reply, seen) => {
+    const { body, note } = bodyAndNote(reply, 1);
     const whole = WHOLE_LINE.exec(note);
     // A line cut short is not recorded from this reply: the one-line range names it whole.
     if (whole) body.pop();
@@ -40,35 +64,20 @@ export async function followFile(run: Run, path: string): Promise<Followed> {
       const match = NUMBERED.exec(line);
       if (match) seen.lines.set(Number(match[1]), match[2] ?? '');
     }
-    if (whole) {
-      const number = Number(whole[1]);
-      const full = await view(run, path, [number, number]);
-      seen.replies.push(full);
-      const match = NUMBERED.exec(full.slice(full.indexOf('\n') + 1));
-      seen.lines.set(number, match?.[2] ?? '');
-      if (whole[2] === undefined) return seen;
-      range = [Number(whole[2]), Number(whole[3])];
-      continue;
-    }
-    const rest = REST.exec(note);
-    if (!rest) return seen;
-    range = [Number(rest[1]), Number(rest[2])];
-  }
+    if (!whole) return rangeOf(REST.exec(note));
+    const number = Number(whole[1]);
+    const full = await view(run, path, [number, number]);
+    seen.replies.push(full);
+    seen.lines.set(number, NUMBERED.exec(full.slice(full.indexOf('\n') + 1))?.[2] ?? '');
+    return rangeOf(whole, 2);
+  });
 }
 
 /** Follows a folder listing's notes to the end; `entries` then holds every entry line once, in order. */
-export async function followFolder(run: Run, path: string): Promise<Followed> {
-  const seen: Followed = { lines: new Map(), entries: [], replies: [] };
-  let range: [number, number] | undefined;
-  for (let step = 0; ; step++) {
-    if (step > 10_000) throw new Error('the notes never end');
-    const reply = await view(run, path, range);
-    seen.replies.push(reply);
-    const body = reply.split('\n').slice(2);
-    const note = body.at(-1)?.startsWith('[') ? (body.pop() ?? '') : '';
+export function followFolder(run: Run, path: string): Promise<Followed> {
+  return follow(run, path, async (reply, seen) => {
+    const { body, note } = bodyAndNote(reply, 2);
     seen.entries.push(...body);
-    const rest = REST.exec(note);
-    if (!rest) return seen;
-    range = [Number(rest[1]), Number(rest[2])];
-  }
+    return rangeOf(REST.exec(note));
+  });
 }
