@@ -25,20 +25,22 @@ export type { MemoryEntry } from './storage/tree-reads.js';
 export { DEFAULT_HISTORY_LIMITS } from './history/journal.js';
 export { SECRET_PATTERNS, findSecret } from './guards/secrets.js';
 export type { SecretPattern } from './guards/secrets.js';
-export { createMemoryAgent, DEFAULT_AGENT_MODEL, CONTEXT_MANAGEMENT_BETA } from './agent/agent.js';
-export type {
-  MemoryAgent,
-  MemoryAgentOptions,
-  MemoryAgentEvent,
-  MemoryAgentListener,
-  MemoryAgentTurn,
-  SendOptions,
-  TurnOutcome,
-  AgentUsageTotals,
-  ContextManagementOption,
-} from './agent/agent.js';
+export { createMemoryAgent } from './agent/agent.js';
+export type { MemoryAgent, SendOptions } from './agent/agent.js';
+export { DEFAULT_AGENT_MODEL, CONTEXT_MANAGEMENT_BETA } from './agent/options.js';
+export type { MemoryAgentOptions, ContextManagementOption } from './agent/options.js';
+export type { MemoryAgentEvent, MemoryAgentListener, TurnOutcome } from './agent/events.js';
+export type { MemoryAgentTurn } from './agent/turn.js';
+export type { AgentUsageTotals } from './agent/usage.js';
 export type { AgentConnection } from './agent/client.js';
 export { MemoryAgentError, isMemoryAgentError, describeAgentError } from './agent/errors.js';
 export type { AgentErrorKind, AgentErrorDescription, AgentErrorContext } from './agent/errors.js';
 export { createScriptedClaude, SCRIPT_FINISHED_TEXT } from './offline/scripted-claude.js';
-export type { ScriptedClaude, ScriptedClaudeOptions, ScriptedStep, ScriptedTurn, ScriptedRequest, ReceivedToolResult } from './offline/scripted-claude.js';
+export type {
+  ScriptedClaude,
+  ScriptedClaudeOptions,
+  ScriptedStep,
+  ScriptedRequest,
+  ReceivedToolResult,
+} from './offline/scripted-claude.js';
+export type { ScriptedTurn } from './offline/wire-message.js';

@@ -7,10 +7,7 @@ import { Anthropic } from '@anthropic-ai/sdk';
 export interface AgentConnection {
   /** Sent by the SDK from the page (`Authorization: Bearer …`), with `anthropic-dangerous-direct-browser-access`. */
   apiKey?: string;
-  /**
-   * An absolute URL in place of `https://api.anthropic.com`. Without `apiKey` it is a proxy that adds the key
-   * itself, and the page sends no `Authorization` or `x-api-key` header at all.
-   */
+  /** An absolute URL in place of `https://api.anthropic.com`; without `apiKey`, a proxy that adds the key. */
   baseURL?: string;
   /** A ready client; `apiKey`, `baseURL`, `fetch` and `maxRetries` are then not allowed. */
   client?: Anthropic;
@@ -46,8 +43,7 @@ export function createAgentClient(connection: AgentConnection): Anthropic {
   if (apiKey !== undefined) {
     return new Anthropic({ ...shared, apiKey: apiKey.trim(), ...(customFetch ? { fetch: customFetch } : {}) });
   }
-  // Proxy mode. `null` keeps the SDK from reading a key from the environment; the `null` header tells its
-  // check that no credential is intended; the fetch wrapper makes sure nothing it found elsewhere goes out.
+  // Proxy mode: no key read from the environment, none meant, none sent (README.md, "The key").
   const base = customFetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
   return new Anthropic({
     ...shared,

@@ -1,12 +1,11 @@
-// Why a conversation turn failed, in plain words: sorts the SDK's errors (APIError subclasses, connection
-// errors, aborts) into a few `kind`s a page can act on. All of the agent's error wording lives here.
-// Never includes a key or a request's headers in what it says; never logs.
+// Why a turn failed, in plain words: the SDK's errors sorted into a few `kind`s a page can act on (the rules are
+// in README.md, "Errors"). All of the agent's error wording lives here; none of it holds a key or a header.
 
 /** What went wrong, as a page would tell it apart. */
 export type AgentErrorKind =
-  /** 401: the API key (or the key a proxy adds) was refused; or the client had no key to send at all. */
+  /** 401: the key (or a proxy's) was refused; or the client had no key to send at all. */
   | 'auth'
-  /** 403, or a browser that got no answer at all (CORS: the server or proxy does not allow this page). */
+  /** 403, or a browser that got no answer at all (most likely CORS). */
   | 'permission'
   /** 429 after the SDK's retries. */
   | 'rate_limit'
@@ -27,9 +26,8 @@ export interface AgentErrorDescription {
   message: string;
   /** The HTTP status, when an answer came. */
   status?: number;
-  /** The API's own `error.message`, when it sent one. */
   apiMessage?: string;
-  /** The `request-id` of the answer, for a support request. */
+  /** The answer's `request-id`, for a support request. */
   requestId?: string;
   /** Whether trying the same thing again later may work. */
   retryable: boolean;
@@ -41,10 +39,7 @@ export interface AgentErrorContext {
   browser?: boolean;
   /** Default: `navigator.onLine`, else `true`. */
   online?: boolean;
-  /**
-   * Whether the API's answer had begun (its headers had come) when the error happened: a connection error is then
-   * one that dropped mid-answer, never a refusal. Default: told from the error where its wording can tell.
-   */
+  /** Whether the answer's headers had come: a connection error is then a drop, never a refusal. */
   answered?: boolean;
 }
 
@@ -63,7 +58,8 @@ const WORDING: Record<AgentErrorKind, { title: string; message: string; retryabl
   },
   rate_limit: {
     title: 'Rate limited',
-    message: 'Too many requests or tokens for this key right now (429), even after retrying. Wait a minute and try again.',
+    message:
+      'Too many requests or tokens for this key right now (429), even after retrying. Wait a minute and try again.',
     retryable: true,
   },
   overloaded: {
@@ -97,18 +93,20 @@ const TIMEOUT_MESSAGE = 'The API did not answer in time, even after retrying. Tr
 
 /** Errors the API sends inside a stream it has started (no status, no retry): their kind and words. */
 const STREAM_ERRORS: Record<string, { kind: AgentErrorKind; message: string; retryable?: boolean }> = {
-  overloaded_error: { kind: 'overloaded', message: 'The API became overloaded while it was answering. Try again in a little while.' },
-  rate_limit_error: { kind: 'rate_limit', message: 'The key hit its rate limit while the API was answering. Wait a minute and try again.' },
+  overloaded_error: {
+    kind: 'overloaded',
+    message: 'The API became overloaded while it was answering. Try again in a little while.',
+  },
+  rate_limit_error: {
+    kind: 'rate_limit',
+    message: 'The key hit its rate limit while the API was answering. Wait a minute and try again.',
+  },
   api_error: { kind: 'other', message: 'The API failed while it was answering. Try again.', retryable: true },
 };
 
-/**
- * How engines word a response body that broke off (the connection dropped after the answer began), in fetch's
- * `TypeError`: Node's `terminated`, Chromium's `network error`, Firefox's `Error in body stream`.
- */
+// fetch's own words in its TypeError: Node's, Chromium's and Firefox's for a body that broke off; then Firefox's
+// and Safari's, which may also mean a request that got no answer at all.
 const BODY_BROKE_OFF = /^(?:terminated|network error|error in body stream)/iu;
-
-/** Firefox's `NetworkError…` and Safari's `Load failed`: a body that broke off, or a request that got no answer at all. */
 const BODY_OR_REQUEST_FAILED = /^(?:networkerror|load failed)/iu;
 
 const DROPPED_MESSAGE = 'The connection dropped while Claude was answering. Check the network and try again.';
@@ -126,10 +124,7 @@ const NO_STREAM_MESSAGE =
   'The server answered, but not with a stream from the API: with a proxy, check that its path forwards to the ' +
   'Messages API (it may be answering with a web page instead).';
 
-/**
- * Thrown by `agent.send()`: a failed turn, with its {@link AgentErrorKind} and the original error as `cause`.
- * Its `message` is {@link AgentErrorDescription.message}.
- */
+/** Thrown by `agent.send()`: a failed turn, told by its {@link AgentErrorDescription}, the original as `cause`. */
 export class MemoryAgentError extends Error {
   override readonly name = 'MemoryAgentError' as const;
   readonly kind: AgentErrorKind;
@@ -155,10 +150,7 @@ export function isMemoryAgentError(error: unknown): error is MemoryAgentError {
 }
 
 /**
- * Tells any error of a turn in plain words: a {@link MemoryAgentError}, an SDK error (`APIError` and its
- * subclasses, `APIConnectionError`, `APIUserAbortError`, `CredentialsError`), an `AbortError`, or anything else.
- * SDK 1.16 and 1.17 are told alike.
- *
+ * Tells any error of a turn in plain words: an SDK error (1.16 and 1.17 alike), an `AbortError`, anything else.
  * @example
  * catch (e) { const { kind, title, message } = describeAgentError(e); if (kind === 'auth') askForKey(); }
  */
@@ -183,13 +175,13 @@ export function describeAgentError(error: unknown, context: AgentErrorContext = 
     return { ...describe('auth'), title: 'No API key', message: NO_KEY_MESSAGE };
   }
   if (name === 'APIConnectionError') {
-    // SDK 1.17 on wraps a body that broke off in the same error as a request that got no answer at all: only
-    // the caller (who saw the headers come) or fetch's own words inside it can tell the two apart.
+    // From SDK 1.17 a dropped answer and no answer are this one error: the caller or fetch's words tell them apart.
     if (context.answered ?? brokeOff(error, false)) return dropped();
     const { browser, online } = environment(context);
-    // A browser reports a CORS refusal exactly like a dead connection; when it says it is online, the
-    // refusal is the likelier cause and the one the person can do something about.
-    if (browser && online) return { ...describe('permission'), title: 'No answer (blocked?)', message: BLOCKED_MESSAGE, retryable: true };
+    // A browser reports a CORS refusal like a dead connection; online, the refusal is the likelier cause.
+    if (browser && online) {
+      return { ...describe('permission'), title: 'No answer (blocked?)', message: BLOCKED_MESSAGE, retryable: true };
+    }
     return describe('network');
   }
   // Up to SDK 1.16 a body that broke off came as fetch's own TypeError (a request with no answer was wrapped).
@@ -213,7 +205,9 @@ export function describeAgentError(error: unknown, context: AgentErrorContext = 
       return { ...describe('overloaded'), ...extra };
   }
   // Own keys only: the type comes off the wire, and `toString` must not find Object.prototype's.
-  const streamError = status === undefined && typeof fields.type === 'string' && Object.hasOwn(STREAM_ERRORS, fields.type) ? STREAM_ERRORS[fields.type] : undefined;
+  const streamType = status === undefined && typeof fields.type === 'string' ? fields.type : undefined;
+  const streamError =
+    streamType !== undefined && Object.hasOwn(STREAM_ERRORS, streamType) ? STREAM_ERRORS[streamType] : undefined;
   if (streamError) {
     const { kind, message, retryable } = streamError;
     return { ...describe(kind), message, ...(retryable === undefined ? {} : { retryable }), ...extra };
@@ -221,7 +215,11 @@ export function describeAgentError(error: unknown, context: AgentErrorContext = 
   let message = said;
   if (status !== undefined) {
     // No `error.message`: the body was not the API's JSON but, most likely, a proxy's or gateway's page.
-    message = extra.apiMessage !== undefined ? `The API answered ${status}: ${extra.apiMessage}` : `The server answered ${status}${pageTitle(said)}, not the API: with a proxy, check that it is running and forwards to the API.`;
+    message =
+      extra.apiMessage !== undefined
+        ? `The API answered ${status}: ${extra.apiMessage}`
+        : `The server answered ${status}${pageTitle(said)}, not the API: ` +
+          'with a proxy, check that it is running and forwards to the API.';
   }
   return {
     ...describe('other'),
@@ -231,12 +229,10 @@ export function describeAgentError(error: unknown, context: AgentErrorContext = 
   };
 }
 
-/**
- * A fetch's `TypeError` for a body that broke off, as is or as the `cause` the SDK wraps it in. `unwrapped`: no
- * request without an answer can be in `error`, so words that may also mean one count as well.
- */
+/** fetch's TypeError for a body that broke off, in `error` or its causes; `unwrapped`: `error` is not the SDK's. */
 function brokeOff(error: unknown, unwrapped: boolean): boolean {
-  for (let at = error, depth = 0; typeof at === 'object' && at !== null && depth < 3; at = (at as { cause?: unknown }).cause, depth++) {
+  const causeOf = (value: unknown) => (value as { cause?: unknown }).cause;
+  for (let at = error, depth = 0; typeof at === 'object' && at !== null && depth < 3; at = causeOf(at), depth++) {
     const { name, message } = at as { name?: unknown; message?: unknown };
     if (name !== 'TypeError' || typeof message !== 'string') continue;
     if (BODY_BROKE_OFF.test(message) || (unwrapped && BODY_OR_REQUEST_FAILED.test(message))) return true;

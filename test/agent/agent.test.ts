@@ -10,7 +10,8 @@ import {
   isMemoryAgentError,
 } from '../../src/index.js';
 import type { MemoryAgentEvent, MemoryAgentOptions } from '../../src/index.js';
-import { createErrorResponse, createScriptedClaude } from '../../src/offline/scripted-claude.js';
+import { createErrorResponse } from '../../src/offline/responses.js';
+import { createScriptedClaude } from '../../src/offline/scripted-claude.js';
 import type { ScriptedStep } from '../../src/offline/scripted-claude.js';
 import { toolsClosedAfterEach } from '../helpers/fresh-tool.js';
 

@@ -3,8 +3,8 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { createErrorResponse } from '../../src/offline/responses.js';
 import {
-  createErrorResponse,
   createScriptedClaude,
   type ReceivedToolResult,
   type ScriptedClaudeOptions,

@@ -2,13 +2,9 @@ import Anthropic, { APIUserAbortError, AuthenticationError, NotFoundError } from
 import { betaTool } from '@anthropic-ai/sdk/helpers/beta/json-schema';
 import type { BetaRunnableTool } from '@anthropic-ai/sdk/lib/tools/BetaRunnableTool';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import {
-  SCRIPT_FINISHED_TEXT,
-  createScriptedClaude,
-  createScriptedResponse,
-  type ScriptedRequest,
-  type ScriptedTurn,
-} from '../../src/offline/scripted-claude.js';
+import { createScriptedResponse } from '../../src/offline/responses.js';
+import { SCRIPT_FINISHED_TEXT, createScriptedClaude, type ScriptedRequest } from '../../src/offline/scripted-claude.js';
+import type { ScriptedTurn } from '../../src/offline/wire-message.js';
 import type { MessagesApiServer, startMessagesApiServer } from '../helpers/messages-api-server.js';
 
 const model = 'claude-test-model';

@@ -1,0 +1,52 @@
+// What a `send()` tells a page as it goes, and the set of listeners that hear it.
+
+import type { BetaStopReason, BetaToolResultBlockParam, BetaUsage } from '@anthropic-ai/sdk/resources/beta';
+import type { AgentErrorDescription } from './errors.js';
+import type { AgentUsageTotals } from './usage.js';
+
+/**
+ * What happens during a `send()`, in this order: `turn_start`; per request `text` and `tool_call` as they stream,
+ * `usage`, a `tool_result` per call that ran; then `error` (if it failed) and `turn_end`, once the agent is idle.
+ */
+export type MemoryAgentEvent =
+  | { type: 'turn_start'; text: string }
+  | { type: 'text'; delta: string }
+  | { type: 'tool_call'; id: string; name: string; input: unknown }
+  | { type: 'tool_result'; tool_use_id: string; content: BetaToolResultBlockParam['content']; is_error: boolean }
+  | { type: 'usage'; usage: BetaUsage; total: AgentUsageTotals }
+  | { type: 'error'; error: AgentErrorDescription }
+  | { type: 'turn_end'; outcome: TurnOutcome; stopReason: BetaStopReason | null };
+
+export type MemoryAgentListener = (event: MemoryAgentEvent) => void;
+
+/** How a `send()` ended: Claude finished, the iteration cap cut it short, it was stopped, or it failed. */
+export type TurnOutcome = 'done' | 'max_iterations' | 'aborted' | 'error';
+
+export type TurnEnd = { outcome: TurnOutcome; stopReason: BetaStopReason | null };
+
+export interface AgentListeners {
+  emit(event: MemoryAgentEvent): void;
+  subscribe(listener: MemoryAgentListener): () => void;
+}
+
+export function createListeners(first?: MemoryAgentListener): AgentListeners {
+  const listeners = new Set<MemoryAgentListener>();
+  if (first) listeners.add(first);
+  return {
+    emit(event) {
+      for (const listener of [...listeners]) {
+        try {
+          listener(event);
+        } catch {
+          // A UI's bug must not break the conversation loop.
+        }
+      }
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+      };
+    },
+  };
+}
