@@ -72,6 +72,9 @@ export default defineConfig({
   plugins: [anthropicDevProxy()],
   build: { outDir: 'dist/demo', emptyOutDir: true },
   test: {
+    // A poll or a wait ends as soon as its condition holds: its timeout only bounds a hang, so it is long enough for a
+    // machine whose cores are busy with other work (expect.poll's default is 1 s).
+    expect: { poll: { timeout: 60_000 } },
     projects: [
       {
         extends: true,
@@ -111,8 +114,8 @@ export default defineConfig({
           name: 'e2e',
           environment: 'node',
           include: ['test/e2e/**/*.test.ts'],
-          testTimeout: 60_000,
-          hookTimeout: 60_000,
+          testTimeout: 300_000,
+          hookTimeout: 300_000,
           // One Chromium at a time is enough load next to the chromium project.
           fileParallelism: false,
         },

@@ -2,7 +2,7 @@
 // accessible locators, the keyboard, reloads, two tabs. Claude is the loopback Messages API server.
 
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { startMessagesApiServer } from '../helpers/messages-api-server.js';
 import type { MessagesApiServer } from '../helpers/messages-api-server.js';
@@ -10,8 +10,7 @@ import { startApiStub } from '../helpers/api-stub-server.js';
 import type { ScriptedStep } from '../../src/offline/scripted-claude.js';
 import { DEFAULT_AGENT_MODEL } from '../../src/index.js';
 import { SDK_MODELS } from '../../demo/models.js';
-import { diskProfile, dumpIndexedDB, openDemo, recordRequests, runCommand, startBuiltDemo } from './harness.js';
-import type { BuiltDemo, Served } from './harness.js';
+import { builtDemoForFile, diskProfile, dumpIndexedDB, openDemo, recordRequests, runCommand } from './harness.js';
 
 const NOTE = '/memories/user.md';
 const LISTING_EMPTY =
@@ -25,15 +24,7 @@ const REMEMBERS_TEA: ScriptedStep[] = [
   { text: 'I will remember that you like green tea.' },
 ];
 
-let demo: BuiltDemo | undefined;
-let site: Served;
-
-beforeAll(async () => {
-  demo = await startBuiltDemo();
-  ({ site } = demo);
-});
-
-afterAll(() => demo?.close());
+const site = builtDemoForFile();
 
 /**
  * A fresh browser profile on disk (its own IndexedDB and localStorage, kept as a user's browser keeps them) and a
@@ -64,8 +55,8 @@ async function send(page: Page, text: string): Promise<void> {
 
 /** Waits until the turn is over: Stop is disabled again. */
 async function turnOver(page: Page): Promise<void> {
-  await expect.poll(() => page.getByRole('button', { name: 'Stop' }).isDisabled(), { timeout: 15_000 }).toBe(true);
-  await expect.poll(() => page.getByRole('button', { name: 'Send' }).isEnabled(), { timeout: 15_000 }).toBe(true);
+  await expect.poll(() => page.getByRole('button', { name: 'Stop' }).isDisabled(), { timeout: 120_000 }).toBe(true);
+  await expect.poll(() => page.getByRole('button', { name: 'Send' }).isEnabled(), { timeout: 120_000 }).toBe(true);
 }
 
 /** The memory as the Export button downloads it, as a file to give the import's picker. */
@@ -493,7 +484,7 @@ describe('the demo page', () => {
       const added = history.getByRole('listitem').filter({ hasText: '#1 · /memories/n0.md' });
       await expect.poll(() => isFocused(added.getByRole('button', { name: 'Show changes' }))).toBe(true);
     });
-  }, 120_000);
+  }, 600_000);
 
   it('keeps a bundle chosen after a refused dry run, and checks it again whenever an import option changes', async () => {
     await withPage([], async (page) => {

@@ -10,7 +10,7 @@ import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { build, createServer } from 'vite';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { chromiumArgs, chromiumPath } from '../../vite.config.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -116,7 +116,7 @@ export async function startDevServer(env: Record<string, string | undefined> = {
 }
 
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true, timeout: 30_000 });
+  return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true, timeout: 120_000 });
 }
 
 /**
@@ -144,7 +144,7 @@ export async function diskProfile(): Promise<DiskProfile> {
     dir,
     async launch() {
       await stop();
-      context = await chromium.launchPersistentContext(dir, { executablePath: chromiumPath, args: chromiumArgs, headless: true, timeout: 30_000 });
+      context = await chromium.launchPersistentContext(dir, { executablePath: chromiumPath, args: chromiumArgs, headless: true, timeout: 120_000 });
       return context;
     },
     async kill() {
@@ -195,7 +195,7 @@ export function recordRequests(context: BrowserContext): string[] {
 /** Opens the demo and waits until it has opened the memory and drawn the panels. */
 export async function openDemo(context: BrowserContext, url: string): Promise<Page> {
   const page = await context.newPage();
-  page.setDefaultTimeout(15_000);
+  page.setDefaultTimeout(120_000);
   await page.goto(url);
   await page.waitForSelector('body[data-ready="true"]');
   return page;
@@ -252,3 +252,30 @@ export async function runCommand(page: Page, command: string, fields: Record<str
   await expect.poll(() => result.textContent()).not.toBe('running…');
   return (await result.textContent()) ?? '';
 }
+
+/**
+ * A server for the tests of the file it is called in: `start()` before them, closed after them. Its `url` is read
+ * when a test runs (there is none while the file loads).
+ */
+export function servedForFile(start: () => Promise<Served>): { readonly url: string } {
+  let served: Served | undefined;
+  beforeAll(async () => {
+    served = await start();
+  });
+  afterAll(async () => {
+    await served?.close();
+  });
+  return {
+    get url(): string {
+      if (!served) throw new Error('servedForFile: the server starts before the tests, not while the file loads');
+      return served.url;
+    },
+  };
+}
+
+/** The built demo, served for the tests of the file it is called in. */
+export const builtDemoForFile = (): { readonly url: string } =>
+  servedForFile(async () => {
+    const demo = await startBuiltDemo();
+    return { url: demo.site.url, close: () => demo.close() };
+  });

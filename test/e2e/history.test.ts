@@ -2,25 +2,16 @@
 // built demo served statically, real Chromium, accessible locators and the keyboard. The quota is made small
 // with Chromium's own DevTools override, so the browser itself refuses the write.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { startMessagesApiServer } from '../helpers/messages-api-server.js';
-import { diskProfile, openDemo, runCommand, startBuiltDemo } from './harness.js';
-import type { BuiltDemo, Served } from './harness.js';
+import { builtDemoForFile, diskProfile, openDemo, runCommand } from './harness.js';
 
 const NOTE = '/memories/offline-demo.md';
 const FIRST_TEXT = '# About the user\n- Drinks tea\n';
 const FINAL_TEXT = '# About the user\n- Drinks green tea, no sugar\n';
 
-let demo: BuiltDemo | undefined;
-let site: Served;
-
-beforeAll(async () => {
-  demo = await startBuiltDemo();
-  ({ site } = demo);
-});
-
-afterAll(() => demo?.close());
+const site = builtDemoForFile();
 
 /** A fresh browser profile on disk (its own IndexedDB) with the demo open, closed and removed after `body`. */
 async function withDemo(body: (page: Page, context: BrowserContext) => Promise<void>): Promise<void> {

@@ -3,10 +3,10 @@
 // the database. Each test has its own browser profile on disk (as a user's browser keeps IndexedDB) and database
 // name; the tabs run test/e2e/pages/tabs.html.
 
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { startDevServer, withDiskProfile } from './harness.js';
-import type { DiskProfile, Served } from './harness.js';
+import { servedForFile, startDevServer, withDiskProfile } from './harness.js';
+import type { DiskProfile } from './harness.js';
 
 const PAGE = 'test/e2e/pages/tabs.html';
 const PER_TAB = 200;
@@ -17,16 +17,8 @@ const IMPORT_FILES = 10_000;
  */
 const CLOSE_POINTS = [11_000, 15_000, 19_000, 2 * IMPORT_FILES];
 
-let server: Served;
+const server = servedForFile(startDevServer);
 let dbCounter = 0;
-
-beforeAll(async () => {
-  server = await startDevServer();
-});
-
-afterAll(async () => {
-  await server?.close();
-});
 
 function freshDbName(): string {
   dbCounter++;
@@ -36,7 +28,7 @@ function freshDbName(): string {
 /** A new tab of `context` on the test page, its tool opened on `dbName` (unless `null`). */
 async function openTab(context: BrowserContext, dbName: string | null): Promise<Page> {
   const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
+  page.setDefaultTimeout(120_000);
   await page.goto(`${server.url}${PAGE}`);
   await page.waitForFunction(() => document.body.dataset.ready === 'true');
   if (dbName !== null) await page.evaluate((name) => window.tabs.open(name), dbName);
@@ -148,7 +140,7 @@ describe('two tabs writing at once', () => {
  */
 async function importUntil(context: BrowserContext, db: string, cutAt: number): Promise<{ tab: Page; lastSeen: number; bundleKiB: number; began: number }> {
   const tab = await context.newPage();
-  tab.setDefaultTimeout(30_000);
+  tab.setDefaultTimeout(120_000);
   const seen: number[] = [];
   let reached: (() => void) | undefined;
   const cutPoint = new Promise<void>((done) => {
@@ -166,7 +158,7 @@ async function importUntil(context: BrowserContext, db: string, cutAt: number): 
   await tab.evaluate(() => window.tabs.startImport());
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<'late'>((done) => {
-    timer = setTimeout(() => done('late'), 60_000);
+    timer = setTimeout(() => done('late'), 300_000);
   });
   const why = await Promise.race([cutPoint.then(() => 'reached' as const), late]);
   clearTimeout(timer);
@@ -243,7 +235,7 @@ describe('a tab closed during an import', () => {
       const outcomes = await cutImports('close', (tab) => tab.close(), false);
       console.info(`[tabs] tab closed mid-write: ${cutSummary(outcomes)}`);
     },
-    180_000,
+    900_000,
   );
 });
 
@@ -255,7 +247,7 @@ describe('a browser killed during an import', () => {
       const outcomes = await cutImports('kill', (_tab, profile) => profile.kill(), true);
       console.info(`[tabs] browser killed mid-write: ${cutSummary(outcomes)}`);
     },
-    240_000,
+    900_000,
   );
 });
 
@@ -275,7 +267,7 @@ describe('change events across tabs', () => {
       expect(refused.is_error).toBe(true);
 
       await a.evaluate((p) => window.tabs.run({ command: 'create', path: p, file_text: 'hello from A\n' }), path);
-      await b.waitForFunction(() => window.tabs.events().length >= 1, undefined, { timeout: 5_000 });
+      await b.waitForFunction(() => window.tabs.events().length >= 1, undefined, { timeout: 60_000 });
       expect(await b.evaluate(() => window.tabs.events())).toEqual([
         { dbName: db, source: 'remote', changes: [{ type: 'write', path }] },
       ]);
@@ -284,7 +276,7 @@ describe('change events across tabs', () => {
       ]);
 
       expect(await a.evaluate(() => window.tabs.undo())).toMatchObject({ ok: true });
-      await b.waitForFunction(() => window.tabs.events().length >= 2, undefined, { timeout: 5_000 });
+      await b.waitForFunction(() => window.tabs.events().length >= 2, undefined, { timeout: 60_000 });
       expect((await b.evaluate(() => window.tabs.events()))[1]).toEqual({
         dbName: db,
         source: 'remote',
@@ -292,7 +284,7 @@ describe('change events across tabs', () => {
         changes: [{ type: 'delete', path }, { type: 'delete', path: path.slice(0, path.lastIndexOf('/')) }],
       });
       // B's listener viewed the path as soon as it heard: the create was there, and after the undo it was gone.
-      await b.waitForFunction(() => window.tabs.seenAtEvent().length >= 2, undefined, { timeout: 5_000 });
+      await b.waitForFunction(() => window.tabs.seenAtEvent().length >= 2, undefined, { timeout: 60_000 });
       const seenByB = await b.evaluate(() => window.tabs.seenAtEvent());
       expect(seenByB[0]).toContain('hello from A');
       expect(seenByB[1]).toMatch(/^not_found: /u);
