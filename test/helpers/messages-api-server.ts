@@ -1,4 +1,4 @@
-// A real HTTP server on 127.0.0.1 that plays the Messages API from a script (src/scripted-claude.ts), with CORS,
+// A real HTTP server on 127.0.0.1 that plays the Messages API from a script (src/offline/scripted-claude.ts), with CORS,
 // request recording and scripted failures, for tests that need a URL (browsers, `baseURL`). Node-only.
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
