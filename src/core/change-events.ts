@@ -1,11 +1,7 @@
-// Change notification: listeners of this tool hear each committed change at once, and every other tab or
-// worker of the origin that opened the same database hears it a task later, through a BroadcastChannel.
-// Only sent after the transaction commits, so a listener never sees a change that was rolled back.
+// Change events: this tool's listeners hear a committed change at once, other tabs a task later on a
+// BroadcastChannel. The delivery rules are in ./README.md, "Change events".
 
-/**
- * What a write command changed, for change events and the journal. Paths are normalized keys. `write`: a file
- * written (or, by an import, a folder made); `delete`: a file or folder removed, with everything below it.
- */
+/** What a write command changed; paths are keys. `write` is a file written (or, by an import, a folder made). */
 export type MemoryChange =
   | { type: 'write'; path: string }
   | { type: 'delete'; path: string }
@@ -32,7 +28,6 @@ export class ChangeHub {
   #channel: BroadcastChannel | undefined;
   #sender: BroadcastChannel | undefined;
   #closed = false;
-  /** Changes published in this task, posted to the other tabs in the next (`#send`). */
   #outbox: WireMessage[] = [];
 
   constructor(dbName: string) {
@@ -55,9 +50,7 @@ export class ChangeHub {
   publish(changes: MemoryChange[]): void {
     if (changes.length === 0) return;
     this.#deliver({ dbName: this.#dbName, changes, source: 'local' });
-    // A tool with no listeners still tells the others: another tab's tree must update. They hear it a task later:
-    // a post costs as much as a tenth of a small write, and the command's reply need not wait for it. Posts
-    // queued in the same task go out together, in order.
+    // Posted a task later, with the others of this task, so no reply waits for the post; sent even without listeners.
     if (this.#outbox.push({ dbName: this.#dbName, changes }) === 1) setTimeout(() => this.#send(), 0);
   }
 
@@ -73,15 +66,13 @@ export class ChangeHub {
     const messages = this.#outbox;
     this.#outbox = [];
     if (this.#closed) {
-      // A write that was under way when the tool was closed still committed: the others must hear of it, but no
-      // channel may stay open after close(). Closing right after posting keeps the messages (they are queued).
+      // A write under way at close() still committed: the others must hear of it, on a channel closed at once.
       const once = openChannel(this.#dbName);
       for (const message of messages) once?.postMessage(message);
       once?.close();
       return;
     }
-    // The sending channel stays open (opening one per write costs more than the write's own bookkeeping). It must
-    // be the listening channel when there is one: a channel never hears itself, but hears its siblings.
+    // A channel never hears itself but hears its siblings, so the sender must be the listening channel if any.
     const channel = this.#channel ?? (this.#sender ??= openChannel(this.#dbName));
     for (const message of messages) channel?.postMessage(message);
   }
@@ -98,7 +89,6 @@ export class ChangeHub {
 
   #open(): void {
     if (this.#channel) return;
-    // The sending channel becomes the listening one, so this tool never hears its own changes as remote.
     const channel = this.#sender ?? openChannel(this.#dbName);
     this.#sender = undefined;
     if (!channel) return;

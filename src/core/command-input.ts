@@ -1,6 +1,4 @@
-// Validation of the raw `tool_use.input` Claude sends, before any command runs: the command name (own
-// names only, so `constructor` or `__proto__` never reach a handler) and each field's presence and type.
-// Pure: returns the typed command or throws an `invalid_input` MemoryToolError naming the field.
+// `parseMemoryCommand`: the raw `tool_use.input` Claude sends, checked field by field (R-input) before any command.
 
 import type { BetaMemoryTool20250818Command } from '@anthropic-ai/sdk/resources/beta';
 import { MemoryToolError } from './errors.js';
@@ -25,9 +23,8 @@ const FIELDS: Readonly<Record<MemoryCommandName, Readonly<Record<string, FieldKi
 export const COMMAND_NAMES = Object.keys(FIELDS) as MemoryCommandName[];
 
 /**
- * The command in `input`, checked field by field. Extra fields are ignored (Claude may add some);
- * an omitted `new_str` becomes `''` (omitted means "delete old_str", not the word `undefined`).
- * Throws a `MemoryToolError` with code `invalid_input`, whose message names the field, for anything else.
+ * The command in `input`, checked field by field; extra fields are ignored and an omitted `new_str` is `''`.
+ * Throws `invalid_input`, naming the field, for anything else.
  */
 export function parseMemoryCommand(input: unknown): MemoryCommand {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
@@ -99,6 +96,6 @@ function describe(value: unknown): string {
     json = undefined;
   }
   if (json === undefined) return typeof value === 'object' ? 'an object that cannot be shown' : `a ${typeof value}`;
-  // JSON leaves tag characters and bidi controls as they are: written out, as every refusal shows them.
+  // JSON leaves tag characters and bidi controls as they are.
   return showText(json, 80);
 }

@@ -1,5 +1,4 @@
-// The one error class the library throws. Its `message` is the reply text Claude reads (the SDK runner
-// prefixes `Error: `), its `code` is what programs and tests branch on. No wording lives here: see replies.ts.
+// The one error class the library throws: `message` is the reply Claude reads, `code` what programs branch on.
 
 /** Machine-readable reason of a {@link MemoryToolError}. */
 export type MemoryToolErrorCode =
@@ -39,10 +38,7 @@ export class MemoryToolError extends Error {
   }
 }
 
-/**
- * True for a {@link MemoryToolError}, also one made in another realm (an iframe, a worker's copy of the
- * library), where `instanceof` fails: it checks the literal `name` and a string `code`.
- */
+/** True for a {@link MemoryToolError}, also one from another realm (an iframe), where `instanceof` fails. */
 export function isMemoryToolError(error: unknown): error is MemoryToolError {
   if (error instanceof MemoryToolError) return true;
   if (typeof error !== 'object' || error === null) return false;

@@ -1,5 +1,4 @@
-// Size and count limits: their defaults, their validation, and the checks every write makes before it
-// writes anything. Pure; the running totals they are checked against ride on the journal (schema.ts Totals).
+// Size and count limits: their defaults, their validation, and the check every write makes before it writes.
 
 import { MemoryToolError } from './errors.js';
 import { MAX_REPLY_CHARS, reply } from './replies.js';
@@ -12,10 +11,7 @@ export interface MemoryLimits {
   maxTotalBytes?: number;
   /** Number of files (folders are not counted). Default 50,000. */
   maxFiles?: number;
-  /**
-   * Longest reply Claude reads, in characters (UTF-16 units): longer views, listings and refusals are cut with a
-   * last line saying how to read on. Default 16,000; at least 10,000, so two paths of the longest kind always fit.
-   */
+  /** Longest reply Claude reads, in UTF-16 units; longer ones are cut with a note. Default 16,000, at least 10,000. */
   maxReplyChars?: number;
 }
 
@@ -40,11 +36,12 @@ export function resolveLimits(limits?: MemoryLimits): ResolvedLimits {
   return resolved;
 }
 
-/**
- * `defaults` overlaid with the fields of `given` that are set; each must be a positive integer (a TypeError naming
- * `what.field` otherwise). Fields left undefined, as a JavaScript caller may pass them, keep their defaults.
- */
-export function positiveIntegers<T extends Record<string, number>>(defaults: Readonly<T>, given: Partial<T> | undefined, what: string): T {
+/** `defaults` overlaid with the set fields of `given`, each a positive integer (a TypeError naming `what.field`). */
+export function positiveIntegers<T extends Record<string, number>>(
+  defaults: Readonly<T>,
+  given: Partial<T> | undefined,
+  what: string,
+): T {
   const resolved: T = { ...defaults };
   for (const name of Object.keys(defaults) as (keyof T & string)[]) {
     const value = given?.[name];
@@ -63,10 +60,7 @@ export interface FileTotals {
   files: number;
 }
 
-/**
- * Refuses a write that would break a limit. `oldBytes` is what the file held before (0 for a new file),
- * `isNew` whether it adds a file. `path` is the path as Claude sent it.
- */
+/** Refuses a write that would break a limit: `oldBytes` is the file's old size (0 if new), `path` as Claude sent it. */
 export function checkWrite(
   limits: Pick<ResolvedLimits, 'maxFileBytes' | 'maxTotalBytes' | 'maxFiles'>,
   usage: FileTotals,

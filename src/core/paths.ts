@@ -1,6 +1,5 @@
-// The path validator: turns the path Claude sent into the one key it names, or refuses it.
-// Pure string work (no storage, no DOM); the rule is R-paths of the reply contract, ../commands/README.md.
-// The same function guards every command and every bundle import.
+// The path validator: turns the path Claude sent into the one key it names, or refuses it (R-paths,
+// ../commands/README.md). Pure string work; how it applies the rule, step by step: ./README.md, "Paths".
 
 import { MemoryToolError } from './errors.js';
 import { JOINER_SCRIPTS, LOOKALIKE, SUBDIVISION_FLAGS } from './path-unicode.js';
@@ -20,26 +19,16 @@ export const PAST_LIMITS = {
   bytes: `longer than ${PATH_LIMITS.maxPathBytes} bytes`,
 } as const;
 
-/**
- * Longest path as sent, before normalizing (see {@link normalizeMemoryPath}): twice the longest key, so `//` padding
- * folds away, while a reply that echoes paths (a rename's, three of them) stays far within the reply bound.
- */
+/** Longest path as sent: twice the longest key, so `//` padding folds away and echoes stay far within the bound. */
 export const RAW_PATH_BYTES = 2048;
 
-/** Longest echo of a refused path, once its hidden characters are written out (each may take 10 characters). */
 const SHOWN_PATH_CHARS = RAW_PATH_BYTES;
 
 // C0, DEL, C1 and the line/paragraph separators: they break the one line a path is shown on.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
-// Characters that hide or reorder text: every default-ignorable code point (zero-width, word joiner, bidi
-// marks, embeddings and isolates, BOM, soft hyphen, variation selectors, tag characters, Hangul fillers,
-// combining grapheme joiner), the interlinear annotation controls, and the braille blank, which draws as nothing.
+// Characters that hide or reorder text: every default-ignorable code point, the annotation controls, braille blank.
 const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\ufff9-\ufffb\u2800]/u;
-// The invisible characters an emoji is made of, which hide nothing there; anywhere else (`..` + U+FE0F shows as
-// `..`) they stay refused. In turn: the selector that picks an emoji's text or emoji style (`❤️` is U+2764 U+FE0F);
-// the keycap's (1 U+FE0F U+20E3); a joiner between two emoji, the first maybe styled or with a skin tone (U+1F468
-// U+200D U+1F4BB, a technologist); and the tags of the subdivision flags Unicode recommends (U+1F3F4, tags `gbsct`,
-// U+E007F), only those: any other tag sequence draws as a bare black flag, its tags hiding the text they spell.
+// The invisible characters an emoji is made of, which hide nothing there (./README.md, "Invisible characters").
 const EMOJI_PARTS = new RegExp(
   String.raw`(?<=\p{Extended_Pictographic})[\ufe0e\ufe0f]|(?<=[0-9#*])\ufe0f(?=\u20e3)` +
     String.raw`|(?<=\p{Extended_Pictographic}[\ufe0f\u{1f3fb}-\u{1f3ff}]?)\u200d(?=\p{Extended_Pictographic})` +
@@ -83,12 +72,8 @@ export function ancestorsOf(key: string): string[] {
 }
 
 /**
- * The normalized key of a memory path: below the literal `/memories` it starts with, `//`, `/./` and a trailing `/`
- * are folded away and each name is NFC-normalized, so every harmless spelling of a path names one entry.
- * `/memories` is the root. Throws a {@link MemoryToolError} with code `invalid_path` for traversal (`..`),
- * percent-escapes, backslashes, control and invisible characters (but for those an emoji or a script needs),
- * Unicode lookalikes of `.`, `/` and `\`, anything not starting with `/memories` (`//memories/a.md` too), and
- * over-long paths.
+ * The normalized key of a memory path (`//`, `/./` and a trailing `/` folded away, names NFC), or a
+ * {@link MemoryToolError} `invalid_path` for every spelling R-paths refuses.
  *
  * @example
  * normalizeMemoryPath('/memories//notes/./a.md/') // '/memories/notes/a.md'
@@ -101,9 +86,7 @@ export function normalizeMemoryPath(path: string): string {
   const refuse = (why: string): never => {
     throw new MemoryToolError('invalid_path', reply.badPath(showText(path, SHOWN_PATH_CHARS), why));
   };
-  // The limit holds for the normalized key (below), as R-paths says: `//` or `/./` padding that folds away is
-  // harmless. The raw input is bounded too, far above it, so that no command splits, normalizes or echoes a
-  // string of any size.
+  // The raw input is bounded too, far above the key's limit, so no command splits or echoes a string of any size.
   if (utf8Length(path) > RAW_PATH_BYTES) refuse(`it is longer than ${RAW_PATH_BYTES} bytes`);
   if (LONE_SURROGATE.test(path)) refuse('it holds a broken Unicode character');
   if (CONTROL.test(path)) refuse('it holds a control character');
@@ -112,8 +95,7 @@ export function normalizeMemoryPath(path: string): string {
   if (PERCENT_ESCAPE.test(path)) refuse('it holds a percent-escape; write the characters themselves');
   // On the NFC form, so that `=` + U+0338, which is how `≠` may arrive, passes as the `≠` it is stored as.
   if (LOOKALIKE.test(path.normalize('NFC'))) refuse('it holds a character that looks like ".", "/" or "\\"');
-  // The literal prefix, as the official tool checks it: `//memories/a.md` and `/./memories/a.md` are refused there,
-  // so folding `//` and `/./` applies only below it. `/memoriesX` is refused too (the official tool stores it).
+  // The literal prefix, as the official tool checks it: `//` and `/./` fold away only below it.
   if (path !== MEMORY_ROOT && !path.startsWith(MEMORY_ROOT + '/')) {
     throw new MemoryToolError('invalid_path', reply.outsideMemories(path));
   }
@@ -122,7 +104,6 @@ export function normalizeMemoryPath(path: string): string {
   for (const raw of path.split('/')) {
     if (raw === '' || raw === '.') continue;
     if (raw === '..') {
-      // In the official tool's words where it would escape; where it stays inside, a `..` is refused all the same.
       if (climbsOut(path)) throw new MemoryToolError('invalid_path', reply.escapes(path));
       refuse('it holds a ".." segment, refused even where it stays inside /memories; write the path without it');
     }
@@ -159,22 +140,14 @@ export function depthOf(key: string): number {
   return depth;
 }
 
-/**
- * Which limit a key made without {@link normalizeMemoryPath} is past, if any: the keys a folder's files get when it
- * moves deeper or to a longer name (each name in them was checked when it was made, and a move changes none).
- */
+/** Which limit a key made without {@link normalizeMemoryPath} (a moved folder's files) is past, if any. */
 export function pastPathLimits(key: string): keyof typeof PAST_LIMITS | undefined {
   if (depthOf(key) > PATH_LIMITS.maxDepth) return 'depth';
   if (utf8Length(key) > PATH_LIMITS.maxPathBytes) return 'bytes';
   return undefined;
 }
 
-/**
- * Whether a path that holds an invisible character (see INVISIBLE) uses one where it hides something: anywhere but
- * in an emoji (EMOJI_PARTS) or as a single U+200C/U+200D between two letters or marks of a script that needs them
- * (Persian `می` ZWNJ `خواهم`; Devanagari `क्` ZWJ `ष`, a half form). A joiner leading, trailing, doubled, beside
- * ASCII, `.` or `/`, or between two scripts is refused.
- */
+/** Whether an invisible character hides something: anywhere but in an emoji or a script joiner (./README.md). */
 function hidesText(path: string): boolean {
   const rest = path.replace(EMOJI_PARTS, '');
   return INVISIBLE.test(rest) && INVISIBLE.test(rest.replace(scriptJoiners(), ''));
@@ -182,10 +155,7 @@ function hidesText(path: string): boolean {
 
 let scriptJoinerPattern: RegExp | undefined;
 
-/**
- * The U+200C/U+200D that stand alone between two letters or marks of one of JOINER_SCRIPTS. Built on first use (few
- * paths hold a joiner), and without the scripts the engine does not know: an older browser throws on their names.
- */
+/** A lone U+200C/U+200D between letters of one JOINER_SCRIPTS script. Built on first use, from the scripts known. */
 function scriptJoiners(): RegExp {
   if (scriptJoinerPattern) return scriptJoinerPattern;
   const known = JOINER_SCRIPTS.split(' ').filter((script) => {

@@ -1,7 +1,5 @@
-// Every sentence Claude reads, in one table, and the formatting of listings and numbered lines.
-// Each entry keeps a rule of the reply contract, ../commands/README.md (named `R-…` below): the official Node tool's
-// text to the byte where it has one, ours where it has none.
-// Pure: no storage, no validation.
+// Every sentence Claude reads from a command, in one table, and the formatting of listings and numbered lines.
+// Each entry keeps a rule (`R-…`) of ../commands/README.md: the official tool's text to the byte where it has one.
 
 /** Width of the right-aligned line number, as in the SDK (String(999999).length). */
 const LINE_NUMBER_WIDTH = 6;
@@ -42,12 +40,14 @@ export const reply = {
   viewMissing: (path: string) => `The path ${path} does not exist. Please provide a valid path.`,
   tooManyLines: (path: string, lines: number) =>
     `File ${path} has too many lines (${lines}). Maximum is ${MAX_VIEW_LINES.toLocaleString('en-US')} lines.`,
-  // the last line of a reply cut to its bound (bounded-replies.ts): R-cut-view, R-cut-line, R-cut-listing,
-  // R-view-range-folder, R-cut-snippet, R-cut-refusals
+  // cut notes (bounded-replies.ts): R-cut-view, R-cut-line, R-cut-listing, R-view-range-folder, R-cut-snippet,
+  // R-cut-refusals
   viewCut: (max: number, from: number, to: number, windowEnd: number, total: number) =>
-    `[Output cut at ${max} characters: showing lines ${from}-${to} of ${total}. Use view_range [${to + 1}, ${windowEnd}] to see the rest.]`,
+    `[Output cut at ${max} characters: showing lines ${from}-${to} of ${total}. ` +
+    `Use view_range [${to + 1}, ${windowEnd}] to see the rest.]`,
   lineCut: (max: number, line: number, shown: number, length: number, windowEnd: number) =>
-    `[Output cut at ${max} characters: line ${line} is ${length} characters long and only its first ${shown} are shown. ` +
+    `[Output cut at ${max} characters: line ${line} is ${length} characters long ` +
+    `and only its first ${shown} are shown. ` +
     `Use view_range [${line}, ${line}] to see the whole line` +
     (windowEnd > line ? `, then view_range [${line + 1}, ${windowEnd}] for the rest.]` : '.]'),
   listingCut: (max: number, from: number, to: number, windowEnd: number, total: number) =>
@@ -57,7 +57,8 @@ export const reply = {
   noEntriesInRange: (start: number, end: number, total: number) =>
     `[view_range [${start}, ${end}] names no entries: this folder lists ${total} (view_range [1, ${total}]).]`,
   snippetCut: (max: number, from: number, to: number) =>
-    `[Snippet cut at ${max} characters. View lines ${from}-${to} with view_range to see them; a range of one line shows it whole.]`,
+    `[Snippet cut at ${max} characters. View lines ${from}-${to} with view_range to see them; ` +
+    'a range of one line shows it whole.]',
   oldStrCut: (shown: number, length: number) =>
     `[old_str is ${length} characters long; only its first ${shown} are shown above.]`,
   matchLinesCut: (listed: number, total: number, echoed: number, length: number) =>
@@ -77,7 +78,8 @@ export const reply = {
   noMatch: (oldStr: string, path: string) =>
     `No replacement was performed, old_str \`${oldStr}\` did not appear verbatim in ${path}.`,
   multipleMatches: (oldStr: string, lines: readonly number[]) =>
-    `No replacement was performed. Multiple occurrences of old_str \`${oldStr}\` in lines: ${lines.join(', ')}. Please ensure it is unique`,
+    `No replacement was performed. Multiple occurrences of old_str \`${oldStr}\` in lines: ${lines.join(', ')}. ` +
+    'Please ensure it is unique',
   notAFile: (path: string) => `The path ${path} is not a file.`,
   notAFolder: (path: string) => `The path ${path} is not a folder.`,
   emptyOldStr: () => `Invalid input for str_replace: "old_str" must not be empty.`,
@@ -99,7 +101,7 @@ export const reply = {
   destinationExists: (path: string) => `The destination ${path} already exists`,
   renameIntoItself: (from: string, to: string) =>
     `Cannot rename ${from} to ${to}: a folder cannot be moved inside itself.`,
-  /** `past`: paths.ts `PAST_LIMITS` (a file of the folder would end up too deep or too long there). */
+  /** `past`: paths.ts `PAST_LIMITS`. */
   renamePastLimits: (from: string, to: string, moved: string, past: string) =>
     `Cannot rename ${from} to ${to}: ${moved} would be ${past}. Nothing was changed.`,
 
@@ -115,7 +117,8 @@ export const reply = {
   fileTooLarge: (path: string, bytes: number, limit: number) =>
     `File ${path} would be ${bytes} bytes, over the limit of ${limit} bytes per file. Nothing was written.`,
   memoryFull: (bytes: number, limit: number) =>
-    `The memory would hold ${bytes} bytes, over its limit of ${limit} bytes. Delete or shorten files first. Nothing was written.`,
+    `The memory would hold ${bytes} bytes, over its limit of ${limit} bytes. ` +
+    'Delete or shorten files first. Nothing was written.',
   tooManyFiles: (limit: number) =>
     `The memory already holds its limit of ${limit} files. Delete files first. Nothing was written.`,
   quota: () =>
@@ -123,7 +126,8 @@ export const reply = {
   storage: (detail: string) => `The memory storage failed (${detail}). Nothing was written.`,
   noIndexedDb: () => 'IndexedDB is not available here (a server, or a browser without it)',
   unavailable: (detail: string) =>
-    `This part of the memory tool could not be loaded (${detail}): the page may be offline, or a new version replaced its files. Reload the page while online. Nothing was changed.`,
+    `This part of the memory tool could not be loaded (${detail}): the page may be offline, ` +
+    'or a new version replaced its files. Reload the page while online. Nothing was changed.',
   blocked: () =>
     'The memory is held open by another tab of this site running an older version of this app. ' +
     'Close or reload that tab, then try again. Nothing was written.',

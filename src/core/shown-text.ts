@@ -1,20 +1,18 @@
-// How a refusal echoes a string it was given (a path, a field's value): hidden characters written out as escapes, so
-// the message can neither hide text nor break the line it is on, and a long string cut between two escapes.
+// How a refusal echoes a string it was given: hidden characters written out as escapes, a long string cut.
 
-// C0, DEL, C1, the line and paragraph separators, every default-ignorable code point (zero-width characters, joiners,
-// bidi controls, tag characters, variation selectors...), the interlinear annotation controls, the braille blank,
-// and (with the `u` flag a surrogate class matches only an unpaired one) a lone surrogate.
-const HIDDEN = String.raw`[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Default_Ignorable_Code_Point}\ufff9-\ufffb\u2800]|[\ud800-\udfff]`;
+// Controls, line separators, default-ignorables, annotation controls, the braille blank, and a lone surrogate.
+const HIDDEN =
+  String.raw`[\u0000-\u001f\u007f-\u009f\u2028\u2029\p{Default_Ignorable_Code_Point}\ufff9-\ufffb\u2800]` +
+  String.raw`|[\ud800-\udfff]`;
 const SHOWN = new RegExp(HIDDEN, 'gu');
 // In quotes, `"` and `\` are escaped too, so the quoted text ends where it seems to and an escape is never ambiguous.
 const QUOTED = new RegExp(String.raw`["\\]|${HIDDEN}`, 'gu');
-// What a cut may leave at its end: an escape cut short (a backslash not itself escaped, maybe with part of `u…`), or
-// half of a surrogate pair.
+// What a cut may leave at its end: an escape cut short, or half of a surrogate pair.
 const BROKEN_END = /(?<=(?:^|[^\\])(?:\\\\)*)\\(?:u(?:\{[0-9a-f]*|[0-9a-f]{0,3}))?$|[\ud800-\udbff]$/u;
 
 /**
- * `text` as a refusal echoes it: each control, invisible or lone surrogate character written as `\uXXXX` (or
- * `\u{XXXXX}` past U+FFFF), and past `max` characters cut, never inside an escape, with how much more there was.
+ * `text` as a refusal echoes it: control, invisible and lone surrogate characters as `\uXXXX` (or `\u{XXXXX}`), and
+ * cut past `max` characters, never inside an escape.
  *
  * @example
  * showText('/memories/a\u{e0041}.md') // '/memories/a\\u{e0041}.md'
@@ -28,10 +26,7 @@ export function quoteText(text: string, max = 200): string {
   return `"${cut(text.replace(QUOTED, escape), max)}"`;
 }
 
-/**
- * A short, safe description of a value for a refusal: a string quoted (see {@link quoteText}), a number, boolean or
- * null as written, anything else by its kind, never its contents (a container may be as large as the input).
- */
+/** A short, safe description of a value: a string quoted, a primitive as written, anything else by its kind. */
 export function describeValue(value: unknown, max = 200): string {
   if (value === undefined) return 'nothing';
   if (typeof value === 'string') return quoteText(value, max);

@@ -1,6 +1,5 @@
-// UTF-8 byte length of a JS string without encoding it: sizes and limits are checked on every write,
-// and a TextEncoder copy of a megabyte file just to count it would double the write's memory. And text as
-// UTF-8 can carry it, for replies.
+// UTF-8 sizes without encoding (a TextEncoder copy of a megabyte file to count it would double a write's memory),
+// and text made well-formed for replies.
 
 const ASCII = /^[\u0000-\u007f]*$/u;
 
@@ -24,13 +23,9 @@ export function utf8Length(text: string): number {
   return bytes;
 }
 
-// With the `u` flag a surrogate in a class matches only an unpaired one.
 const LONE_SURROGATE = /[\ud800-\udfff]/gu;
 
-/**
- * `text` with each lone surrogate (half of a pair, which no UTF-8 can hold) as U+FFFD, as a file written as UTF-8
- * and read back has it: what a reply shows of a stored text. Same length, so offsets into it still hold.
- */
+/** `text` with each lone surrogate as U+FFFD, as a file written as UTF-8 and read back has it; same length. */
 export function wellFormed(text: string): string {
   const native = text as { isWellFormed?: () => boolean; toWellFormed?: () => string };
   // Native where the engine has it (ES2024: a one-byte string is answered at once); a regex scan elsewhere.
