@@ -1,13 +1,12 @@
-// The replies that show stored text or lists of any length (a file view, a folder listing, the refusals of
-// str_replace that echo old_str or list lines), cut to the reply bound at a line or entry boundary with a last
-// line saying what was left out and the exact view_range that shows it (R-bound in ./README.md). Pure: no storage.
+// The replies of any length (a file view, a folder listing, the refusals that echo old_str or list lines), cut to
+// the reply bound with a last line saying how to read on (R-bound in ./README.md).
 
 import { MemoryToolError } from '../core/errors.js';
 import { MAX_VIEW_LINES, numberedLine, reply } from '../core/replies.js';
 import { matchLines } from './text-search.js';
 import { isHighSurrogate, wellFormed } from '../core/utf8.js';
 
-/** A `view_range` as Claude sent it: 1-based, inclusive, end -1 for the last (input.ts checked it is two integers). */
+/** A `view_range` as Claude sent it: 1-based, inclusive, end -1 for the last. */
 export type ViewRange = readonly number[];
 
 const pair = (range: ViewRange | undefined): readonly [number, number] | undefined =>
@@ -35,11 +34,7 @@ export function cutText(text: string, count: number): string {
   return isHighSurrogate(last) ? cut.slice(0, -1) : cut;
 }
 
-/**
- * A file with line numbers, at most `max` characters: cut after the last whole line that fits (R-cut-view), or inside
- * a first line that alone does not fit (R-cut-line). A view_range naming one line shows that line whole, however
- * long (the file's size limit bounds it), as the official tool does: so every character of a file can be read.
- */
+/** A file with line numbers, cut after the last whole line that fits (R-cut-view) or inside the first (R-cut-line). */
 export function fileView(path: string, content: string, asked: ViewRange | undefined, max: number): string {
   const range = pair(asked);
   const lines = content.split('\n');
@@ -72,12 +67,7 @@ export function fileView(path: string, content: string, asked: ViewRange | undef
   }
 }
 
-/**
- * A folder listing (header, the folder's own line, then `entries`, the official two-level list), at most `max`
- * characters, cut after the last whole entry that fits (R-cut-listing). A view_range pages through the entries,
- * numbered from 1 in the listed order (R-view-range-folder); the official tool ignores it on folders, but then a
- * folder too big for one reply could not be read.
- */
+/** A folder listing, cut after the last whole entry that fits (R-cut-listing); R-view-range-folder pages it. */
 export function folderView(
   header: string,
   own: string,
@@ -114,10 +104,7 @@ export function noMatchReply(oldStr: string, path: string, max: number): string 
   return `${reply.noMatch(wellFormed(echo), path)}\n${reply.oldStrCut(echo.length, oldStr.length)}`;
 }
 
-/**
- * The `multiple_matches` refusal: the distinct lines where matches start (found in one linear pass), the list and the
- * echoed old_str cut so that the whole stays within `max` characters (R-cut-refusals).
- */
+/** The `multiple_matches` refusal, its line list and echo of old_str cut to `max` characters (R-cut-refusals). */
 export function multipleMatchesReply(oldStr: string, content: string, max: number): string {
   // Each listed line takes at least 3 characters (`1, `): no more than this many can be shown.
   const found = matchLines(content, oldStr, Math.ceil(max / 3));

@@ -1,5 +1,4 @@
 // The create command (R-create in ./README.md): a file's text as a new body, its missing parent folders made.
-// A transaction body that awaits only IndexedDB; a text none can refuse is sent to storage while the checks run.
 
 import type { BetaMemoryTool20250818CreateCommand as CreateCommand } from '@anthropic-ai/sdk/resources/beta';
 import { MemoryToolError } from '../core/errors.js';
@@ -23,11 +22,7 @@ interface Sent {
   thrown?: { error: unknown };
 }
 
-/**
- * A request made now: `answer` settles with its key or its error, never a rejection, so the caller decides when a
- * failure counts; `thrown` is the error of one the browser refused as it was made (a full disk, in some browsers),
- * which fails nothing else, so the caller must see it before it writes anything that needs the request.
- */
+/** A request made now: `answer` never rejects; `thrown` is an error the browser raised as it was made (a full disk). */
 function send(make: () => IDBRequest<number>): Sent {
   try {
     const made = request(make());
@@ -47,12 +42,8 @@ export async function create(tx: WriteTx, command: CreateCommand, ctx: WriteCont
   ]);
   // The secret check runs while the reads are under way.
   const refusal = ctx.screen(write);
-  // Always a new body: the old one stays intact for the journal (copy-on-write, no content is copied). When
-  // nothing can refuse or rewrite the text any more (no secret, no app hook, not plainly over the size limit)
-  // it is sent now, beside the reads: a big file is then stored while this thread counts it. Otherwise it waits
-  // for every check, so that refused text never reaches the storage backend. Sent now, it takes the next body id
-  // of the totals when they are trusted (the entry then need not wait for its answer; a wrong id fails the add, and
-  // the write runs again: tool/write-runner.ts), otherwise a key from the store, which the entry waits for.
+  // Copy-on-write: always a new body. Sent now, beside the reads, only when nothing can refuse or rewrite the text any
+  // more; otherwise after every check, so refused text never reaches storage (./README.md, "create's early body").
   const sendNow = !refusal && !ctx.rewrites && write.content.length <= ctx.limits.maxFileBytes;
   const fixedId = sendNow && ctx.trusted ? ctx.known?.totals.nextBody : undefined;
   const bodies = plainStore(tx, 'bodies');
@@ -68,9 +59,7 @@ export async function create(tx: WriteTx, command: CreateCommand, ctx: WriteCont
   const totals = checkWrite(ctx.limits, usage, command.path, size, existing?.size ?? 0, !existing);
   let bodyId = usage.nextBody;
   let nextBody = bodyId + 1;
-  // Its failure (a full disk) comes after the refusals above, as it would have without sending early. With an id of
-  // the trusted totals (`usage` are those) its answer is not awaited: the transaction commits only once the add has
-  // succeeded, and a failed one aborts it, which the store reports (store.ts `run`).
+  // Thrown after the refusals above. An add under the trusted totals' id is not awaited: its failure aborts the commit.
   if (early?.thrown) throw early.thrown.error;
   if (early && fixedId === undefined) {
     // Answered right after the reads (requests are served in order), which the entry waits for.

@@ -1,5 +1,4 @@
-// The delete command (R-delete in ./README.md): a file, or a folder with its whole key range, never the root in any
-// spelling. A transaction body; the bodies it frees go to the journal (storage/entries.ts `deleteEntries`).
+// The delete command (R-delete in ./README.md): a file, or a folder with its whole key range, never the root.
 
 import type { BetaMemoryTool20250818DeleteCommand as DeleteCommand } from '@anthropic-ai/sdk/resources/beta';
 import { MemoryToolError } from '../core/errors.js';

@@ -1,16 +1,17 @@
-// The text work of str_replace and insert, without splitting a file into lines or counting it whole (a file may be a
-// megabyte): the UTF-8 size after a replacement, where a line starts, the lines a snippet shows. Pure.
+// The text work of str_replace and insert, without splitting or counting a whole file (it may be a megabyte). Pure.
 
 import { isHighSurrogate, isLowSurrogate, utf8Length } from '../core/utf8.js';
 
 /** UTF-8 bytes saved when `left` and `right` meet: a lone high and a lone low surrogate become one 4-byte pair. */
 const joined = (left: string, right: string): number =>
-  left !== '' && right !== '' && isHighSurrogate(left.charCodeAt(left.length - 1)) && isLowSurrogate(right.charCodeAt(0)) ? 2 : 0;
+  left !== '' &&
+  right !== '' &&
+  isHighSurrogate(left.charCodeAt(left.length - 1)) &&
+  isLowSurrogate(right.charCodeAt(0))
+    ? 2
+    : 0;
 
-/**
- * UTF-8 bytes of `content` with `content.slice(at, end)` replaced by `newStr`, from the old size: only the two
- * strings are counted, not the whole file.
- */
+/** UTF-8 bytes of `content` with `content.slice(at, end)` replaced by `newStr`, counting only the two strings. */
 export function replacedSize(oldSize: number, content: string, at: number, end: number, newStr: string): number {
   const before = content.slice(Math.max(0, at - 1), at);
   const after = content.slice(end, end + 1);
@@ -21,10 +22,7 @@ export function replacedSize(oldSize: number, content: string, at: number, end: 
   return oldSize - utf8Length(oldStr) + oldJoins + utf8Length(newStr) - newJoins;
 }
 
-/**
- * Where 0-based line `line` of `text` starts (just after its `line`-th newline), and how many newlines were passed
- * to get there: fewer than `line` when the text has fewer lines, `at` then being the last line's start.
- */
+/** Where 0-based line `line` starts, and how many newlines were passed (fewer than `line` past the last line). */
 export function lineStart(text: string, line: number): { at: number; passed: number } {
   let at = 0;
   let passed = 0;

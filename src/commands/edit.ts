@@ -1,5 +1,5 @@
-// str_replace and insert (R-edit-target, R-replace-match, R-insert in ./README.md): both find the file, work out its
-// new text and size from the old ones, and store it as a new body through the one write of an edit. Transaction bodies.
+// str_replace and insert (R-edit-target, R-replace-match, R-insert in ./README.md): both find the file, work out
+// its new text and size from the old ones, and store it as a new body through one write.
 
 import type {
   BetaMemoryTool20250818InsertCommand as InsertCommand,
@@ -50,10 +50,7 @@ interface Edit {
   size: number;
 }
 
-/**
- * Stores the edited content of a file as a new body and answers the journal's half of the result. The size is
- * the edit's own unless a content filter rewrote the text (then it is counted).
- */
+/** Stores an edit's text as a new body; the size is the edit's own unless `beforeWrite` rewrote the text. */
 async function writeEdit(
   tx: WriteTx,
   command: { command: string; path: string },
@@ -122,8 +119,7 @@ export async function insert(tx: WriteTx, command: InsertCommand, ctx: WriteCont
     throw new MemoryToolError('invalid_input', reply.badInsertLine(line, countLines(content)));
   }
   const text = command.insert_text.replace(/\n$/u, '');
-  // R-insert: as the SDK splits the text into lines, adds one and joins them again: after the last line, or before
-  // line `line`. One newline joins the new line to its neighbours, so the size is the old one plus the line's.
+  // R-insert: as the SDK splits, adds a line and joins; one newline joins it to its neighbours, hence the size.
   const size = found.entry.size + utf8Length(text) + 1;
   const atEnd = passed < line;
   const from = atEnd ? content.length : at;

@@ -1,5 +1,5 @@
-// A file's text as view and the edits read it: the body the read-ahead guessed is sent beside the entry, a round
-// trip sooner, and used only if the entry names it (storage/read-ahead.ts); otherwise the entry's body is read after.
+// A file's text as view and the edits read it: the body the read-ahead guessed, read beside the entry, if it is the
+// entry's own.
 
 import type { EntryRecord } from '../storage/schema.js';
 import type { MemoryTx } from '../storage/store.js';

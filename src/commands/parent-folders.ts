@@ -1,5 +1,5 @@
-// The parent folders create and rename make (R-create, R-rename in ./README.md), and their refusal when a parent is
-// a file (R-below-file): found before anything is written, made as entries, recorded as journal ops.
+// The parent folders create and rename make (R-create, R-rename in ./README.md), and their refusal below a file
+// (R-below-file): found before anything is written.
 
 import { MemoryToolError } from '../core/errors.js';
 import { ancestorsOf } from '../core/paths.js';
@@ -10,10 +10,7 @@ import { writer } from '../storage/store.js';
 
 type WriteTx = MemoryTx<'readwrite'>;
 
-/**
- * The ancestor folders of `key` that do not exist yet. Refuses (with `belowFile(ancestor)`) when an
- * ancestor is a file: nothing can live below a file, and nothing has been written at that point.
- */
+/** The missing ancestor folders of `key`; refuses with `belowFile(ancestor)` when one is a file. */
 export async function foldersToMake(tx: WriteTx, key: string, belowFile: (file: string) => string): Promise<string[]> {
   const ancestors = ancestorsOf(key);
   const parent = ancestors.at(-1);

@@ -1,5 +1,5 @@
-// The rename command (R-rename in ./README.md): a file or a folder moved by its entries alone (bodies keep their
-// ids), the new parent folders made, refused as a whole when any moved path would break a rule. A transaction body.
+// The rename command (R-rename in ./README.md): entries move, bodies keep their ids; refused as a whole when any
+// moved path would break a rule.
 
 import type { BetaMemoryTool20250818RenameCommand as RenameCommand } from '@anthropic-ai/sdk/resources/beta';
 import { MemoryToolError } from '../core/errors.js';

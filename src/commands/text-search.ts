@@ -1,10 +1,8 @@
-// Finding old_str in a file for str_replace: where the first matches start, and the lines every match starts on,
-// in time linear in the file's length whatever the two strings are (R-replace-match, R-replace-many in ./README.md).
-// Pure string work over UTF-16 code units, as String.prototype.indexOf counts them.
+// Finding old_str for str_replace in time linear in the file's length, whatever the two strings are
+// (R-replace-match, R-replace-many in ./README.md). Offsets are UTF-16 code units, as indexOf counts them.
 
 /** The first two starts of `needle` in `text` (overlapping ones count), -1 where there is none. */
 export function firstTwo(text: string, needle: string): [number, number] {
-  // The engine's own search: one pass each, and the common case (one match) needs nothing more.
   const first = text.indexOf(needle);
   return [first, first === -1 ? -1 : text.indexOf(needle, first + 1)];
 }
@@ -22,11 +20,7 @@ export interface MatchLines {
   total: number;
 }
 
-/**
- * Every line on which a match of `needle` starts, overlapping matches included, in one Knuth–Morris–Pratt pass:
- * O(text + needle) however many matches there are (a million in a megabyte of one repeated character). Only the
- * first `keep` lines are kept; the rest are counted, for a refusal that must stay short.
- */
+/** Every line a match of `needle` starts on, in one KMP pass; only the first `keep` are kept, the rest counted. */
 export function matchLines(text: string, needle: string, keep = Infinity): MatchLines {
   const m = needle.length;
   const fail = failureTable(needle);

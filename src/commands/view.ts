@@ -1,5 +1,5 @@
 // The view command: a folder listed two levels deep from the parent index (R-view-folder in ./README.md), or a
-// file with line numbers (R-view-file), both bounded by bounded-replies.ts. A transaction body: awaits only IndexedDB.
+// file with line numbers (R-view-file), both bounded by bounded-replies.ts.
 
 import type { BetaMemoryTool20250818ViewCommand as ViewCommand } from '@anthropic-ai/sdk/resources/beta';
 import { MemoryToolError } from '../core/errors.js';
@@ -15,10 +15,7 @@ import { bodyOf, readAhead } from './file-text.js';
 
 type ReadTx = MemoryTx<'readonly'> | MemoryTx<'readwrite'>;
 
-/**
- * `onFileRead` hears which file was shown, so the caller can note the access (for expiry) after the read; `ahead`
- * guesses a file's body, and learns what was there.
- */
+/** A folder's listing or a file's lines; `onFileRead` hears which file was shown, `ahead` guesses its body. */
 export async function view(
   tx: ReadTx,
   command: ViewCommand,
@@ -29,8 +26,8 @@ export async function view(
   const key = normalizeMemoryPath(command.path);
   const guess = ahead?.guess(key);
   const early = readAhead(tx, guess);
-  // A name with no extension is most likely a folder (`/memories` is the view of every conversation's start): its
-  // children are read beside its entry, a round trip sooner. For a file so named the read finds none, at little cost.
+  // A name without an extension is most likely a folder (`/memories` starts every conversation): its children are
+  // read beside its entry, a round trip sooner.
   const children = guess !== undefined || nameOf(key).includes('.') ? undefined : childrenOf(tx, key);
   children?.catch(() => undefined);
   const entry = await getEntry(tx, key);
@@ -53,10 +50,7 @@ const byName = (a: EntryRecord, b: EntryRecord): number => compareKeys(a.path, b
 const childrenOf = (tx: ReadTx, folder: string): Promise<EntryRecord[]> =>
   request(plainStore(tx, 'entries').index('parent').getAll(folder)) as Promise<EntryRecord[]>;
 
-/**
- * Two levels below `key`, read from the parent index: the cost follows what is listed, not the memory. `read` is
- * the first level's read, when it was sent already. Answers the header, the folder's own line and one line per entry.
- */
+/** Two levels below `key`, from the parent index (`read`: the first level, if sent already). */
 async function listFolder(
   tx: ReadTx,
   key: string,

@@ -1,5 +1,4 @@
-// What a write command is run with (limits, write guards, the totals to start from) and what it answers: the reply
-// Claude reads and the journal's half of the change. Types only.
+// What a write command is run with (`WriteContext`) and what it answers (`WriteResult`). Types only.
 
 import type { MemoryChange } from '../core/change-events.js';
 import type { ResolvedLimits } from '../core/limits.js';
