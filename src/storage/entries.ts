@@ -1,5 +1,4 @@
-// The entries store as the commands, undo, expiry and bundles use it: entries by key and by folder, new folders,
-// moving and deleting subtrees, and the file state a journal op records. Metadata only: bodies keep their ids.
+// The entries store as the commands, undo, expiry and bundles use it. Metadata only: bodies keep their ids.
 
 import { MemoryToolError } from '../core/errors.js';
 import { MEMORY_ROOT, PAST_LIMITS, depthOf, parentOf, pastPathLimits } from '../core/paths.js';
@@ -18,7 +17,12 @@ export interface RetiredBody {
 }
 
 /** The file state an entry or journal op holds. */
-export function fileState(entry: { bodyId?: number; size: number; createdAt: number; updatedAt: number }): FileState | null {
+export function fileState(entry: {
+  bodyId?: number;
+  size: number;
+  createdAt: number;
+  updatedAt: number;
+}): FileState | null {
   return entry.bodyId === undefined
     ? null
     : { bodyId: entry.bodyId, size: entry.size, createdAt: entry.createdAt, updatedAt: entry.updatedAt };
@@ -46,12 +50,13 @@ export function folderRecord(path: string, now: number): EntryRecord {
 
 /** A move op's record of what moved: a folder, or a file with its body. */
 export const movedThing = (entry: EntryRecord): { kind: 'folder' } | { kind: 'file'; bodyId?: number } =>
-  entry.kind === 'folder' ? { kind: 'folder' } : entry.bodyId === undefined ? { kind: 'file' } : { kind: 'file', bodyId: entry.bodyId };
+  entry.kind === 'folder'
+    ? { kind: 'folder' }
+    : entry.bodyId === undefined
+      ? { kind: 'file' }
+      : { kind: 'file', bodyId: entry.bodyId };
 
-/**
- * Deletes `gone` (the whole subtree of `folder` when given, as one key range) and answers the usage after it.
- * Bodies are not touched here: they are returned as retired, for the journal to keep or release.
- */
+/** Deletes `gone` (the subtree of `folder` as one key range) and answers the usage after; bodies are only retired. */
 export function deleteEntries(
   tx: WriteTx,
   gone: readonly EntryRecord[],
@@ -65,7 +70,13 @@ export function deleteEntries(
   let files = 0;
   for (const entry of gone) {
     if (entry.kind === 'folder') {
-      ops.push({ type: 'folder', path: entry.path, before: true, after: false, times: [entry.createdAt, entry.updatedAt] });
+      ops.push({
+        type: 'folder',
+        path: entry.path,
+        before: true,
+        after: false,
+        times: [entry.createdAt, entry.updatedAt],
+      });
     } else {
       bytes += entry.size;
       files++;
@@ -82,11 +93,7 @@ export function deleteEntries(
   return { ops, retired, usage: { ...usage, bytes: usage.bytes - bytes, files: usage.files - files } };
 }
 
-/**
- * Moves `source` (with its subtree, for a folder) to `to`: metadata only, bodies keep their ids. `to` itself has been
- * checked; a folder's files may still end up too deep or too long below it, and then `refuse(path, past)` says why
- * (paths.ts `PAST_LIMITS`) before anything is written.
- */
+/** Moves `source`, and a folder's subtree, to `to`; `refuse` names a moved path past the limits before any write. */
 export async function moveTree(
   tx: WriteTx,
   source: EntryRecord,

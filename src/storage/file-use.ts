@@ -5,25 +5,16 @@ import type { MemoryTx } from './store.js';
 
 type WriteTx = MemoryTx<'readwrite'>;
 
-/**
- * Which file a view read, for its access time and for expiry: its body id (a rename, by anyone, keeps it; every other
- * file, and every later version of this one, has another), or its path for a file stored without one.
- */
+/** Which file a view read: its body id, which a rename keeps and no other file shares, or its path if it has none. */
 export type FileIdentity = number | string;
 
 export const fileIdentity = (entry: EntryRecord): FileIdentity => entry.bodyId ?? entry.path;
 
-/**
- * When a file was last used: its last write, or its last view if later; as stored, or with `viewed`, views not stored
- * yet (by {@link fileIdentity}). Expiry deletes by it, and a view writes an access time when it is over an hour old.
- */
+/** When a file was last used: its last write or its last view, stored or, with `viewed`, not stored yet. */
 export const lastUsed = (entry: EntryRecord, viewed?: ReadonlyMap<FileIdentity, number>): number =>
   Math.max(entry.updatedAt, entry.accessedAt ?? 0, viewed?.get(fileIdentity(entry)) ?? 0);
 
-/**
- * Sets `accessedAt` on the files `read` names (those still there, wherever they have moved since): one light metadata
- * write for many views. A file edited or deleted since has no such body any more (an edit's own time is later anyway).
- */
+/** Sets `accessedAt` on the files `read` names, wherever they have moved: one light write for many views. */
 export async function touchFiles(tx: WriteTx, read: Iterable<FileIdentity>, now: number): Promise<void> {
   const entries = tx.objectStore('entries');
   await Promise.all(

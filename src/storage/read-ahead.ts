@@ -1,7 +1,5 @@
-// Which body each file had when this tool last read or wrote it, so that the next view or edit of the file can read
-// that body beside its entry instead of after it: one round trip fewer (Claude mostly views a file, then edits it).
-// Only a guess. The entry, read in the same transaction, says which body is the file's; the guessed body is used
-// only if it is that one (bodies never change once written), and a wrong guess costs one read for nothing.
+// Which body each file had when this tool last saw it, so the next view or edit reads it beside the entry, a round
+// trip sooner. Only a guess: the entry says which body is the file's (./README.md, "Read-ahead").
 
 import type { EntryRecord } from './schema.js';
 
@@ -38,11 +36,7 @@ export class ReadAhead implements BodyGuesses {
   }
 }
 
-/**
- * The guesses of one write transaction: taken from `into`, and what it saw kept there only once it has committed
- * (`commit`). The body id a rolled-back write named was never stored: another tab may take it meanwhile for another
- * file's body, a big one maybe, which a guess would then read for nothing.
- */
+/** One write's guesses: taken from `into`, and what it saw kept there only once it has committed (`commit`). */
 export class StagedReadAhead implements BodyGuesses {
   readonly #into: ReadAhead;
   readonly #seen: Array<[string, EntryRecord | undefined]> = [];

@@ -1,5 +1,4 @@
-// The IndexedDB schema: object stores, indexes, record shapes, and the upgrade from every older version.
-// Metadata and bodies live apart so that listing or moving a folder never reads a file's content.
+// The IndexedDB schema: stores, indexes, record shapes, and the upgrade from every older version (./README.md).
 
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 
@@ -37,10 +36,7 @@ export type JournalOp =
   | { type: 'file'; path: string; before: FileState | null; after: FileState | null }
   /** `times`: a removed folder's `[createdAt, updatedAt]`, so that an undo brings it back as it was. */
   | { type: 'folder'; path: string; before: boolean; after: boolean; times?: [createdAt: number, updatedAt: number] }
-  /**
-   * `kind` and `bodyId`: what moved (a file's body; absent in records from before they were kept), so that an undo
-   * moves it back only if it is still what is there.
-   */
+  /** `kind` and `bodyId`: what moved (absent in old records), so an undo moves back only what is still there. */
   | { type: 'move'; from: string; to: string; kind?: 'file' | 'folder'; bodyId?: number };
 
 /** One change, as `tool.history()` returns it. */
@@ -71,44 +67,51 @@ export interface JournalRecord {
   hidden?: true;
 }
 
-/**
- * The running totals, so limits and the history's bounds are checked without scanning a store. Each journal
- * entry carries them as they were after its change (as a {@link StoredTotals}), and the journal's last record is
- * the newest change: a write reads its bookkeeping with one step of a cursor from the end (or, when the tool
- * remembers what its last write left, checks with one key lookup that nothing came after it) and writes it with
- * the journal entry it adds anyway. Only with the history off do they need a record of their own (a hidden one,
- * kept last: {@link totalsRecord}).
- */
+/** The running totals, carried by each journal record; the last record's are the current ones (./README.md). */
 export interface Totals {
   /** Counts the writes: each write's are one more than those it read. */
   seq: number;
   /** UTF-8 bytes of all files. */
   bytes: number;
   files: number;
-  /**
-   * Key of the next body for edits, imports and creates that trust remembered totals: read with the totals every
-   * write reads anyway, so they need not wait for the store to hand out a key before writing the entry. (The early
-   * body of a create that reads the totals takes the store's key, and this moves past it.)
-   */
+  /** Key of the next new body, so a write need not wait for the store to hand one out (./README.md, "The model"). */
   nextBody: number;
   /** Bytes of the old contents the history keeps. */
   journalBytes: number;
   /** Entries in the history. */
   journalEntries: number;
-  /**
-   * Not stored: the key of the hidden record these totals were read from, when it is the journal's last. A write
-   * with no history kept deletes it as it adds the new one, so the journal keeps one such record, not one per write.
-   */
+  /** Not stored: the key of the hidden record these totals were read from, when it is the journal's last. */
   holder?: number;
 }
 
 /** The totals of an empty memory. */
-export const EMPTY_TOTALS: Readonly<Totals> = { seq: 0, bytes: 0, files: 0, nextBody: 1, journalBytes: 0, journalEntries: 0 };
+export const EMPTY_TOTALS: Readonly<Totals> = {
+  seq: 0,
+  bytes: 0,
+  files: 0,
+  nextBody: 1,
+  journalBytes: 0,
+  journalEntries: 0,
+};
 
 /** {@link Totals} as stored: a tuple, without the key names an object would store and clone on every write. */
-export type StoredTotals = [seq: number, bytes: number, files: number, nextBody: number, journalBytes: number, journalEntries: number];
+export type StoredTotals = [
+  seq: number,
+  bytes: number,
+  files: number,
+  nextBody: number,
+  journalBytes: number,
+  journalEntries: number,
+];
 
-export const packTotals = (u: Totals): StoredTotals => [u.seq, u.bytes, u.files, u.nextBody, u.journalBytes, u.journalEntries];
+export const packTotals = (u: Totals): StoredTotals => [
+  u.seq,
+  u.bytes,
+  u.files,
+  u.nextBody,
+  u.journalBytes,
+  u.journalEntries,
+];
 
 export const unpackTotals = ([seq, bytes, files, nextBody, journalBytes, journalEntries]: StoredTotals): Totals => ({
   seq,
@@ -119,12 +122,20 @@ export const unpackTotals = ([seq, bytes, files, nextBody, journalBytes, journal
   journalEntries,
 });
 
-/**
- * The hidden record holding `usage` (history off, or folded in by an upgrade): at key `id`, or at the journal's
- * next key (after every other record, so it is the newest) when `id` is undefined.
- */
+/** The hidden record holding `usage` (history off, or an upgrade): at key `id`, or at the journal's next key. */
 export function totalsRecord(usage: Totals, id?: number): JournalRecord {
-  const record: JournalRecord = { hidden: true, at: 0, actor: '', command: '', paths: [], ops: [], retains: [], bytes: 0, undoable: false, totals: packTotals(usage) };
+  const record: JournalRecord = {
+    hidden: true,
+    at: 0,
+    actor: '',
+    command: '',
+    paths: [],
+    ops: [],
+    retains: [],
+    bytes: 0,
+    undoable: false,
+    totals: packTotals(usage),
+  };
   if (id !== undefined) record.id = id;
   return record;
 }
@@ -140,10 +151,7 @@ export interface MemorySchema extends DBSchema {
   entries: { key: string; value: EntryRecord; indexes: { parent: string; bodyId: number } };
   /** File contents, out-of-line auto-increment keys referenced by `EntryRecord.bodyId`. */
   bodies: { key: number; value: string };
-  /**
-   * The bounded history of changes, oldest first, the last carrying the current totals; `retains` is multi-entry
-   * so a body's holders are one lookup.
-   */
+  /** The bounded history, the last record carrying the current totals; `retains` is multi-entry. */
   journal: { key: number; value: JournalRecord; indexes: { retains: number } };
 }
 
@@ -154,9 +162,8 @@ export type MemoryDb = IDBPDatabase<MemorySchema>;
 export type StoreName = StoreNames<MemorySchema>;
 
 /**
- * Creates or migrates the stores; runs inside the browser's versionchange transaction.
- * Each step runs when the database is older than it and the target is at least it (so tests can build old
- * versions); what a later step of the same upgrade would only take away again is not made.
+ * Creates or migrates the stores in the versionchange transaction (./README.md, "Versions"). A step runs when the
+ * database is older than it and the target at least it, so tests can build old versions.
  */
 export function upgradeMemoryDb(
   db: MemoryDb,
@@ -180,20 +187,15 @@ export function upgradeMemoryDb(
     });
   }
   if (oldVersion < 3 && target >= 3) {
-    // Version 3: the totals move from the `meta` store into the journal (see Totals), so a write has one
-    // lookup and no record of its own for them. Version 3 found the newest in a `totals` index.
+    // Version 3: the totals move from `meta` into the journal; version 3 found the newest through a `totals` index.
     if (target < 4) legacyJournal(transaction).createIndex('totals', 'totals');
     if (oldVersion >= 1) steps.push(foldTotals(db, transaction, target));
   }
   if (oldVersion === 3 && target >= 4) {
-    // Version 4: the newest totals are the journal's last record's, so the `totals` index goes (a write no longer
-    // updates it, nor reads through it).
+    // Version 4: the newest totals are the last record's, so the `totals` index goes.
     steps.push(lastCarriesTotals(transaction));
   }
-  // Version 5 changes no store, only how writers keep the totals: a change of them always adds a record with a key
-  // above every other, never rewrites the last one alone (journal.ts `record`), which a tool's remembered totals
-  // rely on. Version 4 rewrote those of a write with no history in place; the new version keeps such code off this
-  // database (its open fails, and its open connections are asked to close).
+  // Version 5 changes no store, only a rule the remembered totals rely on, and keeps older code off (./README.md).
   // The requests keep the versionchange transaction open; a failed step aborts it, which fails the open.
   void Promise.all(steps).catch(() => {
     try {
@@ -204,11 +206,15 @@ export function upgradeMemoryDb(
   });
 }
 
-/** `db` and `transaction` as versions 1 to 3 had them: the `meta` store and the `totals` index the current schema lacks. */
+/** `db` and `transaction` as versions 1 to 3 had them: the `meta` store and the `totals` index. */
 const legacy = (db: unknown) =>
   db as { createObjectStore(name: 'meta'): unknown; deleteObjectStore(name: 'meta'): void };
 const legacyMeta = (transaction: unknown) =>
-  (transaction as { objectStore(name: 'meta'): { get(key: string): Promise<LegacyTotals | undefined> } }).objectStore('meta');
+  (
+    transaction as {
+      objectStore(name: 'meta'): { get(key: string): Promise<LegacyTotals | undefined> };
+    }
+  ).objectStore('meta');
 interface LegacyJournal {
   createIndex(name: 'totals', keyPath: 'totals'): unknown;
   deleteIndex(name: 'totals'): void;
@@ -244,12 +250,10 @@ async function foldTotals(
   await transaction.objectStore('journal').put(totalsRecord(totals, target < 4 ? 0 : undefined));
 }
 
-/**
- * Version 4: version 3 found the newest totals through its `totals` index, and kept those of writes made with no
- * history at key 0, below every change. When they are the newest, they move to the end; a key-0 record that is
- * not the last is then stale either way, so it goes; then the index goes.
- */
-async function lastCarriesTotals(transaction: IDBPTransaction<MemorySchema, StoreName[], 'versionchange'>): Promise<void> {
+/** Version 4: the newest totals move to the journal's end; a stale key-0 record goes, then the `totals` index. */
+async function lastCarriesTotals(
+  transaction: IDBPTransaction<MemorySchema, StoreName[], 'versionchange'>,
+): Promise<void> {
   const journal = transaction.objectStore('journal');
   const [newest, last, atZero] = await Promise.all([
     legacyJournal(transaction).index('totals').openCursor(null, 'prev'),

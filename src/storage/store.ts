@@ -1,6 +1,5 @@
-// The connection to one memory database and the one way to use it: a single transaction per call.
-// Owns reconnecting (the browser may close a connection; another tab may upgrade the schema) and turning
-// IndexedDB failures into MemoryToolErrors. Knows nothing of commands or replies.
+// The connection to one memory database and the one way to use it, a transaction per call (./README.md,
+// "Transactions"): reconnecting, and IndexedDB failures as `storage` errors.
 
 import { openDB, unwrap } from 'idb';
 import type { IDBPTransaction } from 'idb';
@@ -36,10 +35,8 @@ export class MemoryStore {
   }
 
   /**
-   * Runs `body` in one transaction over `stores` and resolves once the transaction has committed.
-   * `body` must await nothing but requests of `tx` (the idb transaction-lifetime rule): then a
-   * read-modify-write is atomic, and parallel calls are serialized by IndexedDB itself. If `body` throws,
-   * the transaction is aborted, so a refused command leaves everything as it was.
+   * Runs `body` in one transaction and resolves once it has committed; a throw aborts it. `body` must await nothing
+   * but requests of `tx`, or the transaction commits under it.
    */
   async run<T, Mode extends IDBTransactionMode>(
     mode: Mode,
@@ -47,8 +44,7 @@ export class MemoryStore {
     stores: StoreName[] = ALL_STORES,
   ): Promise<T> {
     const tx = await this.#begin(mode, stores);
-    // A request nothing waits for (see `writer`) can fail and abort the transaction while `body` still runs: `run`
-    // reports that, so the rejection must not count as unhandled in the meantime.
+    // A write nothing waits for may fail and abort the transaction while `body` runs: not an unhandled rejection.
     tx.done.catch(() => undefined);
     let result: T;
     try {
@@ -56,8 +52,7 @@ export class MemoryStore {
     } catch (error) {
       abortQuietly(tx);
       await tx.done.catch(() => undefined);
-      // A refusal stands; anything else may be the echo of a request that failed and aborted the transaction (a
-      // write nothing awaited, see `writer`: the requests after it then fail too), and that failure says what happened.
+      // A refusal stands; anything else may echo a write that failed and aborted the transaction, which says more.
       throw isMemoryToolError(error) ? error : toMemoryError(unwrap(tx).error ?? error);
     }
     // A read has its answer once its requests succeed; waiting for `complete` as well would only add a round trip.
@@ -79,8 +74,7 @@ export class MemoryStore {
   }
 
   async #begin<Mode extends IDBTransactionMode>(mode: Mode, stores: StoreName[]): Promise<MemoryTx<Mode>> {
-    // A connection can be closed under us (Safari does when idle, another tab's upgrade does on purpose):
-    // one fresh connection is tried before giving up.
+    // The browser may close a connection under us (Safari when idle, another tab's upgrade): one fresh one is tried.
     for (let attempt = 0; ; attempt++) {
       const connection = this.#connection();
       // The one this call tries: another call that found it closed too may have opened a fresh one meanwhile.
@@ -105,10 +99,8 @@ export class MemoryStore {
     if (!this.#db) {
       const opening: Promise<MemoryDb> = new Promise((resolve, reject) => {
         let gaveUp = false;
-        // A tab with an older version open that does not close it would make us wait forever: say so instead. Timed
-        // from the start, not from `blocked`: an open queued behind another tab's delete or upgrade that such a tab
-        // blocks hears no `blocked` of its own, and would wait as long. Over once the upgrade runs (nothing blocks it
-        // then) or the open ends.
+        // Timed from the start, not from `blocked`: an open queued behind another tab's delete or upgrade hears no
+        // `blocked` of its own. Over once the upgrade runs or the open ends.
         const timer = setTimeout(() => {
           gaveUp = true;
           reject(new MemoryToolError('storage', reply.blocked()));
@@ -152,11 +144,7 @@ type Value<Name extends StoreName> = MemorySchema[Name]['value'];
 type Key<Name extends StoreName> = MemorySchema[Name]['key'];
 type AnyTx = MemoryTx<'readonly'> | MemoryTx<'readwrite'>;
 
-/**
- * A request's result as a promise, settled in the request's own event (so the transaction stays usable). The
- * hot paths use this on plain stores instead of idb's wrappers: those add a Proxy, a WeakMap lookup and two
- * listeners per call, which on a slow machine cost more than the backend's answer.
- */
+/** A request's result as a promise, settled in its own event; lighter than idb's wrappers (./README.md). */
 export function request<T>(req: IDBRequest<T>): Promise<T> {
   return new Promise((resolve, reject) => {
     req.onsuccess = () => resolve(req.result);
@@ -168,7 +156,11 @@ export function request<T>(req: IDBRequest<T>): Promise<T> {
 export const plainStore = (tx: AnyTx, name: StoreName): IDBObjectStore => unwrap(tx).objectStore(name);
 
 /** One record of `name` by key, through {@link request}. */
-export function getRecord<Name extends StoreName>(tx: AnyTx, name: Name, key: Key<Name>): Promise<Value<Name> | undefined> {
+export function getRecord<Name extends StoreName>(
+  tx: AnyTx,
+  name: Name,
+  key: Key<Name>,
+): Promise<Value<Name> | undefined> {
   return request(plainStore(tx, name).get(key)) as Promise<Value<Name> | undefined>;
 }
 
@@ -179,11 +171,7 @@ export interface StoreWriter<Name extends StoreName> {
   delete(key: MemorySchema[Name]['key'] | IDBKeyRange): void;
 }
 
-/**
- * The plain store of `tx`, for writes nothing waits for: the transaction commits only after they succeed, and a
- * failure aborts it, which `run` reports. Waiting for each would cost a round trip to the storage backend for
- * nothing, and a promise with its listeners per request costs more than the request itself on a slow machine.
- */
+/** The plain store of `tx`, for writes nothing waits for: a failed one aborts the transaction, which `run` reports. */
 export function writer<Name extends StoreName>(tx: MemoryTx<'readwrite'>, name: Name): StoreWriter<Name> {
   return plainStore(tx, name) as unknown as StoreWriter<Name>;
 }

@@ -1,5 +1,4 @@
-// Reading the tree for an app's own UI: every entry of a subtree (hidden ones too) and a file's raw text.
-// Read-only, and not an access by Claude (expiry ignores it). Claude's `view` lives in commands/view.ts.
+// The app's own reads of the tree, `list()` and `read()`: read-only, and not an access by Claude (expiry ignores it).
 
 import { MemoryToolError } from '../core/errors.js';
 import { MEMORY_ROOT, isHiddenName, nameOf, normalizeMemoryPath } from '../core/paths.js';
