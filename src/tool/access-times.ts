@@ -1,5 +1,5 @@
-// When Claude last read each file, for expiry: this tool's own views, exactly (the last RECENT_VIEWS), and the
-// access times it stores for them, in light batched writes and at most one an hour per file, so a view stays a read.
+// When Claude last read each file, for expiry: this tool's own views, and the access times it stores for them
+// (./README.md, "Access times").
 
 import { ACCESS_GRANULARITY_MS } from '../storage/schema.js';
 import type { EntryRecord } from '../storage/schema.js';
@@ -12,11 +12,7 @@ const RECENT_VIEWS = 1024;
 
 export class AccessTimes {
   readonly #store: MemoryStore;
-  /**
-   * When this tool last showed each file, by the file itself (its body id: a rename keeps it, another file later at
-   * the path is not it). Noted when a view has read the file, in its transaction, so a view called before `expire()`
-   * counts, and one that fails counts nothing.
-   */
+  /** When this tool last showed each file, by its body id; noted once a view has read it. */
   readonly #viewed = new Map<FileIdentity, number>();
   /** Files whose stored access time is stale, written together in the next round. */
   readonly #touched = new Set<FileIdentity>();
@@ -39,7 +35,6 @@ export class AccessTimes {
     this.#viewed.delete(which);
     this.#viewed.set(which, now);
     if (this.#viewed.size > RECENT_VIEWS) this.#viewed.delete(this.#viewed.keys().next().value as FileIdentity);
-    // Stale when its last use as stored (write or stored view) is over an hour old: a fresh file's view stays a read.
     if (lastUsed(entry) < now - ACCESS_GRANULARITY_MS) this.#note(which);
   }
 
@@ -48,10 +43,7 @@ export class AccessTimes {
     while (this.#touching.size > 0) await Promise.all(this.#touching);
   }
 
-  /**
-   * One transaction for the files views read in the same microtask. Each round starts at once, also while another is
-   * under way: started before the view answers, it still commits if the tool is closed right after.
-   */
+  /** One transaction for the views of a microtask, started at once, so a `close()` right after a view keeps it. */
   #note(which: FileIdentity): void {
     const due = this.#touched.size > 0;
     this.#touched.add(which);

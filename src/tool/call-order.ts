@@ -1,6 +1,4 @@
-// The order the tool's calls take effect in: a call made after another starts its transaction after it, also when
-// the earlier one awaits something first (a part loaded on first use, a write that may run twice).
-// See ./README.md, "Call order".
+// The order the tool's calls take effect in, also when one awaits something first (./README.md, "Call order").
 
 /** A call's turn: settles when it ends; `waiting` counts the calls it has yet to let go on. */
 interface Turn {
@@ -13,9 +11,8 @@ export class CallOrder {
   #busy: Turn | undefined;
 
   /**
-   * Runs `task` once the turns taken before it have ended. If `hold()` says so (asked then), the call takes a turn of
-   * its own, which calls made meanwhile wait for until `task` settles. The wait's end, `hold()` and the start of
-   * `task` are one synchronous step: a step between would let a later call slip ahead.
+   * Runs `task` once the turns taken before it have ended; if `hold()` says so, the call takes a turn of its own.
+   * The wait's end, `hold()` and the start of `task` are one synchronous step, so no later call slips between.
    */
   async enter<T>(task: (held: boolean) => Promise<T>, hold: () => boolean = () => false): Promise<T> {
     for (let turn = this.#busy; turn; turn = this.#busy === turn ? undefined : this.#busy) {

@@ -1,5 +1,4 @@
-// The parts of the tool an app loads on first use (undo, history, the tree reads, expiry, bundles), so an app that
-// only runs Claude's six commands does not ship them; a part that cannot be fetched is an `unavailable` error.
+// The parts of the tool an app loads on first use, so an app that only runs Claude's commands does not ship them.
 
 import { MemoryToolError } from '../core/errors.js';
 import { reply } from '../core/replies.js';

@@ -12,18 +12,13 @@ export interface IndexedDBMemoryToolOptions {
   overwrite?: boolean;
   /** Caps checked before anything is written, and the longest reply; see {@link MemoryLimits}. */
   limits?: MemoryLimits;
-  /**
-   * The journal behind `history()` and `undo()`: bounds (default the last 1,000 changes, 32 MiB of old
-   * contents), or `false` to keep none.
-   */
+  /** The journal behind `history()` and `undo()`: bounds (default 1,000 changes, 32 MiB), or `false` to keep none. */
   history?: HistoryLimits | false;
   /** Refuse text that looks like an API key, private key or cloud credential (default `true`). */
   blockSecrets?: boolean;
   /**
-   * Sees every text before it is stored: return a string to store instead, nothing to keep it, or throw
-   * to refuse (the error's message reaches Claude). Runs inside the transaction, so it must be synchronous. It can
-   * run twice for one command: a create or edit that finds another tab's or tool's write came between this
-   * tool's is run again, and only that run is stored.
+   * Sees every text before it is stored: return a string to store instead, nothing to keep it, or throw to refuse
+   * (Claude reads the message). Synchronous: it runs inside the transaction, and may run twice for one command.
    */
   beforeWrite?: BeforeWriteHook;
 }

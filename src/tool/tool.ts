@@ -1,6 +1,5 @@
-// IndexedDBMemoryTool: the SDK's MemoryToolHandlers on an IndexedDB store. It checks each call's input and hands it
-// to the unit that owns it: the commands (one transaction each) through the write runner, in call order, and the
-// app's parts (history, undo, expiry, bundles, the tree) loaded on first use. It never touches the DOM and never logs.
+// IndexedDBMemoryTool, the SDK's MemoryToolHandlers on IndexedDB: it checks each call's input and hands it to the
+// unit that owns it (./README.md): the commands through the write runner, in call order; the app's parts on first use.
 
 import type { MemoryToolHandlers } from '@anthropic-ai/sdk/helpers/beta/memory';
 import type {
@@ -63,11 +62,16 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     this.#store = store;
     this.dbName = store.dbName;
     this.limits = Object.freeze(resolveLimits(options.limits));
-    this.#history = options.history === false ? undefined : positiveIntegers(DEFAULT_HISTORY_LIMITS, options.history, 'history');
+    this.#history =
+      options.history === false ? undefined : positiveIntegers(DEFAULT_HISTORY_LIMITS, options.history, 'history');
     this.#hub = new ChangeHub(store.dbName);
     this.#writes = new WriteRunner(store, this.#order, this.#hub, this.#history, this.#ahead);
     this.#access = new AccessTimes(store);
-    this.#context = { limits: this.limits, overwrite: options.overwrite ?? true, ...writeGuards(options.blockSecrets !== false, options.beforeWrite) };
+    this.#context = {
+      limits: this.limits,
+      overwrite: options.overwrite ?? true,
+      ...writeGuards(options.blockSecrets !== false, options.beforeWrite),
+    };
   }
 
   /** Opens (creating or upgrading) the database and returns a ready tool. */
@@ -80,27 +84,22 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   }
 
   /**
-   * Fetches now the parts loaded on first use (undo, history, listing, expiry, bundles), for an app that must keep
-   * working when the network goes away after the page has loaded. Claude's six commands never need this. Call it
-   * while online: a part that fails to load stays unavailable (code `unavailable`) until the page is reloaded.
+   * Fetches now the parts loaded on first use, for an app that must keep working offline; Claude's commands never
+   * need it. Call it while online: a part that fails to load stays `unavailable` until the page is reloaded.
    */
   static async preload(): Promise<void> {
     await preloadParts();
   }
 
-  /**
-   * Closes the database connection and stops the listeners. Commands after this fail with a `storage` error; a write
-   * already under way still commits, and the other tabs hear of it.
-   */
+  /** Closes the connection and stops the listeners; a write under way still commits, and other tabs hear of it. */
   close(): void {
     this.#hub.close();
     this.#store.close();
   }
 
   /**
-   * Calls `listener` after each committed change, made by this tool (`source: 'local'`) or by another tab,
-   * worker or tool on the same database (`'remote'`, via BroadcastChannel: a tool posts its changes a task after
-   * the command answered). Returns the unsubscribe function.
+   * Calls `listener` after each committed change, made by this tool (`source: 'local'`) or by another tab, worker or
+   * tool on the same database (`'remote'`, a task later). Returns the unsubscribe function.
    */
   subscribe(listener: MemoryChangeListener): () => void {
     return this.#hub.subscribe(listener);
@@ -111,7 +110,11 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     const checked = parse(command, 'view');
     const max = this.limits.maxReplyChars;
     return this.#order.enter(() =>
-      this.#store.run('readonly', (tx) => view(tx, checked, max, (entry) => this.#access.saw(entry), this.#ahead), READ_STORES),
+      this.#store.run(
+        'readonly',
+        (tx) => view(tx, checked, max, (entry) => this.#access.saw(entry), this.#ahead),
+        READ_STORES,
+      ),
     );
   }
 
@@ -173,10 +176,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     }
   }
 
-  /**
-   * Every file and folder below `path` (default the whole memory, hidden names included), sorted by path:
-   * metadata only, for an app's own tree view. Not an access by Claude.
-   */
+  /** Every entry below `path` (default all, hidden ones too), sorted by path, for an app's tree view; not an access. */
   async list(path?: string): Promise<MemoryEntry[]> {
     return this.#inTurn(async () => {
       const { listEntries } = await parts.treeReads();
@@ -209,20 +209,29 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   }
 
   /**
-   * Reverses change `id` (default: the latest change not yet undone) if it applies cleanly: every file it
-   * touched must still be as it left it. The undo is itself journaled (actor `user`), so it can be undone.
-   * Answers with its own journal entry.
+   * Reverses change `id` (default: the latest not undone) if every file it touched is still as it left it. The undo
+   * is journaled (actor `user`), so it can be undone too; answers with its own journal entry.
    */
   async undo(id?: number): Promise<HistoryEntry> {
     return this.#inTurn(async () => {
       // Loaded before the transaction starts: awaiting anything but its requests would let it commit.
-      const [{ findUndoTarget, markUndone, undoChange }, { readEntry }] = await Promise.all([parts.undo(), parts.history()]);
+      const [{ findUndoTarget, markUndone, undoChange }, { readEntry }] = await Promise.all([
+        parts.undo(),
+        parts.history(),
+      ]);
       const now = Date.now();
       const result = await this.#writes.run(async (tx, remember) => {
         const target = await findUndoTarget(tx, id);
         const undone = await undoChange(tx, target, this.limits, now);
         await markUndone(tx, target);
-        const draft = { actor: 'user', command: 'undo', paths: target.paths, ops: undone.ops, retired: undone.retired, undoOf: target.id ?? 0 };
+        const draft = {
+          actor: 'user',
+          command: 'undo',
+          paths: target.paths,
+          ops: undone.ops,
+          retired: undone.retired,
+          undoOf: target.id ?? 0,
+        };
         const recorded = await record(tx, draft, now, this.#history, undone.usage);
         remember(recorded);
         // Read back in the transaction: what `history()` will show for it, with no other change in between.
@@ -230,14 +239,20 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
       });
       this.#hub.publish(result.changes);
       // None when this tool keeps no history (it can still undo a change another tool journaled): not journaled, id 0.
-      return result.entry ?? { id: 0, at: new Date(now), actor: 'user', command: 'undo', paths: result.paths, undoable: false, undone: false, undoOf: result.undoOf };
+      return result.entry ?? {
+        id: 0,
+        at: new Date(now),
+        actor: 'user',
+        command: 'undo',
+        paths: result.paths,
+        undoable: false,
+        undone: false,
+        undoOf: result.undoOf,
+      };
     });
   }
 
-  /**
-   * Deletes the files not read or written since `olderThan` (a Date, or an age in milliseconds), as the
-   * documentation recommends for long-lived memories. Journaled as actor `expire`, so it can be undone.
-   */
+  /** Deletes the files not read or written since `olderThan` (a Date, or an age in ms); journaled, so undoable. */
   async expire(options: { olderThan: Date | number }): Promise<ExpireReport> {
     const now = Date.now();
     const cutoff = options.olderThan instanceof Date ? options.olderThan.getTime() : now - options.olderThan;
@@ -251,7 +266,13 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
       const result = await this.#writes.run(async (tx, remember) => {
         const expired = await expireFiles(tx, cutoff, this.#access.viewed);
         if (expired.paths.length > 0) {
-          const draft = { actor: 'expire', command: 'expire', paths: expired.paths, ops: expired.ops, retired: expired.retired };
+          const draft = {
+            actor: 'expire',
+            command: 'expire',
+            paths: expired.paths,
+            ops: expired.ops,
+            retired: expired.retired,
+          };
           remember(await record(tx, draft, now, this.#history, expired.usage));
         }
         return expired;
@@ -274,17 +295,21 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     });
   }
 
-  /**
-   * Checks a bundle whole, then applies it in one transaction (or only reports, with `dryRun`). The import is
-   * journaled as one change (actor `user`), so `undo()` can take it back.
-   */
+  /** Checks a bundle whole, then applies it in one transaction (or only reports, `dryRun`); one undoable change. */
   async importBundle(input: Blob | string, options: ImportBundleOptions = {}): Promise<ImportReport> {
     return this.#inTurn(async () => {
       const bundles = await parts.bundle();
       let remembered: (() => void) | undefined;
-      const report = await bundles.importBundle(this.#store, this.limits, input, options, this.#history, (tx, recorded) => {
-        remembered = this.#writes.rememberLater(tx, recorded);
-      });
+      const report = await bundles.importBundle(
+        this.#store,
+        this.limits,
+        input,
+        options,
+        this.#history,
+        (tx, recorded) => {
+          remembered = this.#writes.rememberLater(tx, recorded);
+        },
+      );
       // The next write then need not read the import's journal entry (with every file's step) for the totals.
       remembered?.();
       if (!report.dryRun) this.#hub.publish(bundles.importChanges(report));
@@ -298,10 +323,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   }
 }
 
-/**
- * Handlers are public API: a caller may pass anything, so each one checks its input like the runnable tool
- * does. A wrong `command` field is fixed to the handler's own, as the SDK dispatches by it.
- */
+/** Handlers are public API, so each checks its input; a wrong `command` field is fixed to the handler's own. */
 function parse<C extends MemoryCommand>(command: C, name: C['command']): C {
   return parseMemoryCommand({ ...(command as object), command: name }) as C;
 }

@@ -1,7 +1,5 @@
-// Runs every write of the tool as one readwrite transaction with its journal record. A command that writes one
-// file's text starts from the totals this tool's last write left, unchecked, and proves them by its journal record's
-// key (an optimistic check, storage/optimistic-totals.ts); a stale run is aborted and runs once more from fresh totals.
-// Only the run that committed is published and remembered. See ./README.md, "Writes".
+// Runs every write as one readwrite transaction with its journal record, and the optimistic check of the totals from
+// the writer's side: a stale run is aborted and runs once more (./README.md, "Writes").
 
 import { unwrap } from 'idb';
 import type { WriteContext, WriteResult } from '../commands/write-result.js';
@@ -36,7 +34,13 @@ export class WriteRunner {
   /** This tool's readwrite transactions under way: while one is, the totals it will leave are not known yet. */
   #inFlight = 0;
 
-  constructor(store: MemoryStore, order: CallOrder, hub: ChangeHub, history: ResolvedHistoryLimits | undefined, ahead: ReadAhead) {
+  constructor(
+    store: MemoryStore,
+    order: CallOrder,
+    hub: ChangeHub,
+    history: ResolvedHistoryLimits | undefined,
+    ahead: ReadAhead,
+  ) {
     this.#store = store;
     this.#order = order;
     this.#hub = hub;
@@ -44,11 +48,13 @@ export class WriteRunner {
     this.#ahead = ahead;
   }
 
-  /**
-   * One write command, in call order. A run that trusts remembered totals holds the calls after it until it has
-   * committed (it may run twice), so they still take effect in call order.
-   */
-  command(actor: string, command: string, ctx: CommandContext, body: (tx: WriteTx, ctx: WriteContext) => Promise<WriteResult>): Promise<string> {
+  /** One write command, in call order; a run that trusts remembered totals holds later calls (it may run twice). */
+  command(
+    actor: string,
+    command: string,
+    ctx: CommandContext,
+    body: (tx: WriteTx, ctx: WriteContext) => Promise<WriteResult>,
+  ): Promise<string> {
     const mayTrust = (): boolean => this.#remembered?.trusted === true && TRUSTING.has(command) && this.#inFlight === 0;
     return this.#order.enter(async (trusting) => {
       const now = Date.now();
@@ -74,7 +80,13 @@ export class WriteRunner {
             }
             throw error;
           }
-          const draft = { actor, command, paths: journalPaths(written.changes), ops: written.ops, retired: written.retired };
+          const draft = {
+            actor,
+            command,
+            paths: journalPaths(written.changes),
+            ops: written.ops,
+            retired: written.retired,
+          };
           const recorded = await record(tx, draft, now, this.#history, written.usage);
           const alone = known === undefined ? !again : wasAlone(known.value, await recorded.key);
           if (trusted && !alone) {
@@ -117,10 +129,7 @@ export class WriteRunner {
     }
   }
 
-  /**
-   * What to call once `tx` has committed, to remember the totals it wrote. They are tied to the connection: one the
-   * browser closed or another tab's upgrade replaced may come back to a database rebuilt from scratch.
-   */
+  /** Once `tx` commits, remembers its totals with its connection (a reopened one may face a rebuilt database). */
   rememberLater(tx: WriteTx, recorded: Recorded, trusted = true): () => void {
     const db = unwrap(tx).db;
     return () => {
