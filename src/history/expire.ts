@@ -1,5 +1,4 @@
-// Expiry: deleting the files nobody read or wrote since a given time, as the memory-tool documentation
-// recommends for long-lived memories. One transaction over metadata only (bodies are never read).
+// Expiry: deleting the files nobody read or wrote since a time, in one transaction over metadata only (./README.md).
 
 import type { WriteResult } from '../commands/write-result.js';
 import { readTotals } from '../storage/optimistic-totals.js';
@@ -9,11 +8,7 @@ import type { FileIdentity } from '../storage/file-use.js';
 import { deleteEntries } from '../storage/entries.js';
 import { lastUsed } from '../storage/file-use.js';
 
-/**
- * Deletes every file last used before `cutoff` (ms since the epoch); folders stay. `viewed` holds the calling tool's
- * own views, which its stored access times may not show yet (they are written at most once an hour): read once the
- * entries are, when every view called before the expiry has read (its transaction came first).
- */
+/** Deletes every file last used before `cutoff`; folders stay. `viewed`: the caller's own views, not stored yet. */
 export async function expireFiles(
   tx: MemoryTx<'readwrite'>,
   cutoff: number,

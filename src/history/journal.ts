@@ -1,6 +1,4 @@
-// The history of changes, kept inside the same transaction as each change, and the lifetime of bodies.
-// A journal entry references the bodies a change replaced or deleted instead of copying them, so history
-// costs no extra reads or writes of content; a body is deleted once no file and no entry holds it.
+// The journal: each change's record, in the change's own transaction, and the lifetime of bodies (./README.md).
 
 import { packTotals, totalsRecord } from '../storage/schema.js';
 import type { JournalOp, JournalRecord, Totals } from '../storage/schema.js';
@@ -15,19 +13,22 @@ type WriteTx = MemoryTx<'readwrite'>;
 export interface HistoryLimits {
   /** Default 1,000. */
   maxEntries?: number;
-  /** Default 32 MiB. A single change that replaces or deletes more is journaled without its contents (not undoable). */
+  /** Default 32 MiB; a single change that retires more is journaled without its contents (not undoable). */
   maxBytes?: number;
 }
 
 export type ResolvedHistoryLimits = Required<HistoryLimits>;
 
-export const DEFAULT_HISTORY_LIMITS: Readonly<ResolvedHistoryLimits> = { maxEntries: 1000, maxBytes: 32 * 1024 * 1024 };
+export const DEFAULT_HISTORY_LIMITS: Readonly<ResolvedHistoryLimits> = {
+  maxEntries: 1000,
+  maxBytes: 32 * 1024 * 1024,
+};
 
 /** What {@link record} wrote. */
 export interface Recorded {
   /** The key the store's generator gave the record: settles when its add does, inside the transaction. */
   key: Promise<number>;
-  /** The totals it holds with that key, as {@link RememberedTotals}: to be called once the transaction has committed. */
+  /** The totals it holds, with that key: to be called once the transaction has committed. */
   known(): RememberedTotals;
 }
 
@@ -63,16 +64,8 @@ export async function releaseBodies(tx: WriteTx, ids: readonly number[]): Promis
 }
 
 /**
- * Adds `draft` to the journal with `usage` (the memory's totals after the change, as the change worked them out)
- * and drops the oldest entries beyond `limits`: the entry is the one write of bookkeeping a change makes. With
- * `limits` undefined (history off) no entry is added: the totals go in a hidden record at the journal's end, which
- * replaces the one they were read from, when it is there, and the retired bodies are released at once.
- *
- * No transaction changes the totals without adding a record here, with a key from the store's key generator,
- * after every other journal record it adds: the generator only ever counts up (deleting records does not turn it
- * back, an aborted transaction only takes back its own steps), so a tool that remembers the totals its last write
- * left ({@link RememberedTotals}) knows that they were still current when its next record gets the very next key
- * (tool/write-runner.ts). (The record this adds may be written again in the same transaction, after pruning.)
+ * Adds `draft` to the journal with the totals after the change, and prunes it to `limits`; with the history off, the
+ * totals go in a hidden record instead. The record's key proves remembered totals (../storage/README.md).
  */
 export async function record(
   tx: WriteTx,
@@ -91,7 +84,10 @@ export async function record(
     const key = keyOf(added);
     if (holder !== undefined) journal.delete(holder);
     await releaseBodies(tx, retiredIds);
-    return { key, known: () => ({ key: added.result as number, totals: { ...stored, holder: added.result as number } }) };
+    return {
+      key,
+      known: () => ({ key: added.result as number, totals: { ...stored, holder: added.result as number } }),
+    };
   }
   const bytes = draft.retired.reduce((sum, body) => sum + body.size, 0);
   const keep = bytes <= limits.maxBytes;
@@ -128,10 +124,7 @@ interface JournalSize {
   entries: number;
 }
 
-/**
- * Drops the oldest entries until the journal is within `limits`, and a tenth below the bound it broke: a full
- * journal is then pruned once every hundred changes (or every tenth of `maxBytes` written), not on every one.
- */
+/** Drops the oldest entries until the journal is a tenth below the bound it broke, so pruning is rare. */
 async function prune(tx: WriteTx, totals: JournalSize, limits: ResolvedHistoryLimits): Promise<JournalSize> {
   const journal = tx.objectStore('journal');
   const below = (max: number): number => Math.max(1, max - Math.max(1, Math.floor(max / 10)));
@@ -151,8 +144,7 @@ async function prune(tx: WriteTx, totals: JournalSize, limits: ResolvedHistoryLi
         more = false;
         break;
       }
-      // A hidden totals record (left by writes with no history, since followed by changes) goes with the entries
-      // around it; it is not a change, so not counted.
+      // A hidden totals record (left while the history was off) goes with the entries around it, uncounted.
       if (!old.hidden) {
         dropped++;
         entries--;

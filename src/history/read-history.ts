@@ -1,5 +1,4 @@
-// Reading the journal for people: the list of changes (newest first) and one change with the texts before
-// and after it, for a diff view. Read-only; undo lives in undo.ts.
+// Reading the journal for people: the changes, newest first, and one change's texts before and after, for a diff.
 
 import type { JournalRecord } from '../storage/schema.js';
 import type { MemoryTx } from '../storage/store.js';
@@ -51,7 +50,10 @@ export function toHistoryEntry(record: JournalRecord): HistoryEntry {
 }
 
 /** Change `id` as `history()` shows it, or undefined (a totals record, or gone). */
-export async function readEntry(tx: MemoryTx<'readonly'> | MemoryTx<'readwrite'>, id: number): Promise<HistoryEntry | undefined> {
+export async function readEntry(
+  tx: MemoryTx<'readonly'> | MemoryTx<'readwrite'>,
+  id: number,
+): Promise<HistoryEntry | undefined> {
   const record = await tx.objectStore('journal').get(id);
   return record && !record.hidden ? toHistoryEntry(record) : undefined;
 }
@@ -59,9 +61,15 @@ export async function readEntry(tx: MemoryTx<'readonly'> | MemoryTx<'readwrite'>
 export async function readHistory(tx: MemoryTx<'readonly'>, options: HistoryOptions): Promise<HistoryEntry[]> {
   const limit = options.limit ?? 100;
   const out: HistoryEntry[] = [];
-  for (let cursor = await tx.objectStore('journal').openCursor(null, 'prev'); cursor && out.length < limit; cursor = await cursor.continue()) {
+  for (
+    let cursor = await tx.objectStore('journal').openCursor(null, 'prev');
+    cursor && out.length < limit;
+    cursor = await cursor.continue()
+  ) {
     const record = cursor.value;
-    if (!record.hidden && (options.actor === undefined || record.actor === options.actor)) out.push(toHistoryEntry(record));
+    if (!record.hidden && (options.actor === undefined || record.actor === options.actor)) {
+      out.push(toHistoryEntry(record));
+    }
   }
   return out;
 }

@@ -1,6 +1,4 @@
-// Undo of one journaled change, inside one transaction: every step is checked against the memory as it is
-// now (a file must still hold exactly the body the change left), then reversed. If any step would clobber
-// a later change, nothing is undone.
+// Undo of one journaled change in one transaction: every step checked, then reversed, or nothing (./README.md).
 
 import { MemoryToolError } from '../core/errors.js';
 import type { WriteResult } from '../commands/write-result.js';
@@ -53,11 +51,11 @@ export async function undoChange(
   const entries = tx.objectStore('entries');
   const ops = [...target.ops].reverse();
 
-  // Check everything first, with all the reads at once (an import's undo may have thousands of steps). Each step is
-  // checked against the memory as the steps undone before it leave it (`undone`), not as it is now: a change that
-  // replaced a file by a folder (an import) finds the folder gone again by the time the file comes back.
+  // Check every step first, all reads at once, against the memory as the steps undone before it leave it (`undone`).
   const current = await Promise.all(
-    ops.map((op) => (op.type === 'move' ? Promise.all([getEntry(tx, op.to), getEntry(tx, op.from)]) : getEntry(tx, op.path))),
+    ops.map((op) =>
+      op.type === 'move' ? Promise.all([getEntry(tx, op.to), getEntry(tx, op.from)]) : getEntry(tx, op.path),
+    ),
   );
   /** What the paths the steps checked so far set will hold once they are undone. */
   const undone = new Map<string, Held>();
@@ -82,7 +80,9 @@ export async function undoChange(
   });
 
   // Folders the change removed come back with their own times, also when a file below them brings them back first.
-  const folderTimes = new Map(target.ops.flatMap((op) => (op.type === 'folder' && op.times ? [[op.path, op.times] as const] : [])));
+  const folderTimes = new Map(
+    target.ops.flatMap((op) => (op.type === 'folder' && op.times ? [[op.path, op.times] as const] : [])),
+  );
   const folderAt = (path: string): EntryRecord => {
     const record = folderRecord(path, now);
     const times = folderTimes.get(path);
@@ -105,22 +105,33 @@ export async function undoChange(
       // Checked above: what the change moved is still there.
       const at = (await getEntry(tx, op.to)) as EntryRecord;
       await folderFor(op.from);
-      await moveTree(tx, at, op.from, (moved, past) => new MemoryToolError('invalid_path', undoReply.undoPastLimits(id, moved, past)));
+      await moveTree(
+        tx,
+        at,
+        op.from,
+        (moved, past) => new MemoryToolError('invalid_path', undoReply.undoPastLimits(id, moved, past)),
+      );
       inverse.push({ type: 'move', from: op.to, to: op.from, ...movedThing(at) });
       changes.push({ type: 'rename', path: op.from, from: op.to });
     } else if (op.type === 'folder') {
       const existing = await entries.get(op.path);
-      // A file written where the change removed a folder: the folder cannot come back.
-      if (op.before && existing?.kind === 'file') throw new MemoryToolError('conflict', undoReply.undoConflict(id, op.path));
+      if (op.before && existing?.kind === 'file') {
+        throw new MemoryToolError('conflict', undoReply.undoConflict(id, op.path));
+      }
       if (op.before && !existing) {
         await folderFor(op.path);
         await entries.put(folderAt(op.path));
         inverse.push({ type: 'folder', path: op.path, before: false, after: true });
         changes.push({ type: 'write', path: op.path });
       } else if (!op.before && existing?.kind === 'folder' && (await entries.count(subtreeRange(op.path))) === 0) {
-        // A folder the change made goes only if it is still empty.
         await entries.delete(op.path);
-        inverse.push({ type: 'folder', path: op.path, before: true, after: false, times: [existing.createdAt, existing.updatedAt] });
+        inverse.push({
+          type: 'folder',
+          path: op.path,
+          before: true,
+          after: false,
+          times: [existing.createdAt, existing.updatedAt],
+        });
         changes.push({ type: 'delete', path: op.path });
       }
     } else {
@@ -130,17 +141,25 @@ export async function undoChange(
         files--;
       }
       if (op.before) {
-        // The per-file limit holds for what comes back too (it may have been lowered since), as the totals' do below.
-        if (op.before.size > limits.maxFileBytes) throw new MemoryToolError('too_large', undoReply.undoTooLarge(id));
-        // A folder the change put here that could not go (something was written in it since): the file cannot come
-        // back, and the undo is refused (the transaction is aborted, so nothing of it stays).
+        if (op.before.size > limits.maxFileBytes) {
+          throw new MemoryToolError('too_large', undoReply.undoTooLarge(id));
+        }
+        // A folder the change put here that could not go (written in since): the file cannot come back.
         if (overFolder.has(op.path) && (await entries.get(op.path))?.kind === 'folder') {
           throw new MemoryToolError('conflict', undoReply.undoConflict(id, op.path));
         }
         await folderFor(op.path);
         const { bodyId, size, createdAt, updatedAt } = op.before;
-        // Brought back now: expiry counts it as used now, whenever it was last edited.
-        await entries.put({ path: op.path, parent: parentOf(op.path), kind: 'file', size, bodyId, createdAt, updatedAt, accessedAt: now });
+        await entries.put({
+          path: op.path,
+          parent: parentOf(op.path),
+          kind: 'file',
+          size,
+          bodyId,
+          createdAt,
+          updatedAt,
+          accessedAt: now,
+        });
         bytes += size;
         files++;
       } else {
@@ -158,11 +177,13 @@ export async function undoChange(
   return { reply: undoReply.undone(id), changes, ops: inverse, retired, usage: after };
 }
 
-/**
- * Makes the missing folders above `key` (a restored file's folder may have been deleted with it, or since), as
- * `record` has them, and gives those it made; refuses if one of them is a file now.
- */
-async function ensureFolders(tx: WriteTx, key: string, id: number, record: (path: string) => EntryRecord): Promise<string[]> {
+/** Makes the missing folders above `key` as `record` has them, and gives those made; refuses if one is a file now. */
+async function ensureFolders(
+  tx: WriteTx,
+  key: string,
+  id: number,
+  record: (path: string) => EntryRecord,
+): Promise<string[]> {
   const entries = tx.objectStore('entries');
   const made: string[] = [];
   for (const folder of ancestorsOf(key)) {
@@ -177,10 +198,7 @@ async function ensureFolders(tx: WriteTx, key: string, id: number, record: (path
   return made;
 }
 
-/**
- * Whether `at` is what the move `op` put there: a folder, or the file with the body it moved. A move journaled
- * before moves said what moved passes on being there at all.
- */
+/** Whether `at` is what the move `op` put there; a move journaled before moves said what moved passes. */
 function isWhatMoved(at: EntryRecord, op: Extract<JournalOp, { type: 'move' }>): boolean {
   if (op.kind === undefined) return true;
   return op.kind === 'folder' ? at.kind === 'folder' : at.kind === 'file' && at.bodyId === op.bodyId;
