@@ -1,5 +1,4 @@
-// Applying a plan inside the import's readwrite transaction: the deletes, the folders and the files, each file as a
-// new body, with the steps that reverse it all for the journal.
+// Applying a plan inside the import's readwrite transaction, with the steps that reverse it for the journal.
 
 import { parentOf } from '../core/paths.js';
 import { fileState, folderRecord } from '../storage/entries.js';
@@ -13,14 +12,10 @@ export interface Applied {
   ops: JournalOp[];
   /** The bodies it replaced or removed, for the journal to keep or release. */
   retired: RetiredBody[];
-  /** The next free body id. */
   nextBody: number;
 }
 
-/**
- * Writes `plan`, awaiting only its requests (any other await would let the transaction commit). Content is
- * copy-on-write, as the commands write it. `step` is called once per bundle file, as it is written or skipped.
- */
+/** Writes `plan`, awaiting only its requests; `step` is called once per bundle file, as it is written or skipped. */
 export async function applyPlan(
   tx: MemoryTx<'readwrite'>,
   plan: Plan,
@@ -58,14 +53,14 @@ export async function applyPlan(
       bodyId: bodyId++,
       createdAt: file.createdAt,
       updatedAt: file.updatedAt,
-      // The bundle keeps when a file was last edited; here it arrives now, so expiry counts it as used now.
       accessedAt: now,
     };
-    // Progress follows the writes as the browser carries them out.
     pending.push(bodies.add(file.content, entry.bodyId), entries.put(entry).then(step));
     ops.push({ type: 'file', path: file.key, before, after: fileState(entry) });
   }
   await Promise.all(pending);
-  const retired = ops.flatMap((op) => (op.type === 'file' && op.before ? [{ id: op.before.bodyId, size: op.before.size }] : []));
+  const retired = ops.flatMap((op) =>
+    op.type === 'file' && op.before ? [{ id: op.before.bodyId, size: op.before.size }] : [],
+  );
   return { ops, retired, nextBody: bodyId };
 }

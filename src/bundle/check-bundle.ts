@@ -1,5 +1,4 @@
-// Reading a bundle and checking it without the memory: the input as UTF-8 text, the JSON's top level, and each file
-// and folder entry (types, every path through the path validator, duplicates, files below files, the per-file limit).
+// Reading a bundle and checking it without the memory: the input as UTF-8 text, the JSON's top level, and each entry.
 
 import { MemoryToolError, isMemoryToolError } from '../core/errors.js';
 import type { ResolvedLimits } from '../core/limits.js';
@@ -55,9 +54,8 @@ export async function readText(input: unknown): Promise<string> {
 }
 
 /**
- * The bundle's entries, checked. A bad top level throws; a bad entry is kept as `error`, for the import to throw
- * once the files before it are hashed. JSON.parse defines `__proto__` and `constructor` as plain own properties, and
- * nothing here copies a parsed object: every field is read with {@link own}, so inherited names never count.
+ * The bundle's entries, checked; a bad top level throws, a bad entry is kept as `error`, thrown once the files before
+ * it are hashed. Every field is read with {@link own}, so `__proto__` and `constructor` never count.
  */
 export function parseBundle(text: string, limits: Readonly<ResolvedLimits>): ParsedBundle {
   let top: unknown;

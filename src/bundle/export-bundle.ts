@@ -1,5 +1,4 @@
-// Export: the memory, or a subtree, read in one readonly transaction, hashed after it, and written out as a
-// `claude-memory-bundle` JSON Blob whose bytes depend only on the memory and `exportedAt`.
+// Export: one readonly transaction, then the hashes, then the JSON, one file a line (./README.md).
 
 import { MemoryToolError } from '../core/errors.js';
 import { MEMORY_ROOT, compareKeys, normalizeMemoryPath } from '../core/paths.js';
@@ -10,12 +9,7 @@ import { BUNDLE_FORMAT, BUNDLE_VERSION } from './format.js';
 import type { BundleFile, ExportBundleOptions } from './format.js';
 import { sha256All } from './sha256.js';
 
-/**
- * The memory, or the subtree `options.path`, as a `claude-memory-bundle` JSON Blob.
- *
- * @example
- * const blob = await exportBundle(store, { path: '/memories/projects' });
- */
+/** The memory, or the subtree `options.path`, as a `claude-memory-bundle` JSON Blob. */
 export async function exportBundle(store: MemoryStore, options: ExportBundleOptions = {}): Promise<Blob> {
   const shownPath = options.path ?? MEMORY_ROOT;
   const key = normalizeMemoryPath(shownPath);

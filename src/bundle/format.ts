@@ -1,5 +1,4 @@
-// The bundle format's names, shapes and options, and the change events an import makes: what an app needs
-// without the bundle code itself (bundle.ts), which loads on the first export or import.
+// The bundle format's names, shapes and options, and an import's change events: what loads with the tool.
 
 import type { MemoryChange } from '../core/change-events.js';
 
@@ -40,17 +39,13 @@ export interface ExportBundleOptions {
 export interface ImportBundleOptions {
   /** `merge` (default) keeps what the memory holds; `replace` leaves exactly the bundle's files and folders. */
   mode?: 'merge' | 'replace';
-  /**
-   * A bundle file whose path is already a file in the memory (in either mode): `overwrite` (default) takes the
-   * bundle's copy, `skip` keeps the memory's, `fail` refuses the whole import with code `conflict`.
-   */
+  /** A bundle file on a memory file: `overwrite` it (default), `skip` it (keep the memory's), or `fail` the import. */
   onConflict?: 'overwrite' | 'skip' | 'fail';
   /** Check everything and report what would happen, but write nothing. */
   dryRun?: boolean;
   /**
-   * Steps are: each file checked and hashed, then (unless `dryRun`) each file written or skipped. A throw refuses
-   * the import while it is still being checked or written; from the last call (`done === total`, after the commit)
-   * it is ignored, since the import already stands.
+   * Each file hashed, then (unless `dryRun`) each written or skipped. A throw refuses the import, except from the
+   * last call (`done === total`, after the commit).
    */
   onProgress?: BundleProgress;
 }
@@ -78,13 +73,12 @@ export interface ImportReport {
   removedFolderPaths: string[];
 }
 
-/**
- * The change events an import makes, for listeners: every file and folder removed (`delete`), every file written
- * and every folder made (`write`), so that an import of folders alone is announced too.
- */
+/** The change events an import makes: each removal a `delete`, each file written and folder made a `write`. */
 export function importChanges(report: ImportReport): MemoryChange[] {
   return [
     ...[...report.removedPaths, ...report.removedFolderPaths].map((path): MemoryChange => ({ type: 'delete', path })),
-    ...[...report.folderPaths, ...report.addedPaths, ...report.replacedPaths].map((path): MemoryChange => ({ type: 'write', path })),
+    ...[...report.folderPaths, ...report.addedPaths, ...report.replacedPaths].map(
+      (path): MemoryChange => ({ type: 'write', path }),
+    ),
   ];
 }

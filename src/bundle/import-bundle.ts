@@ -1,5 +1,4 @@
-// Import: a bundle checked whole (structure, paths, hashes, limits, the memory's state), then applied in one
-// readwrite transaction that plans it again against the memory as it is then, and journaled as one change.
+// Import: a bundle checked whole, then applied in one readwrite transaction and journaled as one change (./README.md).
 
 import type { ResolvedLimits } from '../core/limits.js';
 import type { JournalDraft, Recorded, ResolvedHistoryLimits } from '../history/journal.js';
@@ -15,13 +14,7 @@ import { refused } from './refusal.js';
 import { bundleReply } from './replies.js';
 import { sha256All } from './sha256.js';
 
-/**
- * Checks `input` whole, then applies it in one readwrite transaction. Any refusal is a MemoryToolError (code
- * `invalid_bundle`, `too_large` or `conflict`) naming the first bad entry, and nothing is changed.
- *
- * @example
- * const report = await importBundle(store, limits, file, { mode: 'replace', dryRun: true });
- */
+/** Checks `input` whole, then applies it in one readwrite transaction; any refusal names the first bad entry. */
 export async function importBundle(
   store: MemoryStore,
   limits: Readonly<ResolvedLimits>,
@@ -37,7 +30,6 @@ export async function importBundle(
     if (done < total) options.onProgress?.(done, total);
   };
 
-  // Hash what passed the structural checks; a mismatch before the first structural error is reported first.
   const digests = await sha256All(bundle.files.map((file) => file.content), progress);
   bundle.files.forEach((file, i) => {
     if (digests[i] !== file.sha256) throw refused(file.where, bundleReply.shaMismatch(digests[i] ?? ''));
@@ -45,7 +37,6 @@ export async function importBundle(
   if (bundle.error) throw bundle.error;
 
   const now = Date.now();
-  // The memory is checked before the write transaction starts, and again inside it (another tab may write).
   const existing = await store.run('readonly', (tx) => tx.objectStore('entries').getAll());
   const preview = planImport(existing, bundle, settings, limits);
   if (settings.dryRun) {
@@ -61,12 +52,20 @@ export async function importBundle(
       done++;
       if (done % 1000 === 0) progress(done);
     });
-    // An import that changes nothing (an empty bundle, every file skipped) is not a change: journaled, it would
-    // push real ones out of a bounded history and be what `undo()` takes back. Expiry does the same.
     if (applied.ops.length === 0) return plan.report;
     const paths = [...plan.report.addedPaths, ...plan.report.replacedPaths, ...plan.report.removedPaths];
-    const draft: JournalDraft = { actor: 'user', command: 'import', paths, ops: applied.ops, retired: applied.retired };
-    const recorded = await record(tx, draft, now, history, { ...totals, ...plan.totals, nextBody: applied.nextBody });
+    const draft: JournalDraft = {
+      actor: 'user',
+      command: 'import',
+      paths,
+      ops: applied.ops,
+      retired: applied.retired,
+    };
+    const recorded = await record(tx, draft, now, history, {
+      ...totals,
+      ...plan.totals,
+      nextBody: applied.nextBody,
+    });
     onRecorded?.(tx, recorded);
     return plan.report;
   });

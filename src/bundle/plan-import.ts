@@ -1,5 +1,4 @@
-// Planning an import against the memory as it is: which bundle files are added, replaced or skipped, which entries
-// go (mode `replace`), which folders are made, and the memory's totals after it, checked against the limits.
+// Planning an import against the memory as it is: what is added, replaced, skipped, deleted and made, and the totals.
 
 import { MemoryToolError } from '../core/errors.js';
 import type { FileTotals, ResolvedLimits } from '../core/limits.js';
@@ -27,11 +26,7 @@ export interface Plan {
   totals: FileTotals;
 }
 
-/**
- * What the import does to a memory holding `existing`. Pure and synchronous, so it runs the same before the write
- * transaction and inside it. Throws, naming the first bad entry in bundle order, for a conflict under `fail`, a path
- * the memory holds as the other kind (merge), and the count and total-size limits.
- */
+/** What the import does to a memory holding `existing`: pure, so it runs the same before and inside the transaction. */
 export function planImport(
   existing: readonly EntryRecord[],
   bundle: ParsedBundle,
@@ -97,7 +92,6 @@ export function planImport(
     folders.add(folder.key);
   }
 
-  // `replace`: whatever the bundle does not name goes (a kept file, a needed folder stays).
   const deletes: EntryRecord[] = [];
   if (!merge) {
     for (const entry of existing) {
@@ -121,10 +115,7 @@ export function planImport(
   return { report, deletes, writes, totals };
 }
 
-/**
- * The totals after the import, from the entries themselves. Like a single write (core/limits.ts), an import is
- * refused only if it leaves the memory over a limit *and* bigger than before, naming the first file that pushed it over.
- */
+/** The totals after the import; refused only over a limit *and* bigger than before, naming the file that pushed it. */
 function checkTotals(
   existing: readonly EntryRecord[],
   remaining: ReadonlyMap<string, EntryRecord>,

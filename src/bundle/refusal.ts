@@ -1,5 +1,4 @@
-// A bundle refusal: the MemoryToolError every check throws, naming the first bad entry, and how the strings it
-// echoes from the bundle or the memory are shown (quoted, hidden characters escaped, cut: core/shown-text.ts).
+// A bundle refusal: the MemoryToolError every check throws, and how it shows what it echoes (core/shown-text.ts).
 
 import { MemoryToolError } from '../core/errors.js';
 import { describeValue, quoteText } from '../core/shown-text.js';
@@ -9,7 +8,11 @@ import { bundleReply } from './replies.js';
 const SHOWN_CHARS = 200;
 
 /** `where` is `bundleReply.entry(...)`, or '' for the bundle as a whole. */
-export function refused(where: string, why: string, code: 'invalid_bundle' | 'too_large' = 'invalid_bundle'): MemoryToolError {
+export function refused(
+  where: string,
+  why: string,
+  code: 'invalid_bundle' | 'too_large' = 'invalid_bundle',
+): MemoryToolError {
   return new MemoryToolError(code, bundleReply.refused(where, why));
 }
 

@@ -1,15 +1,12 @@
-// The wording of bundle import and export, apart from core/replies.ts so that it loads with the bundle code, on
-// first use, instead of with the tool.
+// The wording of bundle import and export, apart from core/replies.ts so that it loads with the bundle code.
 
-/**
- * Bundle import and export. An import is all or nothing, so every refusal names the first bad entry
- * and says that nothing was changed. `refused` frames the reasons below; `where` is `entry(...)` or '' (top level).
- */
+/** Every refusal names the first bad entry and says nothing was changed; `where` is `entry(...)` or '' (top level). */
 export const bundleReply = {
   refused: (where: string, why: string) =>
     `Cannot import the bundle: ${where === '' ? '' : `${where}: `}${why}. Nothing was changed.`,
   conflict: (where: string) =>
-    `Cannot import the bundle: ${where} already exists in the memory, and with onConflict "fail" a file in both refuses the import. Nothing was changed.`,
+    `Cannot import the bundle: ${where} already exists in the memory, ` +
+    'and with onConflict "fail" a file in both refuses the import. Nothing was changed.',
   entry: (list: 'files' | 'folders', index: number, shownPath?: string) =>
     shownPath === undefined ? `${list}[${index}]` : `${list}[${index}] ${shownPath}`,
   notText: (got: string) => `it must be a Blob, a File or a string, got ${got}`,

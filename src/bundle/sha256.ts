@@ -7,8 +7,7 @@ const HASH_BATCH = 50;
 /** Lowercase hex SHA-256 of each text's UTF-8; `onStep(done)` after every 1,000 texts. */
 export async function sha256All(texts: readonly string[], onStep: (done: number) => void): Promise<string[]> {
   const encoder = new TextEncoder();
-  // One reused buffer: digest() copies its input before it returns, and a fresh buffer per file (encode()) made
-  // hashing big files cost three times as much, in allocation and collection.
+  // One reused buffer (digest() copies its input): a fresh one per file made hashing big files cost three times more.
   let scratch = new Uint8Array(0);
   const hash = (text: string): Promise<ArrayBuffer> => {
     // UTF-8 takes at most 3 bytes per UTF-16 unit (4 per surrogate pair, which is 2 units).
