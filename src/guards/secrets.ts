@@ -1,6 +1,4 @@
-// The default guard against storing credentials: patterns for the API keys of the major providers,
-// private key blocks and cloud credentials. Pure. Tuned to miss rather than to nag: each pattern needs
-// the provider's own prefix or a key/value shape, so prose about keys is never refused.
+// The secret check: the providers' keys, private keys and cloud credentials, tuned to miss, not nag (./README.md).
 
 /** A kind of secret and how to recognise it. */
 export interface SecretPattern {
@@ -8,10 +6,7 @@ export interface SecretPattern {
   pattern: RegExp;
 }
 
-/**
- * A default pattern and its needle: the source of a pattern that every match of it contains, at most
- * {@link NEEDLE_LEAD} characters from the match's start, and that is cheap to search for (a literal, mostly).
- */
+/** A default pattern and the needle every match of it holds within {@link NEEDLE_LEAD} characters of its start. */
 interface DefaultPattern extends SecretPattern {
   needle: string;
 }
@@ -37,7 +32,11 @@ const DEFAULT_PATTERNS: readonly DefaultPattern[] = [
     needle: anyCase('_secret_access_key'),
   },
   { name: 'a Google API key', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/u, needle: 'AIza' },
-  { name: 'a Google service account key', pattern: /"private_key_id"\s*:\s*"[0-9a-f]{20,}"/u, needle: '"private_key_id"' },
+  {
+    name: 'a Google service account key',
+    pattern: /"private_key_id"\s*:\s*"[0-9a-f]{20,}"/u,
+    needle: '"private_key_id"',
+  },
   { name: 'a Google OAuth token', pattern: /\bya29\.[0-9A-Za-z_-]{20,}/u, needle: 'ya29\\.' },
   {
     name: 'a GitHub token',
@@ -68,11 +67,8 @@ export function findSecret(text: string, patterns: readonly SecretPattern[] = SE
 }
 
 /**
- * Whether a default pattern matches somewhere in `text`. One pass for the needles, which ordinary text holds none
- * of, clears it several times faster than a pass per pattern, and twice as fast as one of all the patterns (a new
- * file of a megabyte is checked whole). Each needle found is tried where a match holding it would start: every
- * pattern there, as one alternation (each default has the `u` flag alone, so their sources join without changing
- * meaning). Only a hit is then named, pattern by pattern.
+ * Whether a default pattern matches in `text`: one pass for the needles, then all patterns as one alternation where a
+ * match holding a needle could start (./README.md). Their sources join: each default has the `u` flag alone.
  */
 function holdsDefaultSecret(text: string): boolean {
   needles ??= new RegExp([...new Set(DEFAULT_PATTERNS.map(({ needle }) => needle))].join('|'), 'gu');
@@ -89,20 +85,12 @@ function holdsDefaultSecret(text: string): boolean {
   return false;
 }
 
-/**
- * How far around an edit the secret check looks: further than any credential these patterns match as they are
- * written out in practice, so a secret the edit completes is seen whole. Text further away is not checked again.
- */
+/** How far around an edit the secret check looks: further than any credential is written out in practice. */
 export const SECRET_CONTEXT = 512;
 
 const isSpace = (unit: number): boolean => unit === 0x20 || (unit >= 0x09 && unit <= 0x0d);
 
-/**
- * {@link findSecret} on the part of `text` an edit changed (`from` to `to`, UTF-16 offsets) and
- * {@link SECRET_CONTEXT} characters either side, widened to whitespace so that no word is cut (a cut word
- * would look like a fresh word to the patterns' `\b`): an edit of a big file is checked for what it brings,
- * not for the whole file again.
- */
+/** {@link findSecret} on an edit's span and {@link SECRET_CONTEXT} characters either side, widened to whitespace. */
 export function findSecretAround(text: string, from: number, to: number): string | undefined {
   let start = Math.max(0, from - SECRET_CONTEXT);
   let end = Math.min(text.length, to + SECRET_CONTEXT);

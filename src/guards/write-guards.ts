@@ -1,5 +1,4 @@
-// The checks every text passes before it is stored: the secret filter (`blockSecrets`) and the app's `beforeWrite`
-// hook. Pure and synchronous: they run inside the write's transaction.
+// The checks every text passes before it is stored, synchronous since they run inside the write's transaction.
 
 import { MemoryToolError } from '../core/errors.js';
 import { reply } from '../core/replies.js';
@@ -21,7 +20,7 @@ export interface BeforeWrite {
 export type BeforeWriteHook = (write: BeforeWrite) => string | undefined | void;
 
 export interface WriteGuards {
-  /** The refusal for a text that must not be stored (a secret), or undefined. Pure, so it may run before the reads end. */
+  /** The refusal for a secret, or undefined; pure, so it may run while the reads are under way. */
   screen: (write: BeforeWrite) => MemoryToolError | undefined;
   /** The text to store (the hook may rewrite it); throws to refuse. */
   filter: (write: BeforeWrite) => string;
@@ -31,10 +30,11 @@ export interface WriteGuards {
 
 export function writeGuards(blockSecrets: boolean, hook: BeforeWriteHook | undefined): WriteGuards {
   return {
-    // An edit is checked around what it changed, anything else whole.
     screen: (write) => {
       if (!blockSecrets) return undefined;
-      const secret = write.changed ? findSecretAround(write.content, write.changed.from, write.changed.to) : findSecret(write.content);
+      const secret = write.changed
+        ? findSecretAround(write.content, write.changed.from, write.changed.to)
+        : findSecret(write.content);
       return secret ? new MemoryToolError('forbidden', reply.secret(write.path, secret)) : undefined;
     },
     filter: (write) => (hook ? applyHook(hook, write) : write.content),
