@@ -1,6 +1,4 @@
-// memoryTool(): the runnable tool definition `client.beta.messages.toolRunner` takes. Unlike the SDK's
-// betaMemoryTool it validates the raw input (input.ts) before dispatching, so a malformed call gets a
-// clear `Error: …` instead of `undefined` or a TypeError.
+// memoryTool(): the runnable tool `toolRunner` takes; unlike the SDK's betaMemoryTool, it checks the raw input first.
 
 import type { BetaRunnableTool } from '@anthropic-ai/sdk/lib/tools/BetaRunnableTool';
 import type { BetaMemoryTool20250818 } from '@anthropic-ai/sdk/resources/beta';
