@@ -1,5 +1,4 @@
-// The replies of any length (a file view, a folder listing, the refusals that echo old_str or list lines), cut to
-// the reply bound with a last line saying how to read on (R-bound in ./README.md).
+// The replies of any length, cut to the reply bound with a last line saying how to read on (R-bound in ./README.md).
 
 import { MemoryToolError } from '../core/errors.js';
 import { MAX_VIEW_LINES, numberedLine, reply } from '../core/replies.js';

@@ -40,10 +40,8 @@ export async function create(tx: WriteTx, command: CreateCommand, ctx: WriteCont
     readTotals(tx, ctx.known, ctx.trusted),
     foldersToMake(tx, key, (file) => reply.belowFile(command.path, file)),
   ]);
-  // The secret check runs while the reads are under way.
   const refusal = ctx.screen(write);
-  // Copy-on-write: always a new body. Sent now, beside the reads, only when nothing can refuse or rewrite the text any
-  // more; otherwise after every check, so refused text never reaches storage (./README.md, "create's early body").
+  // Always a new body (copy-on-write), sent early only once nothing can refuse it (./README.md, "create's early body").
   const sendNow = !refusal && !ctx.rewrites && write.content.length <= ctx.limits.maxFileBytes;
   const fixedId = sendNow && ctx.trusted ? ctx.known?.totals.nextBody : undefined;
   const bodies = plainStore(tx, 'bodies');
@@ -66,7 +64,6 @@ export async function create(tx: WriteTx, command: CreateCommand, ctx: WriteCont
     const sent = await early.answer;
     if ('error' in sent) throw sent.error;
     bodyId = sent.key;
-    // Keys from the store's generator and from `nextBody` (edits, imports) never meet: each moves past the other.
     nextBody = Math.max(usage.nextBody, bodyId + 1);
   } else if (!early) {
     writer(tx, 'bodies').add(content, bodyId);

@@ -1,5 +1,4 @@
-// str_replace and insert (R-edit-target, R-replace-match, R-insert in ./README.md): both find the file, work out
-// its new text and size from the old ones, and store it as a new body through one write.
+// str_replace and insert (R-edit-target, R-replace-match, R-insert in ./README.md), each stored as a new body.
 
 import type {
   BetaMemoryTool20250818InsertCommand as InsertCommand,

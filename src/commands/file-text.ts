@@ -1,5 +1,4 @@
-// A file's text as view and the edits read it: the body the read-ahead guessed, read beside the entry, if it is the
-// entry's own.
+// A file's text as view and the edits read it: the body the read-ahead guessed, if it is the entry's own.
 
 import type { EntryRecord } from '../storage/schema.js';
 import type { MemoryTx } from '../storage/store.js';

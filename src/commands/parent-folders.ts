@@ -1,5 +1,4 @@
-// The parent folders create and rename make (R-create, R-rename in ./README.md), and their refusal below a file
-// (R-below-file): found before anything is written.
+// The parent folders create and rename make (R-create, R-rename), refused below a file (R-below-file; ./README.md).
 
 import { MemoryToolError } from '../core/errors.js';
 import { ancestorsOf } from '../core/paths.js';

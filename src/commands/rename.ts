@@ -1,5 +1,4 @@
-// The rename command (R-rename in ./README.md): entries move, bodies keep their ids; refused as a whole when any
-// moved path would break a rule.
+// The rename command (R-rename in ./README.md): entries move, bodies keep their ids; all or nothing.
 
 import type { BetaMemoryTool20250818RenameCommand as RenameCommand } from '@anthropic-ai/sdk/resources/beta';
 import { MemoryToolError } from '../core/errors.js';

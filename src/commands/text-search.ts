@@ -1,5 +1,4 @@
-// Finding old_str for str_replace in time linear in the file's length, whatever the two strings are
-// (R-replace-match, R-replace-many in ./README.md). Offsets are UTF-16 code units, as indexOf counts them.
+// Finding old_str in time linear in the file's length (R-replace-match, R-replace-many in ./README.md); UTF-16 offsets.
 
 /** The first two starts of `needle` in `text` (overlapping ones count), -1 where there is none. */
 export function firstTwo(text: string, needle: string): [number, number] {

@@ -1,5 +1,4 @@
-// The view command: a folder listed two levels deep from the parent index (R-view-folder in ./README.md), or a
-// file with line numbers (R-view-file), both bounded by bounded-replies.ts.
+// The view command: a folder's two-level listing (R-view-folder in ./README.md) or a file's lines (R-view-file).
 
 import type { BetaMemoryTool20250818ViewCommand as ViewCommand } from '@anthropic-ai/sdk/resources/beta';
 import { MemoryToolError } from '../core/errors.js';
@@ -26,8 +25,7 @@ export async function view(
   const key = normalizeMemoryPath(command.path);
   const guess = ahead?.guess(key);
   const early = readAhead(tx, guess);
-  // A name without an extension is most likely a folder (`/memories` starts every conversation): its children are
-  // read beside its entry, a round trip sooner.
+  // A name without an extension is most likely a folder: its children are read beside its entry, a round trip sooner.
   const children = guess !== undefined || nameOf(key).includes('.') ? undefined : childrenOf(tx, key);
   children?.catch(() => undefined);
   const entry = await getEntry(tx, key);

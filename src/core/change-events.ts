@@ -1,5 +1,4 @@
-// Change events: this tool's listeners hear a committed change at once, other tabs a task later on a
-// BroadcastChannel. The delivery rules are in ./README.md, "Change events".
+// Change events: listeners here hear a committed change at once, other tabs a task later (./README.md).
 
 /** What a write command changed; paths are keys. `write` is a file written (or, by an import, a folder made). */
 export type MemoryChange =
@@ -36,7 +35,6 @@ export class ChangeHub {
 
   /** Calls `listener` on every change; returns the function that stops it. */
   subscribe(listener: MemoryChangeListener): () => void {
-    // A closed tool hears nothing more; an open channel would also keep a Node process alive.
     if (this.#closed) return () => undefined;
     this.#listeners.add(listener);
     this.#open();
@@ -50,7 +48,7 @@ export class ChangeHub {
   publish(changes: MemoryChange[]): void {
     if (changes.length === 0) return;
     this.#deliver({ dbName: this.#dbName, changes, source: 'local' });
-    // Posted a task later, with the others of this task, so no reply waits for the post; sent even without listeners.
+    // The other tabs hear it a task later, with this task's other changes, so no reply waits for the post.
     if (this.#outbox.push({ dbName: this.#dbName, changes }) === 1) setTimeout(() => this.#send(), 0);
   }
 
@@ -66,13 +64,13 @@ export class ChangeHub {
     const messages = this.#outbox;
     this.#outbox = [];
     if (this.#closed) {
-      // A write under way at close() still committed: the others must hear of it, on a channel closed at once.
+      // A write under way at close() still committed: the other tabs hear of it all the same.
       const once = openChannel(this.#dbName);
       for (const message of messages) once?.postMessage(message);
       once?.close();
       return;
     }
-    // A channel never hears itself but hears its siblings, so the sender must be the listening channel if any.
+    // A channel never hears itself, so the sender is the listening channel when there is one (./README.md).
     const channel = this.#channel ?? (this.#sender ??= openChannel(this.#dbName));
     for (const message of messages) channel?.postMessage(message);
   }

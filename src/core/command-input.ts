@@ -22,10 +22,7 @@ const FIELDS: Readonly<Record<MemoryCommandName, Readonly<Record<string, FieldKi
 
 export const COMMAND_NAMES = Object.keys(FIELDS) as MemoryCommandName[];
 
-/**
- * The command in `input`, checked field by field; extra fields are ignored and an omitted `new_str` is `''`.
- * Throws `invalid_input`, naming the field, for anything else.
- */
+/** The command in `input`, checked field by field (R-input); throws `invalid_input` naming the field. */
 export function parseMemoryCommand(input: unknown): MemoryCommand {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     throw invalid(`the input must be an object with a "command" field, got ${describe(input)}`);

@@ -1,5 +1,4 @@
-// The path validator: turns the path Claude sent into the one key it names, or refuses it (R-paths,
-// ../commands/README.md). Pure string work; how it applies the rule, step by step: ./README.md, "Paths".
+// The path validator: a path Claude sent as the one key it names, or refused (R-paths; the steps: ./README.md).
 
 import { MemoryToolError } from './errors.js';
 import { JOINER_SCRIPTS, LOOKALIKE, SUBDIVISION_FLAGS } from './path-unicode.js';
@@ -24,9 +23,7 @@ export const RAW_PATH_BYTES = 2048;
 
 const SHOWN_PATH_CHARS = RAW_PATH_BYTES;
 
-// C0, DEL, C1 and the line/paragraph separators: they break the one line a path is shown on.
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
-// Characters that hide or reorder text: every default-ignorable code point, the annotation controls, braille blank.
 const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\ufff9-\ufffb\u2800]/u;
 // The invisible characters an emoji is made of, which hide nothing there (./README.md, "Invisible characters").
 const EMOJI_PARTS = new RegExp(
@@ -113,7 +110,6 @@ export function normalizeMemoryPath(path: string): string {
     if (/[/\\]/u.test(folded) || dotCount(folded) !== dotCount(segment)) {
       refuse('it holds a character that looks like ".", "/" or "\\"');
     }
-    // And full-width or small `％２ｅ`, which it folds to `%2e`: a percent-escape in another spelling.
     if (PERCENT_ESCAPE.test(folded)) refuse('it holds a percent-escape; write the characters themselves');
     segments.push(segment);
   }

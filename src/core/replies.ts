@@ -101,7 +101,6 @@ export const reply = {
   destinationExists: (path: string) => `The destination ${path} already exists`,
   renameIntoItself: (from: string, to: string) =>
     `Cannot rename ${from} to ${to}: a folder cannot be moved inside itself.`,
-  /** `past`: paths.ts `PAST_LIMITS`. */
   renamePastLimits: (from: string, to: string, moved: string, past: string) =>
     `Cannot rename ${from} to ${to}: ${moved} would be ${past}. Nothing was changed.`,
 

@@ -10,13 +10,7 @@ const QUOTED = new RegExp(String.raw`["\\]|${HIDDEN}`, 'gu');
 // What a cut may leave at its end: an escape cut short, or half of a surrogate pair.
 const BROKEN_END = /(?<=(?:^|[^\\])(?:\\\\)*)\\(?:u(?:\{[0-9a-f]*|[0-9a-f]{0,3}))?$|[\ud800-\udbff]$/u;
 
-/**
- * `text` as a refusal echoes it: control, invisible and lone surrogate characters as `\uXXXX` (or `\u{XXXXX}`), and
- * cut past `max` characters, never inside an escape.
- *
- * @example
- * showText('/memories/a\u{e0041}.md') // '/memories/a\\u{e0041}.md'
- */
+/** `text` as a refusal echoes it: hidden characters as `\u` escapes, cut past `max` but never inside an escape. */
 export function showText(text: string, max = 200): string {
   return cut(text.replace(SHOWN, escape), max);
 }

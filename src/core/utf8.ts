@@ -1,5 +1,4 @@
-// UTF-8 sizes without encoding (a TextEncoder copy of a megabyte file to count it would double a write's memory),
-// and text made well-formed for replies.
+// UTF-8 sizes without encoding (a copy to count a megabyte file would double a write's memory); well-formed text.
 
 const ASCII = /^[\u0000-\u007f]*$/u;
 

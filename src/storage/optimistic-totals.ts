@@ -1,5 +1,4 @@
-// The optimistic check of the totals: a write starts from the totals this tool's last write left and proves them by
-// its journal record's key, or runs once more. Told whole in ./README.md, "The optimistic check of the totals".
+// The optimistic check of the totals, the storage side (./README.md, "The optimistic check of the totals").
 
 import { isMemoryToolError } from '../core/errors.js';
 import { EMPTY_TOTALS, unpackTotals } from './schema.js';

@@ -1,5 +1,4 @@
-// Which body each file had when this tool last saw it, so the next view or edit reads it beside the entry, a round
-// trip sooner. Only a guess: the entry says which body is the file's (./README.md, "Read-ahead").
+// Which body each file had when this tool last saw it, read beside the entry: a guess (./README.md, "Read-ahead").
 
 import type { EntryRecord } from './schema.js';
 

@@ -7,16 +7,11 @@ export const DB_VERSION = 5;
 
 /** One file or folder. Keyed by its normalized path, so a folder's subtree is one key range. */
 export interface EntryRecord {
-  /** Normalized path, e.g. `/memories/notes/a.md` (the root itself has no record). */
   path: string;
-  /** Normalized path of the folder holding it (`/memories` at the top). Indexed: listing reads one folder. */
   parent: string;
   kind: 'file' | 'folder';
-  /** UTF-8 bytes of the content (0 for folders). */
   size: number;
-  /** Key of the body record (files only). Stable across renames, so moving a file never touches its body. */
   bodyId?: number;
-  /** Milliseconds since the epoch. */
   createdAt: number;
   updatedAt: number;
   /** Last `view` (coarse: refreshed at most every {@link ACCESS_GRANULARITY_MS}); for expiry. */
@@ -42,26 +37,21 @@ export type JournalOp =
 /** One change, as `tool.history()` returns it. */
 export interface JournalRecord {
   id?: number;
-  /** Milliseconds since the epoch. */
   at: number;
   /** Who made it: `claude` (the tool runner), `user` (the app, an undo), `expire`, or the app's own word. */
   actor: string;
-  /** The command (`create`, `str_replace`, …, `undo`, `expire`). */
   command: string;
   /** The paths it touched, as given (first ones only for big changes). */
   paths: string[];
   ops: JournalOp[];
   /** Body ids this entry keeps alive (the contents it replaced or deleted), for undo and diffs. */
   retains: number[];
-  /** Bytes of the retained bodies. */
   bytes: number;
   /** False when the change was too big to keep (its old contents were dropped). */
   undoable: boolean;
-  /** Set once undone. */
   undone?: boolean;
   /** For an undo: the id of the change it reversed. */
   undoOf?: number;
-  /** The memory's totals after this change: those of the newest record (the last key) are the current ones. */
   totals?: StoredTotals;
   /** Not a change: a record that carries the totals of a write made with no history kept. */
   hidden?: true;
@@ -71,20 +61,17 @@ export interface JournalRecord {
 export interface Totals {
   /** Counts the writes: each write's are one more than those it read. */
   seq: number;
-  /** UTF-8 bytes of all files. */
   bytes: number;
   files: number;
   /** Key of the next new body, so a write need not wait for the store to hand one out (./README.md, "The model"). */
   nextBody: number;
   /** Bytes of the old contents the history keeps. */
   journalBytes: number;
-  /** Entries in the history. */
   journalEntries: number;
   /** Not stored: the key of the hidden record these totals were read from, when it is the journal's last. */
   holder?: number;
 }
 
-/** The totals of an empty memory. */
 export const EMPTY_TOTALS: Readonly<Totals> = {
   seq: 0,
   bytes: 0,
@@ -149,7 +136,6 @@ interface LegacyTotals {
 
 export interface MemorySchema extends DBSchema {
   entries: { key: string; value: EntryRecord; indexes: { parent: string; bodyId: number } };
-  /** File contents, out-of-line auto-increment keys referenced by `EntryRecord.bodyId`. */
   bodies: { key: number; value: string };
   /** The bounded history, the last record carrying the current totals; `retains` is multi-entry. */
   journal: { key: number; value: JournalRecord; indexes: { retains: number } };
@@ -161,10 +147,7 @@ export const ACCESS_GRANULARITY_MS = 60 * 60 * 1000;
 export type MemoryDb = IDBPDatabase<MemorySchema>;
 export type StoreName = StoreNames<MemorySchema>;
 
-/**
- * Creates or migrates the stores in the versionchange transaction (./README.md, "Versions"). A step runs when the
- * database is older than it and the target at least it, so tests can build old versions.
- */
+/** Creates or migrates the stores in the versionchange transaction; a step runs when `oldVersion < step <= target`. */
 export function upgradeMemoryDb(
   db: MemoryDb,
   oldVersion: number,
@@ -180,19 +163,16 @@ export function upgradeMemoryDb(
     if (target < 3) legacy(db).createObjectStore('meta');
   }
   if (oldVersion < 2 && target >= 2) {
-    // Version 2: history and undo. Existing files keep their bodies; the history starts empty.
     transaction.objectStore('entries').createIndex('bodyId', 'bodyId');
     db.createObjectStore('journal', { keyPath: 'id', autoIncrement: true }).createIndex('retains', 'retains', {
       multiEntry: true,
     });
   }
   if (oldVersion < 3 && target >= 3) {
-    // Version 3: the totals move from `meta` into the journal; version 3 found the newest through a `totals` index.
     if (target < 4) legacyJournal(transaction).createIndex('totals', 'totals');
     if (oldVersion >= 1) steps.push(foldTotals(db, transaction, target));
   }
   if (oldVersion === 3 && target >= 4) {
-    // Version 4: the newest totals are the last record's, so the `totals` index goes.
     steps.push(lastCarriesTotals(transaction));
   }
   // Version 5 changes no store, only a rule the remembered totals rely on, and keeps older code off (./README.md).

@@ -1,5 +1,4 @@
-// The connection to one memory database and the one way to use it, a transaction per call (./README.md,
-// "Transactions"): reconnecting, and IndexedDB failures as `storage` errors.
+// The connection to one memory database, and `run`: one transaction per call (./README.md, "Transactions").
 
 import { openDB, unwrap } from 'idb';
 import type { IDBPTransaction } from 'idb';
@@ -110,9 +109,7 @@ export class MemoryStore {
             clearTimeout(timer);
             upgradeMemoryDb(db, oldVersion, newVersion, transaction);
           },
-          // Another tab wants a newer schema: step aside so it can upgrade; the next call reopens.
           blocking: () => this.#drop(opening),
-          // The browser closed the connection (storage cleared, disk error): reopen on the next call.
           terminated: () => this.#drop(opening),
         }).then(
           (db) => {

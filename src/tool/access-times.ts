@@ -1,5 +1,4 @@
-// When Claude last read each file, for expiry: this tool's own views, and the access times it stores for them
-// (./README.md, "Access times").
+// When Claude last read each file, for expiry: this tool's views and the access times it stores (./README.md).
 
 import { ACCESS_GRANULARITY_MS } from '../storage/schema.js';
 import type { EntryRecord } from '../storage/schema.js';
@@ -16,7 +15,6 @@ export class AccessTimes {
   readonly #viewed = new Map<FileIdentity, number>();
   /** Files whose stored access time is stale, written together in the next round. */
   readonly #touched = new Set<FileIdentity>();
-  /** The rounds under way, for {@link flush}. */
   readonly #touching = new Set<Promise<void>>();
 
   constructor(store: MemoryStore) {

@@ -1,5 +1,4 @@
-// IndexedDBMemoryTool, the SDK's MemoryToolHandlers on IndexedDB: it checks each call's input and hands it to the
-// unit that owns it (./README.md): the commands through the write runner, in call order; the app's parts on first use.
+// IndexedDBMemoryTool: checks each call's input and hands it to the unit that owns it (./README.md).
 
 import type { MemoryToolHandlers } from '@anthropic-ai/sdk/helpers/beta/memory';
 import type {
@@ -54,7 +53,6 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   readonly #order = new CallOrder();
   readonly #writes: WriteRunner;
   readonly #context: CommandContext;
-  /** The bodies of the files this tool has read or written, for their next view or edit to read early. */
   readonly #ahead = new ReadAhead();
   readonly #access: AccessTimes;
 
@@ -83,10 +81,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     return new IndexedDBMemoryTool(store, options);
   }
 
-  /**
-   * Fetches now the parts loaded on first use, for an app that must keep working offline; Claude's commands never
-   * need it. Call it while online: a part that fails to load stays `unavailable` until the page is reloaded.
-   */
+  /** Fetches the parts loaded on first use now, for an app that must work offline later; call it while online. */
   static async preload(): Promise<void> {
     await preloadParts();
   }
@@ -97,10 +92,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     this.#store.close();
   }
 
-  /**
-   * Calls `listener` after each committed change, made by this tool (`source: 'local'`) or by another tab, worker or
-   * tool on the same database (`'remote'`, a task later). Returns the unsubscribe function.
-   */
+  /** Calls `listener` after each committed change, here (`'local'`) or elsewhere (`'remote'`); returns unsubscribe. */
   subscribe(listener: MemoryChangeListener): () => void {
     return this.#hub.subscribe(listener);
   }
@@ -143,10 +135,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     return this.execute(parse(command, 'rename'));
   }
 
-  /**
-   * Runs a raw `tool_use.input` and never throws: the reply Claude should read and whether it is an
-   * error, worded as the SDK runner words it (`Error: …`). For your own loop or another SDK.
-   */
+  /** Runs a raw `tool_use.input`, never throwing: the reply as the SDK runner words it, and whether it is an error. */
   async run(input: unknown, options: RunOptions = {}): Promise<MemoryToolResult> {
     try {
       return { content: await this.execute(parseMemoryCommand(input), options), is_error: false };
@@ -208,10 +197,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
     });
   }
 
-  /**
-   * Reverses change `id` (default: the latest not undone) if every file it touched is still as it left it. The undo
-   * is journaled (actor `user`), so it can be undone too; answers with its own journal entry.
-   */
+  /** Reverses change `id` (default the latest not undone) if it applies cleanly; journaled, so it can be undone too. */
   async undo(id?: number): Promise<HistoryEntry> {
     return this.#inTurn(async () => {
       // Loaded before the transaction starts: awaiting anything but its requests would let it commit.
@@ -310,7 +296,6 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
           remembered = this.#writes.rememberLater(tx, recorded);
         },
       );
-      // The next write then need not read the import's journal entry (with every file's step) for the totals.
       remembered?.();
       if (!report.dryRun) this.#hub.publish(bundles.importChanges(report));
       return report;
