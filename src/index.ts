@@ -16,7 +16,14 @@ export type { MemoryLimits, ResolvedLimits } from './core/limits.js';
 export { DB_VERSION } from './storage/schema.js';
 export type { MemoryChange, MemoryChangeEvent, MemoryChangeListener } from './core/change-events.js';
 export { importChanges, BUNDLE_FORMAT, BUNDLE_VERSION } from './bundle/format.js';
-export type { ExportBundleOptions, ImportBundleOptions, ImportReport, BundleProgress, BundleFile, MemoryBundle } from './bundle/format.js';
+export type {
+  ExportBundleOptions,
+  ImportBundleOptions,
+  ImportReport,
+  BundleProgress,
+  BundleFile,
+  MemoryBundle,
+} from './bundle/format.js';
 export type { RunOptions, ExpireReport } from './tool/options.js';
 export type { BeforeWrite } from './guards/write-guards.js';
 export type { HistoryEntry, HistoryOptions, ChangeDetail, ChangedFile } from './history/read-history.js';
