@@ -25,15 +25,23 @@ const SHOWN_PATH_CHARS = RAW_PATH_BYTES;
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u;
 const INVISIBLE = /[\p{Default_Ignorable_Code_Point}\ufff9-\ufffb\u2800]/u;
-// The invisible characters an emoji is made of, which hide nothing there (./README.md, "Invisible characters").
-const EMOJI_PARTS = new RegExp(
-  String.raw`(?<=\p{Extended_Pictographic})[\ufe0e\ufe0f]|(?<=[0-9#*])\ufe0f(?=\u20e3)` +
-    String.raw`|(?<=\p{Extended_Pictographic}[\ufe0f\u{1f3fb}-\u{1f3ff}]?)\u200d(?=\p{Extended_Pictographic})` +
-    `|(?<=\u{1f3f4})(?:${SUBDIVISION_FLAGS.split(' ')
+// The invisible characters an emoji is made of, which hide nothing there (./README.md, "Invisible characters"). Each
+// pattern captures the character before the invisible one and keeps it: JavaScriptCore's lookbehind never matches a
+// character outside the BMP, so `(?<=\p{Extended_Pictographic})` would refuse every emoji name in Safari.
+const EMOJI_PARTS: readonly RegExp[] = [
+  // A ZWJ between two emoji, the first maybe with its emoji-style selector or a skin tone (`🏳️‍🌈`, `👋🏽‍…`); before
+  // the selectors are taken, so a text-style one (U+FE0E) before a ZWJ still counts as hidden.
+  /(\p{Extended_Pictographic}(?:\ufe0f|[\u{1f3fb}-\u{1f3ff}])?)\u200d(?=\p{Extended_Pictographic})/gu,
+  // A style selector after an emoji (`❤️`).
+  /(\p{Extended_Pictographic})[\ufe0e\ufe0f]/gu,
+  /([0-9#*])\ufe0f(?=\u20e3)/gu,
+  new RegExp(
+    `(\u{1f3f4})(?:${SUBDIVISION_FLAGS.split(' ')
       .map((flag) => String.fromCodePoint(...[...flag].map((ch) => 0xe0000 + ch.charCodeAt(0)), 0xe007f))
       .join('|')})`,
-  'gu',
-);
+    'gu',
+  ),
+];
 // `%` with two hex digits (`%2e`, `%c0%ae`, `%252e` starts with `%25`) or IIS-style `%u` with four.
 const PERCENT_ESCAPE = /%(?:[0-9a-f]{2}|u[0-9a-f]{4})/iu;
 // With the `u` flag a surrogate class only matches an unpaired one: it cannot be stored as UTF-8.
@@ -145,8 +153,9 @@ export function pastPathLimits(key: string): keyof typeof PAST_LIMITS | undefine
 
 /** Whether an invisible character hides something: anywhere but in an emoji or a script joiner (./README.md). */
 function hidesText(path: string): boolean {
-  const rest = path.replace(EMOJI_PARTS, '');
-  return INVISIBLE.test(rest) && INVISIBLE.test(rest.replace(scriptJoiners(), ''));
+  const rest = EMOJI_PARTS.reduce((text, part) => text.replace(part, '$1'), path);
+  // The joiner is the match's last unit; the letter before it (maybe outside the BMP) stays.
+  return INVISIBLE.test(rest) && INVISIBLE.test(rest.replace(scriptJoiners(), (match) => match.slice(0, -1)));
 }
 
 let scriptJoinerPattern: RegExp | undefined;
@@ -162,9 +171,11 @@ function scriptJoiners(): RegExp {
       return false;
     }
   });
-  // Both lookbehinds and both lookaheads look at the same neighbour: a letter or mark, and of that script.
-  const between = known.map((script) => `(?<=\\p{scx=${script}})[\\u200c\\u200d](?=\\p{scx=${script}})`);
-  scriptJoinerPattern = new RegExp(`(?<=[\\p{L}\\p{M}])(?:${between.join('|')})(?=[\\p{L}\\p{M}])`, 'gu');
+  // A letter or mark of the script, the joiner, and (looked at, not taken) another letter or mark of it. No lookbehind:
+  // JavaScriptCore's never matches outside the BMP, where several of these scripts are.
+  const letter = '(?=[\\p{L}\\p{M}])';
+  const between = known.map((script) => `${letter}\\p{scx=${script}}[\\u200c\\u200d]${letter}(?=\\p{scx=${script}})`);
+  scriptJoinerPattern = new RegExp(between.join('|'), 'gu');
   return scriptJoinerPattern;
 }
 
