@@ -47,9 +47,10 @@ export function fileView(path: string, content: string, asked: ViewRange | undef
   const last = first + shown.length - 1;
   const numbered = (i: number): string => '\n' + numberedLine(first + i, shown[i] ?? '');
   if (range && shown.length === 1) return wellFormed(header + numbered(0));
-  const whole = header + shown.map((_, i) => numbered(i)).join('');
+  // Built only until it is over the bound: a megabyte's view stops after its first 16,000 characters.
+  const whole = joinWithin(header, shown.length, numbered, max);
   // As the SDK's tool shows a text it wrote as UTF-8 and read back: a lone surrogate Claude sent is U+FFFD.
-  if (whole.length <= max) return wellFormed(whole);
+  if (whole !== undefined) return wellFormed(whole);
   const budget = max - 1 - noteRoom(max);
   let out = header;
   for (let i = 0; ; i++) {
@@ -66,6 +67,13 @@ export function fileView(path: string, content: string, asked: ViewRange | undef
   }
 }
 
+/** `head` and the `count` parts `part(i)` gives, joined, or undefined as soon as they are over `max` characters. */
+function joinWithin(head: string, count: number, part: (i: number) => string, max: number): string | undefined {
+  let out = head;
+  for (let i = 0; i < count && out.length <= max; i++) out += part(i);
+  return out.length <= max ? out : undefined;
+}
+
 /** A folder listing, cut after the last whole entry that fits (R-cut-listing); R-view-range-folder pages it. */
 export function folderView(
   header: string,
@@ -80,9 +88,9 @@ export function folderView(
   const head = `${header}\n${own}`;
   if (start >= end) return total > 0 && range ? `${head}\n${reply.noEntriesInRange(range[0], range[1], total)}` : head;
   const part = start > 0 || end < total;
-  const whole = head + entries.slice(start, end).map((entry) => '\n' + entry).join('');
   const note = part ? '\n' + reply.listingPart(start + 1, end, total) : '';
-  if (whole.length + note.length <= max) return whole + note;
+  const whole = joinWithin(head, end - start, (i) => '\n' + (entries[start + i] ?? ''), max - note.length);
+  if (whole !== undefined) return whole + note;
   const budget = max - 1 - noteRoom(max);
   let out = head;
   let i = start;
