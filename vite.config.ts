@@ -1,10 +1,12 @@
-// One config for the demo (dev server, static build) and the three test projects:
-// `node` (fake-indexeddb), `chromium` (the same suite on real IndexedDB, on disk) and `e2e` (the demo driven by Playwright).
+// One config for the demo (dev server, static build) and the five test projects: `node` (fake-indexeddb), the same
+// suite on each engine's real IndexedDB in `chromium`, `firefox` and `webkit`, and `e2e` (the demo driven by Playwright).
 
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
+import { puppeteerFirefox } from './test/engines/firefox-provider.js';
+import { webkitWebDriver } from './test/engines/webkit-provider.js';
 
 /** Debian's Chromium; test tools cannot download browsers here. CHROMIUM_PATH overrides it. */
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -23,6 +25,11 @@ export const chromiumArgs = [
   '--no-first-run',
   '--disable-sync',
 ];
+
+/** Debian's Firefox ESR, driven over WebDriver BiDi by puppeteer-core. FIREFOX_PATH overrides it. */
+export const firefoxPath = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
+// WebKit: Debian's MiniBrowser and WebKitWebDriver (WEBKIT_MINIBROWSER, WEBKIT_DRIVER override them), under Xvfb
+// (test/engines/webkit-driver.ts).
 
 /**
  * `npm run dev` with ANTHROPIC_API_KEY set: the dev server forwards `/anthropic/*` to the API (or to
@@ -65,6 +72,18 @@ export function anthropicDevProxy(): Plugin {
 
 /** Tests that use Node APIs (the SDK's file-system tool, an HTTP server) and so cannot run in a page. */
 const nodeOnly = ['test/**/*.node.test.ts'];
+/** The browser providers and the reporter: not tests. */
+const notTests = ['test/engines/**'];
+
+/**
+ * The browser projects run the same files, one at a time: Chromium's persistent profile is one browser context,
+ * which Vitest uses only then, and the Firefox and WebKit providers keep one page.
+ */
+const browserSuite = {
+  include: ['test/**/*.test.ts'],
+  exclude: ['test/e2e/**', ...notTests, ...nodeOnly],
+  fileParallelism: false,
+};
 
 export default defineConfig({
   // Relative asset URLs, so dist/demo works from any folder of any static host.
@@ -75,14 +94,17 @@ export default defineConfig({
     // A poll or a wait ends as soon as its condition holds: its timeout only bounds a hang, so it is long enough for a
     // machine whose cores are busy with other work (expect.poll's default is 1 s).
     expect: { poll: { timeout: 60_000 } },
+    // After the run: the tests per project (engine), and every skipped test's name, which says why.
+    reporters: ['default', './test/engines/engine-counts.ts'],
     projects: [
       {
         extends: true,
         test: {
           name: 'node',
           environment: 'node',
+          provide: { engine: 'node' },
           include: ['test/**/*.test.ts'],
-          exclude: ['test/e2e/**'],
+          exclude: ['test/e2e/**', ...notTests],
           setupFiles: ['fake-indexeddb/auto'],
         },
       },
@@ -90,11 +112,9 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'chromium',
-          include: ['test/**/*.test.ts'],
-          exclude: ['test/e2e/**', ...nodeOnly],
+          provide: { engine: 'chromium' },
+          ...browserSuite,
           globalSetup: ['test/chromium-profile.ts'],
-          // One persistent profile is one browser context: Vitest uses it only when the files run one at a time.
-          fileParallelism: false,
           browser: {
             enabled: true,
             headless: true,
@@ -110,9 +130,43 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          name: 'firefox',
+          provide: { engine: 'firefox' },
+          ...browserSuite,
+          browser: {
+            enabled: true,
+            headless: true,
+            screenshotFailures: false,
+            // Puppeteer's temporary profile, on disk, removed when the browser closes.
+            provider: puppeteerFirefox({ launchOptions: { executablePath: firefoxPath } }),
+            instances: [{ browser: 'firefox' }],
+          },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'webkit',
+          provide: { engine: 'webkit' },
+          ...browserSuite,
+          browser: {
+            enabled: true,
+            // Xvfb is the headless part: MiniBrowser needs a display.
+            headless: true,
+            screenshotFailures: false,
+            // MiniBrowser under automation keeps IndexedDB in memory, a fresh store for each run.
+            provider: webkitWebDriver(),
+            instances: [{ browser: 'webkit' }],
+          },
+        },
+      },
+      {
+        extends: true,
+        test: {
           // The demo driven by Playwright, built and on the dev server, with its own servers and Chromium (ports 0).
           name: 'e2e',
           environment: 'node',
+          provide: { engine: 'node' },
           include: ['test/e2e/**/*.test.ts'],
           testTimeout: 300_000,
           hookTimeout: 300_000,

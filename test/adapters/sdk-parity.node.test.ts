@@ -281,7 +281,7 @@ describe('where the official tool is wrong', () => {
 });
 
 // npm run test:sdk-oldest sets it: a swap of the SDK that did not happen must not pass for one that did.
-it.runIf(process.env['SDK_MATRIX_VERSION'])('runs against the SDK version the matrix installed', async () => {
+it.runIf(process.env['SDK_MATRIX_VERSION'])('runs against the SDK version the matrix installed (only under npm run test:sdk-oldest, which sets SDK_MATRIX_VERSION)', async () => {
   const { VERSION } = await import('@anthropic-ai/sdk/version');
   expect(VERSION).toBe(process.env['SDK_MATRIX_VERSION']);
 });

@@ -49,9 +49,12 @@ describe('memoryTool', () => {
       expect(result.is_error).toBe(true);
       expect(result.content).toMatch(/^Error: Invalid input for the memory tool: "command" must be one of view, create, str_replace, insert, delete, rename, got "/);
     }
-    // The SDK's own helper dispatches `constructor` to Object's constructor and `toString` to the class's.
+    // The SDK's own helper dispatches `constructor` to Object's constructor and `toString` to the class's. Each
+    // engine words the TypeError its own way: V8 "Class constructor K cannot be invoked without 'new'", Firefox
+    // "class constructors must be invoked with 'new'", JavaScriptCore "Cannot call a class constructor without |new|".
     const { results: sdk } = await results(inputs.slice(0, 2), betaMemoryTool(tool));
-    expect(sdk[0]?.content).toMatch(/Class constructor/);
+    expect(sdk[0]).toMatchObject({ is_error: true });
+    expect(sdk[0]?.content).toMatch(/^Error: .*\bclass constructors?\b.*\bnew\b/i);
     expect(sdk[1]).toMatchObject({ content: '[object Object]' });
   });
 

@@ -1,6 +1,6 @@
 // Every reply Claude reads stays within the reply bound (16,000 characters by default, `Error: ` included), is cut at
 // a line or entry boundary, and its last line names the view_range that reads on: so every byte of every file and
-// every entry of every folder can be read. Runs on fake-indexeddb and in Chromium.
+// every entry of every folder can be read. Runs on fake-indexeddb and in each browser project.
 
 import { describe, expect, it } from 'vitest';
 import { IndexedDBMemoryTool } from '../../src/index.js';

@@ -1,7 +1,7 @@
 // ChangeHub: listeners of this tool hear each change at once as `local`; other hubs of the same database (other
 // tabs, workers, tools) hear it a task later through a BroadcastChannel as `remote`; and a closed hub keeps no
 // channel open.
-// Runs in Node (its BroadcastChannel) and in Chromium.
+// Runs in Node (its BroadcastChannel) and in each browser project.
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ChangeHub } from '../../src/core/change-events.js';

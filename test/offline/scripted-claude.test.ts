@@ -5,11 +5,12 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createScriptedResponse } from '../../src/offline/responses.js';
 import { SCRIPT_FINISHED_TEXT, createScriptedClaude, type ScriptedRequest } from '../../src/offline/scripted-claude.js';
 import type { ScriptedTurn } from '../../src/offline/wire-message.js';
+import { engine } from '../helpers/engine.js';
 import type { MessagesApiServer, startMessagesApiServer } from '../helpers/messages-api-server.js';
 
 const model = 'claude-test-model';
-/** The server tests need `node:http`; the rest also run in the `chromium` project. */
-const inNode = typeof window === 'undefined';
+/** The server tests need `node:http`; the rest also run in the browser projects. */
+const inNode = engine === 'node';
 
 /** A real SDK client; `dangerouslyAllowBrowser` lets the same tests run in a page. */
 function newClient(options: { fetch?: typeof fetch; baseURL?: string; maxRetries?: number }): Anthropic {
@@ -241,7 +242,7 @@ describe('createScriptedClaude with the real SDK', () => {
   });
 });
 
-describe.runIf(inNode)('startMessagesApiServer', () => {
+describe.runIf(inNode)('startMessagesApiServer (Node only: an HTTP server on loopback)', () => {
   let server: MessagesApiServer | undefined;
   let start: typeof startMessagesApiServer;
   beforeAll(async () => {

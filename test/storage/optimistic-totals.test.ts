@@ -1,6 +1,6 @@
 // The optimistic check of the totals (src/storage/optimistic-totals.ts) on a journal written by hand: readTotals
 // from the last record or from remembered totals, totalsAreCurrent, wasAlone and which failures mayBeStale.
-// Runs on fake-indexeddb and in Chromium.
+// Runs on fake-indexeddb and in each browser project.
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryToolError } from '../../src/core/errors.js';

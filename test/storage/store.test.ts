@@ -67,6 +67,29 @@ describe('MemoryStore', () => {
     expect(await store.run('readonly', (tx) => tx.objectStore('bodies').getAllKeys())).toEqual([1]);
   });
 
+  it('fails a body that writes after its transaction committed under it as storage, whatever name the engine gives', async () => {
+    // The write's error differs by engine: TransactionInactiveError in WebKit, InvalidStateError in Chromium, Firefox
+    // and fake-indexeddb. Both are one code, and the store goes on working.
+    const store = await MemoryStore.open(freshName());
+    opened.push(store);
+    const late = store.run('readwrite', async (tx) => {
+      // Awaiting anything but a request of `tx` lets it commit (run's contract forbids this).
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await tx.objectStore('bodies').put('late', 1);
+    });
+    await expect(late).rejects.toMatchObject({
+      code: 'storage',
+      message: expect.stringMatching(/^The memory storage failed \((TransactionInactiveError|InvalidStateError): .*\)\. Nothing was written\.$/su) as unknown,
+    });
+    expect(await store.run('readonly', (tx) => tx.objectStore('bodies').count())).toBe(0);
+  });
+
+  it('gives TransactionInactiveError and InvalidStateError the same code', () => {
+    for (const name of ['TransactionInactiveError', 'InvalidStateError']) {
+      expect(toMemoryError(new DOMException('late', name))).toMatchObject({ code: 'storage' });
+    }
+  });
+
   it('opens one fresh connection for two calls that both find theirs closed, and keeps using it', async () => {
     // Every connection the store opens, in order.
     const connections: IDBDatabase[] = [];

@@ -24,6 +24,7 @@ import type {
   MemoryLimits,
 } from '../../src/index.js';
 import type { EntryRecord, JournalRecord, MemorySchema } from '../../src/storage/schema.js';
+import { engine } from '../helpers/engine.js';
 import { freshDbName } from '../helpers/fresh-tool.js';
 import { RANDOM_REFUSALS } from '../helpers/random-refusals.js';
 
@@ -50,17 +51,17 @@ const FOLDER_PATHS = PATHS.filter((path) => !path.endsWith('.md'));
 const NEW_STRINGS = ['T', '', 'text', 'zz', 'é😀', '\ud83d', '\ude00'];
 
 const STEPS = 120;
-/** A seed takes about 0.4 s in Node and 2 to 4 s in Chromium: the default 5 s would fail a slow machine's run, not a bug. */
+/** A seed takes about 0.4 s in Node and 2 to 4 s in a browser: the default 5 s would fail a slow machine's run, not a bug. */
 const SEED_TIMEOUT_MS = 60_000;
 /**
- * The seeds: 1 to 24 in Node (about 10 s on fake-indexeddb; INVARIANT_SEEDS=n runs 1 to n). In Chromium, on real
- * IndexedDB on disk, a step costs about five times as much (2 s a seed), and the 24 would add 50 s to a project that
- * otherwise takes 35: four run there, one of each kind that matters most (small history and tight limits; tight
+ * The seeds: 1 to 24 in Node (about 10 s on fake-indexeddb; INVARIANT_SEEDS=n runs 1 to n). In a browser, on real
+ * IndexedDB, a step costs about five times as much (2 s a seed in Chromium), and the 24 would add 50 s to a project
+ * that otherwise takes 35: four run there, one of each kind that matters most (small history and tight limits; tight
  * limits and a second tool with no history; a second tool with its own bounds; all of it at once), so that the real
  * IndexedDB still meets every path through the code; Node keeps the width.
  */
 const SEEDS: readonly number[] =
-  typeof window === 'undefined'
+  engine === 'node'
     ? Array.from({ length: Number(process.env.INVARIANT_SEEDS ?? 24) }, (_, i) => i + 1)
     : [3, 6, 12, 15];
 /**
@@ -429,7 +430,7 @@ class SeedRun {
       ...problems.map((problem) => `  ${problem}`),
       'the steps before it:',
       ...this.log.slice(-15).map((line) => `  ${line}`),
-      `replay: npx vitest run --project ${typeof window === 'undefined' ? 'node' : 'chromium'} test/invariants.test.ts -t "seed ${this.seed} "`,
+      `replay: npx vitest run --project ${engine} test/tool/invariants.test.ts -t "seed ${this.seed} "`,
     ];
     return expect.fail(lines.join('\n'));
   }

@@ -2,16 +2,15 @@
 // with what to do, and the six commands go on. Node only; test/e2e/tabs.test.ts does it for real in Chromium.
 
 import { describe, expect, it, vi } from 'vitest';
+import { engine } from '../helpers/engine.js';
 import { freshToolEach } from '../helpers/fresh-tool.js';
 
 const fresh = freshToolEach('lazy-parts');
 const { create, read } = fresh;
 
 describe('a part loaded on first use that cannot be loaded', () => {
-  // Node only: vitest's browser mode cannot make a module's loading fail. test/e2e/tabs.test.ts does it for real
-  // in Chromium, offline.
-  const inBrowser = typeof window !== 'undefined';
-  it.skipIf(inBrowser)('fails that method with an unavailable error saying what to do; the six commands go on', async () => {
+  // test/e2e/tabs.test.ts does it for real in Chromium, offline.
+  it.skipIf(engine !== 'node')('fails that method with an unavailable error saying what to do; the six commands go on (Node only: browser mode cannot make a module fail to load)', async () => {
     await create('/memories/a.md', 'a');
     // As when the page went offline before its first list(): the chunk cannot be fetched.
     vi.doMock('../../src/storage/tree-reads.js', () => {
