@@ -3,6 +3,7 @@
 import type { BetaStopReason, BetaToolResultBlockParam, BetaUsage } from '@anthropic-ai/sdk/resources/beta';
 import type { AgentErrorDescription } from './errors.js';
 import type { AgentUsageTotals } from './usage.js';
+import { callEach } from '../core/listeners.js';
 
 /**
  * What happens during a `send()`, in this order: `turn_start`; per request `text` and `tool_call` as they stream,
@@ -34,13 +35,7 @@ export function createListeners(first?: MemoryAgentListener): AgentListeners {
   if (first) listeners.add(first);
   return {
     emit(event) {
-      for (const listener of [...listeners]) {
-        try {
-          listener(event);
-        } catch {
-          // A UI's bug must not break the conversation loop.
-        }
-      }
+      callEach(listeners, event);
     },
     subscribe(listener) {
       listeners.add(listener);

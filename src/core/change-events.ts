@@ -1,5 +1,7 @@
 // Change events: listeners here hear a committed change at once, other tabs a task later (./README.md).
 
+import { callEach } from './listeners.js';
+
 /** What a write command changed; paths are keys. `write` is a file written (or, by an import, a folder made). */
 export type MemoryChange =
   | { type: 'write'; path: string }
@@ -76,13 +78,7 @@ export class ChangeHub {
   }
 
   #deliver(event: MemoryChangeEvent): void {
-    for (const listener of [...this.#listeners]) {
-      try {
-        listener(event);
-      } catch {
-        // A listener's bug must not undo or hide a change that has already committed.
-      }
-    }
+    callEach(this.#listeners, event);
   }
 
   #open(): void {
