@@ -23,7 +23,7 @@ describe('edits of big files: worked out from the change, as the whole-file way 
   const bytes = (text: string) => new TextEncoder().encode(text).length;
   const sizeOf = async (path: string) => (await fresh.tool.list()).find((entry) => entry.path === path)?.size;
 
-  it('str_replace stores the same text and size as replacing in the whole text (400 random cases)', async () => {
+  it('str_replace stores the same text and size as replacing in the whole text (400 random cases) (R-replace-match, R-sizes)', async () => {
     const next = seeded(7);
     for (let i = 0; i < 400; i++) {
       const content = randomText(next, 12);
@@ -42,7 +42,7 @@ describe('edits of big files: worked out from the change, as the whole-file way 
     }
   });
 
-  it('insert stores the same text and size as splitting, splicing and joining lines (300 random cases)', async () => {
+  it('insert stores the same text and size as splitting, splicing and joining lines (300 random cases) (R-insert, R-sizes)', async () => {
     const next = seeded(11);
     for (let i = 0; i < 300; i++) {
       const content = randomText(next, 10);
@@ -66,7 +66,7 @@ describe('edits of big files: worked out from the change, as the whole-file way 
     }
   });
 
-  it('shows the lines around a str_replace of a big file as the SDK does', async () => {
+  it('shows the lines around a str_replace of a big file as the SDK does (R-replace-snippet)', async () => {
     const lines = Array.from({ length: 5000 }, (_, i) => `line ${i + 1}`);
     await create('/memories/big.md', lines.join('\n'));
     expect(await ok({ command: 'str_replace', path: '/memories/big.md', old_str: 'line 2500\n', new_str: 'new A\nnew B\n' })).toBe(

@@ -10,18 +10,18 @@ const fresh = freshToolEach('create');
 const { run, ok, fails, create, read, unchanged } = fresh;
 
 describe('create', () => {
-  it('creates a file and its parent folders', async () => {
+  it('creates a file and its parent folders (R-create)', async () => {
     expect(await create('/memories/a/b/c.md', 'hi')).toBe('File created successfully at: /memories/a/b/c.md');
     expect(await ok({ command: 'view', path: '/memories/a' })).toContain('4K\t/memories/a/b/\n2B\t/memories/a/b/c.md');
   });
 
-  it('overwrites an existing file by default', async () => {
+  it('overwrites an existing file by default (R-create-exists)', async () => {
     await create('/memories/a.md', 'old');
     expect(await create('/memories/a.md', 'new')).toBe('File created successfully at: /memories/a.md');
     expect(await read('/memories/a.md')).toBe('new');
   });
 
-  it('refuses an existing file with overwrite: false, changing nothing', async () => {
+  it('refuses an existing file with overwrite: false, changing nothing (R-create-exists)', async () => {
     const strict = await IndexedDBMemoryTool.init({ dbName: fresh.tool.dbName, overwrite: false });
     try {
       await create('/memories/a.md', 'old');
@@ -35,7 +35,7 @@ describe('create', () => {
     }
   });
 
-  it('refuses to create below a file with a plain sentence, making no folder', async () => {
+  it('refuses to create below a file with a plain sentence, making no folder (R-below-file)', async () => {
     await create('/memories/a.md', 'x');
     await unchanged(async () => {
       expect(await fails({ command: 'create', path: '/memories/a.md/b/c.md', file_text: 'y' })).toBe(
@@ -44,7 +44,7 @@ describe('create', () => {
     });
   });
 
-  it('refuses to replace a folder or the root with a file, as the SDK words it, and changes nothing', async () => {
+  it('refuses to replace a folder or the root with a file, as the SDK words it, and changes nothing (R-create-exists)', async () => {
     await create('/memories/dir/x.md', 'x');
     await unchanged(async () => {
       for (const path of ['/memories/dir', '/memories/dir/', '/memories/', '/memories']) {
@@ -57,7 +57,7 @@ describe('create', () => {
     });
   });
 
-  it('treats harmless spellings as one file and NFC-normalizes names', async () => {
+  it('treats harmless spellings as one file and NFC-normalizes names (R-paths)', async () => {
     await create('/memories//notes/./café.md/', 'one');
     await create('/memories/notes/cafe\u0301.md', 'two');
     const listing = await ok({ command: 'view', path: '/memories/notes' });

@@ -8,13 +8,13 @@ const fresh = freshToolEach('delete');
 const { ok, fails, create, unchanged } = fresh;
 
 describe('delete', () => {
-  it('deletes a file', async () => {
+  it('deletes a file (R-delete)', async () => {
     await create('/memories/a.md', 'x');
     expect(await ok({ command: 'delete', path: '/memories/a.md' })).toBe('Successfully deleted /memories/a.md');
     expect(await fails({ command: 'view', path: '/memories/a.md' })).toMatch(/does not exist/);
   });
 
-  it('deletes a folder with everything in it, and nothing beside it', async () => {
+  it('deletes a folder with everything in it, and nothing beside it (R-delete)', async () => {
     await create('/memories/a/b/c.md', 'x');
     await create('/memories/a/d.md', 'x');
     await create('/memories/ab.md', 'keep');
@@ -33,11 +33,11 @@ describe('delete', () => {
     expect(await ok({ command: 'view', path: '/memories/a' })).not.toContain('/b/');
   });
 
-  it('answers a missing path', async () => {
+  it('answers a missing path (R-delete)', async () => {
     expect(await fails({ command: 'delete', path: '/memories/no' })).toBe('Error: The path /memories/no does not exist');
   });
 
-  it('protects the root whatever its spelling', async () => {
+  it('protects the root whatever its spelling (R-delete-root)', async () => {
     await create('/memories/a.md', 'x');
     await unchanged(async () => {
       for (const path of ['/memories', '/memories/', '/memories/.', '/memories//', '/memories/./']) {

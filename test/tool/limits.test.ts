@@ -10,7 +10,7 @@ const fresh = freshToolEach('limits');
 const { read } = fresh;
 
 describe('limits', () => {
-  it('refuses a file over maxFileBytes before writing', async () => {
+  it('refuses a file over maxFileBytes before writing (R-limits)', async () => {
     const small = await IndexedDBMemoryTool.init({ dbName: fresh.tool.dbName, limits: { maxFileBytes: 10 } });
     try {
       expect((await small.run({ command: 'create', path: '/memories/a', file_text: 'é'.repeat(6) })).content).toBe(
@@ -26,7 +26,7 @@ describe('limits', () => {
     }
   });
 
-  it('refuses to pass maxTotalBytes and maxFiles, counting overwrites and deletes', async () => {
+  it('refuses to pass maxTotalBytes and maxFiles, counting overwrites and deletes (R-limits)', async () => {
     const small = await IndexedDBMemoryTool.init({ dbName: fresh.tool.dbName, limits: { maxTotalBytes: 10, maxFiles: 2 } });
     try {
       await small.run({ command: 'create', path: '/memories/a', file_text: '123456' });

@@ -27,21 +27,21 @@ describe('malformed input', () => {
     [{ command: 'str_replace', path: '/memories/a', old_str: 'a', new_str: 5 }, /"new_str" of str_replace must be a string/],
     [{ command: 'insert', path: '/memories/a', insert_text: 'x' }, /insert needs "insert_line" \(an integer\)/],
     [{ command: 'rename', old_path: '/memories/a' }, /rename needs "new_path"/],
-  ])('answers %j with a clear error', async (input, pattern) => {
+  ])('answers %j with a clear error (R-input)', async (input, pattern) => {
     const content = await fails(input);
     expect(content).toMatch(/^Error: Invalid input for the memory tool: /);
     expect(content).toMatch(pattern);
     expect(content).not.toMatch(/undefined|TypeError|at .*\(|\n/);
   });
 
-  it('ignores a prototype-polluted Object when checking fields', async () => {
+  it('ignores a prototype-polluted Object when checking fields (R-input)', async () => {
     const polluted = Object.create({ file_text: 'from prototype' }) as Record<string, unknown>;
     polluted.command = 'create';
     polluted.path = '/memories/a.md';
     expect(await fails(polluted)).toMatch(/create needs "file_text"/);
   });
 
-  it('checks input given straight to a handler too', async () => {
+  it('checks input given straight to a handler too (R-input)', async () => {
     await expectCode(fresh.tool.create({ command: 'create', path: '/memories/a.md' } as never), 'invalid_input');
     await expectCode(fresh.tool.view({} as never), 'invalid_input');
   });

@@ -20,7 +20,7 @@ const inEveryPathField = (path: string, { from, to }: { from: string; to: string
 ];
 
 describe('paths', () => {
-  it('refuses /memoriesX and paths outside /memories for every command', async () => {
+  it('refuses /memoriesX and paths outside /memories for every command (R-paths)', async () => {
     for (const path of ['/memoriesX/a.md', '/etc/passwd', 'memories/a.md', '/Memories/a.md']) {
       for (const input of inEveryPathField(path, { from: '/memories/ok', to: '/memories/ok' })) {
         expect(await fails(input)).toBe(`Error: Path must start with /memories, got: ${path}`);
@@ -31,7 +31,7 @@ describe('paths', () => {
     );
   });
 
-  it('refuses traversal with the SDK wording', async () => {
+  it('refuses traversal with the SDK wording (R-paths)', async () => {
     expect(await fails({ command: 'view', path: '/memories/../etc' })).toBe(
       'Error: Path /memories/../etc would escape /memories directory',
     );
@@ -42,7 +42,7 @@ describe('hostile and unusual paths', () => {
   // Every third corpus path (700+, every category) through all seven path fields of the six commands.
   const sample = HOSTILE_PATHS.filter((_, i) => i % 3 === 0);
 
-  it('refuses hostile paths in every command and stores nothing', async () => {
+  it('refuses hostile paths in every command and stores nothing (R-paths, R-bound)', async () => {
     await create('/memories/ok.md', 'ok');
     await unchanged(async () => {
       for (const path of sample) {
@@ -57,7 +57,7 @@ describe('hostile and unusual paths', () => {
     });
   }, 120_000);
 
-  it('keeps valid unusual names working in every command', async () => {
+  it('keeps valid unusual names working in every command (R-paths)', async () => {
     for (const { path, key } of VALID_UNUSUAL_PATHS) {
       if (key === '/memories') continue;
       expect(await create(path, 'a')).toBe(`File created successfully at: ${path}`);

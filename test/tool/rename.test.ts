@@ -8,7 +8,7 @@ const fresh = freshToolEach('rename');
 const { ok, fails, create, read, unchanged } = fresh;
 
 describe('rename', () => {
-  it('renames a file, making the new parent folders', async () => {
+  it('renames a file, making the new parent folders (R-rename)', async () => {
     await create('/memories/a.md', 'text');
     expect(await ok({ command: 'rename', old_path: '/memories/a.md', new_path: '/memories/x/y/b.md' })).toBe(
       'Successfully renamed /memories/a.md to /memories/x/y/b.md',
@@ -17,7 +17,7 @@ describe('rename', () => {
     expect(await fails({ command: 'view', path: '/memories/a.md' })).toMatch(/does not exist/);
   });
 
-  it('renames a folder with its whole subtree', async () => {
+  it('renames a folder with its whole subtree (R-rename)', async () => {
     await create('/memories/p/q/r.md', 'deep');
     await create('/memories/p/s.md', 'top');
     await create('/memories/p0.md', 'beside');
@@ -28,7 +28,7 @@ describe('rename', () => {
     expect(await ok({ command: 'view', path: '/memories' })).not.toMatch(/\/memories\/p\//);
   });
 
-  it('answers a missing source and an existing destination in the SDK wording', async () => {
+  it('answers a missing source and an existing destination in the SDK wording (R-rename)', async () => {
     await create('/memories/a.md', 'a');
     await create('/memories/b.md', 'b');
     expect(await fails({ command: 'rename', old_path: '/memories/no', new_path: '/memories/c' })).toBe(
@@ -40,7 +40,7 @@ describe('rename', () => {
     expect(await read('/memories/b.md')).toBe('b');
   });
 
-  it('protects the root as source and as destination', async () => {
+  it('protects the root as source and as destination (R-rename-root, R-rename)', async () => {
     await create('/memories/a.md', 'a');
     await unchanged(async () => {
       for (const old_path of ['/memories', '/memories/', '/memories/.']) {
@@ -54,7 +54,7 @@ describe('rename', () => {
     });
   });
 
-  it('refuses to move a folder into itself, leaving nothing behind', async () => {
+  it('refuses to move a folder into itself, leaving nothing behind (R-rename-into-itself)', async () => {
     await create('/memories/a/x.md', 'x');
     await unchanged(async () => {
       expect(await fails({ command: 'rename', old_path: '/memories/a', new_path: '/memories/a/b/c' })).toBe(
@@ -63,7 +63,7 @@ describe('rename', () => {
     });
   });
 
-  it('refuses to move below a file', async () => {
+  it('refuses to move below a file (R-below-file)', async () => {
     await create('/memories/a.md', 'a');
     await create('/memories/b.md', 'b');
     await unchanged(async () => {
@@ -78,7 +78,7 @@ describe('rename', () => {
     const levels = Array.from({ length: 29 }, (_, i) => `d${i}`).join('/');
     const deep = `/memories/a/${levels}/f.md`;
 
-    it('refuses one that would nest a file more than 32 levels deep, changing nothing', async () => {
+    it('refuses one that would nest a file more than 32 levels deep, changing nothing (R-rename-limits)', async () => {
       await create(deep, 'deep');
       const history = await fresh.tool.history();
       await unchanged(async () => {
@@ -94,7 +94,7 @@ describe('rename', () => {
       await ok({ command: 'delete', path: `/memories/x0/x/${levels}/f.md` });
     });
 
-    it('refuses one that would make a path longer than 1024 bytes', async () => {
+    it('refuses one that would make a path longer than 1024 bytes (R-rename-limits)', async () => {
       const name = 'n'.repeat(240);
       // 980 bytes here; below the longer name, 1,174 for its deepest folder.
       const path = `/memories/b/${[name, name, name, name].join('/')}/f.md`;

@@ -9,13 +9,13 @@ const fresh = freshToolEach('view');
 const { ok, fails, create } = fresh;
 
 describe('view of a folder', () => {
-  it('lists an empty memory as the header and the root line only', async () => {
+  it('lists an empty memory as the header and the root line only (R-view-folder)', async () => {
     expect(await ok({ command: 'view', path: '/memories' })).toBe(
       "Here're the files and directories up to 2 levels deep in /memories, excluding hidden items and node_modules:\n4K\t/memories",
     );
   });
 
-  it('lists two levels, sorted by code units, folders with a slash and their children right after them', async () => {
+  it('lists two levels, sorted by code units, folders with a slash and their children right after them (R-view-folder, R-sizes)', async () => {
     await create('/memories/b.md', 'x'.repeat(1536));
     await create('/memories/A.md', '');
     await create('/memories/a/z.md', 'z');
@@ -38,7 +38,7 @@ describe('view of a folder', () => {
     );
   });
 
-  it('skips hidden names and node_modules with everything below them', async () => {
+  it('skips hidden names and node_modules with everything below them (R-view-folder)', async () => {
     await create('/memories/.secret/a.md', 'a');
     await create('/memories/.hidden.md', 'a');
     await create('/memories/node_modules/x.md', 'a');
@@ -54,7 +54,7 @@ describe('view of a folder', () => {
     );
   });
 
-  it('lists a subfolder under the path exactly as Claude sent it', async () => {
+  it('lists a subfolder under the path exactly as Claude sent it (R-path-echo)', async () => {
     await create('/memories/notes/a.md', 'a');
     const content = await ok({ command: 'view', path: '/memories//notes/' });
     expect(content).toBe(
@@ -66,7 +66,7 @@ describe('view of a folder', () => {
     );
   });
 
-  it('formats sizes in K and M', async () => {
+  it('formats sizes in K and M (R-sizes)', async () => {
     await create('/memories/k', 'a'.repeat(1024));
     await create('/memories/m', 'a'.repeat(1024 * 1024));
     const lines = (await ok({ command: 'view', path: '/memories' })).split('\n');
@@ -76,14 +76,14 @@ describe('view of a folder', () => {
 });
 
 describe('view of a file', () => {
-  it('numbers every line of content.split("\\n"), a trailing newline showing as an empty last line', async () => {
+  it('numbers every line of content.split("\\n"), a trailing newline showing as an empty last line (R-view-file)', async () => {
     await create('/memories/a.md', 'one\ntwo\n');
     expect(await ok({ command: 'view', path: '/memories/a.md' })).toBe(
       "Here's the content of /memories/a.md with line numbers:\n     1\tone\n     2\ttwo\n     3\t",
     );
   });
 
-  it('slices view_range like the SDK: start clamped to 1, -1 to the end', async () => {
+  it('slices view_range like the SDK: start clamped to 1, -1 to the end (R-view-range)', async () => {
     await create('/memories/a.md', 'l1\nl2\nl3\nl4');
     const head = "Here's the content of /memories/a.md with line numbers:";
     expect(await ok({ command: 'view', path: '/memories/a.md', view_range: [2, 3] })).toBe(`${head}\n     2\tl2\n     3\tl3`);
@@ -92,14 +92,14 @@ describe('view of a file', () => {
     expect(await ok({ command: 'view', path: '/memories/a.md', view_range: [9, 12] })).toBe(`${head}\n`);
   });
 
-  it('refuses a view_range that is not two integers', async () => {
+  it('refuses a view_range that is not two integers (R-input)', async () => {
     await create('/memories/a.md', 'x');
     for (const view_range of [[1], [1, 2, 3], [1.5, 2], ['1', '2'], 'all', [1, null]]) {
       expect(await fails({ command: 'view', path: '/memories/a.md', view_range })).toMatch(/"view_range" of view must be two integers/);
     }
   });
 
-  it('cuts a view over 16,000 characters at a whole line and says to use view_range', async () => {
+  it('cuts a view over 16,000 characters at a whole line and says to use view_range (R-cut-view)', async () => {
     const lines = Array.from({ length: 2000 }, (_, i) => `line ${i + 1} ${'x'.repeat(20)}`);
     await create('/memories/big.md', lines.join('\n'));
     const content = await ok({ command: 'view', path: '/memories/big.md' });
@@ -114,14 +114,14 @@ describe('view of a file', () => {
     expect(rest.split('\n')[1]).toBe(`${String(last + 1).padStart(6)}\tline ${last + 1} ${'x'.repeat(20)}`);
   });
 
-  it('cuts a single over-long line too', async () => {
+  it('cuts a single over-long line too (R-cut-line)', async () => {
     await create('/memories/one.md', 'y'.repeat(50_000));
     const content = await ok({ command: 'view', path: '/memories/one.md' });
     expect(content.length).toBeLessThanOrEqual(16_000);
     expect(content).toMatch(/line 1 is 50000 characters long and only its first \d+ are shown\. Use view_range \[1, 1\] to see the whole line\.\]$/);
   });
 
-  it('cuts an over-long line of emoji between characters, never inside one', async () => {
+  it('cuts an over-long line of emoji between characters, never inside one (R-cut-line)', async () => {
     // A lone surrogate in a tool_result is invalid text. The prefix moves the cut to either half of a pair.
     const broken = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/u;
     for (const prefix of ['', 'x']) {
@@ -134,7 +134,7 @@ describe('view of a file', () => {
     }
   });
 
-  it('answers a missing path in the SDK wording', async () => {
+  it('answers a missing path in the SDK wording (R-view-missing)', async () => {
     expect(await fails({ command: 'view', path: '/memories/nope.md' })).toBe(
       'Error: The path /memories/nope.md does not exist. Please provide a valid path.',
     );
