@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import { playwright } from '@vitest/browser-playwright';
+import { clearSiteData } from './test/engines/clear-site-data.js';
 import { puppeteerFirefox } from './test/engines/firefox-provider.js';
 import { webkitWebDriver } from './test/engines/webkit-provider.js';
 
@@ -88,7 +89,7 @@ const browserSuite = {
 export default defineConfig({
   // Relative asset URLs, so dist/demo works from any folder of any static host.
   base: './',
-  plugins: [anthropicDevProxy()],
+  plugins: [anthropicDevProxy(), clearSiteData()],
   build: { outDir: 'dist/demo', emptyOutDir: true },
   test: {
     // A poll or a wait ends as soon as its condition holds: its timeout only bounds a hang, so it is long enough for a

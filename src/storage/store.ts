@@ -42,7 +42,26 @@ export class MemoryStore {
     body: (tx: MemoryTx<Mode>) => Promise<T>,
     stores: StoreName[] = ALL_STORES,
   ): Promise<T> {
-    const tx = await this.#begin(mode, stores);
+    // The browser may close the connection under a transaction (Safari's lost connection, a site-data clear): the
+    // transaction aborts, so nothing of it was written, and it runs once more on a fresh connection.
+    for (let attempt = 0; ; attempt++) {
+      const { tx, from } = await this.#begin(mode, stores);
+      try {
+        return await this.#attempt(mode, tx, body);
+      } catch (error) {
+        const failure = error instanceof Failed ? error : new Failed(toMemoryError(error), false);
+        if (attempt > 0 || failure.refusal || !connectionLost(unwrap(tx), failure.cause.cause)) throw failure.cause;
+        this.#drop(from);
+      }
+    }
+  }
+
+  /** One try of {@link run}; it rejects with `{ cause }`, so a refusal and a failure alike reach `run` to be judged. */
+  async #attempt<T, Mode extends IDBTransactionMode>(
+    mode: Mode,
+    tx: MemoryTx<Mode>,
+    body: (tx: MemoryTx<Mode>) => Promise<T>,
+  ): Promise<T> {
     // A write nothing waits for may fail and abort the transaction while `body` runs: not an unhandled rejection.
     tx.done.catch(() => undefined);
     let result: T;
@@ -52,14 +71,16 @@ export class MemoryStore {
       abortQuietly(tx);
       await tx.done.catch(() => undefined);
       // A refusal stands; anything else may echo a write that failed and aborted the transaction, which says more.
-      throw isMemoryToolError(error) ? error : toMemoryError(unwrap(tx).error ?? error);
+      throw isMemoryToolError(error)
+        ? new Failed(error, true)
+        : new Failed(toMemoryError(unwrap(tx).error ?? error), false);
     }
     // A read has its answer once its requests succeed; waiting for `complete` as well would only add a round trip.
     if (mode === 'readonly') return result;
     try {
       await tx.done;
     } catch (error) {
-      throw toMemoryError(error);
+      throw new Failed(toMemoryError(error), false);
     }
     return result;
   }
@@ -72,15 +93,27 @@ export class MemoryStore {
     void db?.then((d) => d.close()).catch(() => undefined);
   }
 
-  async #begin<Mode extends IDBTransactionMode>(mode: Mode, stores: StoreName[]): Promise<MemoryTx<Mode>> {
+  async #begin<Mode extends IDBTransactionMode>(
+    mode: Mode,
+    stores: StoreName[],
+  ): Promise<{ tx: MemoryTx<Mode>; from: Promise<MemoryDb> }> {
     // The browser may close a connection under us (Safari when idle, another tab's upgrade): one fresh one is tried.
     for (let attempt = 0; ; attempt++) {
       const connection = this.#connection();
       // The one this call tries: another call that found it closed too may have opened a fresh one meanwhile.
       const tried = this.#db;
-      const db = await connection;
+      let db: MemoryDb;
       try {
-        return db.transaction(stores, mode) as MemoryTx<Mode>;
+        db = await connection;
+      } catch (error) {
+        // An open the browser aborted as it force-closed the origin's connections (Chromium): the next one waits
+        // for what closed them.
+        if (attempt > 0 || !abortedByBrowser((error as MemoryToolError).cause)) throw error;
+        continue;
+      }
+      try {
+        const tx = db.transaction(stores, mode) as MemoryTx<Mode>;
+        return { tx, from: tried ?? connection };
       } catch (error) {
         if (attempt > 0 || !isClosedConnection(error)) throw toMemoryError(error);
         if (tried) this.#drop(tried);
@@ -184,8 +217,42 @@ function abortQuietly(tx: { abort(): void }): void {
   }
 }
 
+/** How {@link MemoryStore.run}'s tries fail: the error the caller gets, whether or not a rerun follows. */
+class Failed {
+  constructor(
+    readonly cause: MemoryToolError,
+    /** Thrown by the command itself: it stands, whatever happened to the connection. */
+    readonly refusal: boolean,
+  ) {}
+}
+
+/**
+ * Whether `tx` was aborted by the browser giving up its connection rather than by the command or a failed request.
+ * Firefox and WebKit mark the connection closing before they abort its transactions (it then refuses new ones);
+ * Chromium may abort first and close after, so the abort's own error says it: `UnknownError` (Chromium, WebKit:
+ * Safari's lost connection) or `AbortError` (Firefox, Chromium). A command's own abort leaves no error, and a failed
+ * request leaves its own name (`ConstraintError`, `QuotaExceededError`).
+ */
+function connectionLost(tx: IDBTransaction, error: unknown): boolean {
+  if (abortedByBrowser(tx.error)) return true;
+  // Only an IndexedDB failure can mean it: a command's own error (a stale-totals rerun) costs no probe.
+  if (!abortedByBrowser(error) && !isClosedConnection(error)) return false;
+  try {
+    tx.db.transaction(tx.db.objectStoreNames[0] ?? 'entries', 'readonly').abort();
+    return false;
+  } catch (probe) {
+    return isClosedConnection(probe);
+  }
+}
+
+function abortedByBrowser(error: unknown): boolean {
+  const name = (error as { name?: unknown } | null | undefined)?.name;
+  return name === 'UnknownError' || name === 'AbortError';
+}
+
 function isClosedConnection(error: unknown): boolean {
-  return error instanceof Error && error.name === 'InvalidStateError';
+  const name = (error as { name?: unknown } | null | undefined)?.name;
+  return name === 'InvalidStateError' || name === 'TransactionInactiveError';
 }
 
 /** A MemoryToolError as is; anything IndexedDB threw as a `storage` error naming what happened. */
