@@ -3,4 +3,11 @@
 import { runnerImport } from 'vite';
 
 const { module } = await runnerImport(new URL('./run.ts', import.meta.url).pathname);
-await module.main(process.argv.slice(2));
+try {
+  await module.main(process.argv.slice(2));
+} catch (error) {
+  // A wrong flag: its message says what to write; a stack would only hide it.
+  if (error?.name !== 'UsageError') throw error;
+  console.error(error.message);
+  process.exitCode = 2;
+}

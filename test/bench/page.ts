@@ -1,6 +1,7 @@
 // The benchmark in the page: builds each memory with raw writes, then times every command on the real
 // library and on its raw floor (raw.ts) in one interleaved loop, so the machine's noise hits both alike.
-// Driven by run.ts through `window.bench`; it reports progress with console.log and returns plain data.
+// Driven by run.ts through `window.bench`; it reports progress with console.log (and to a job's log, `start`/`next`)
+// and returns plain data.
 
 import type { IndexedDBMemoryTool } from '../../src/index.js';
 import {
@@ -26,9 +27,97 @@ import type { RawFile } from './raw.js';
 
 const ms = (values: readonly number[]): string => `${median(values).toFixed(3)} ms`;
 
+/**
+ * A call started by `start` and collected by `next`, for the drivers that cannot keep one evaluate open for the
+ * minutes a memory of 10,000 files takes (WebDriver's script timeout, Node fetch's 5-minute header timeout), nor
+ * hear the page's console (classic WebDriver): progress is kept in `log` until `next` hands it over.
+ */
+interface Job {
+  log: string[];
+  done: boolean;
+  value?: CaseResult[];
+  error?: string;
+  /** Ends the pending `next` early: the job finished or logged. */
+  wake?: () => void;
+}
+
+let job: Job | undefined;
+
+/** Progress: to the console, and to the running job's log. */
+function say(line: string): void {
+  console.log(line);
+  if (job && !job.done) {
+    job.log.push(line);
+    job.wake?.();
+  }
+}
+
+/** Starts `method` as the page's job (one at a time); `next` reports on it. */
+function start(method: 'runScenario' | 'runPayload', plan: ScenarioPlan | PayloadPlan): void {
+  if (job && !job.done) throw new Error('bench: a job is still running');
+  const current: Job = { log: [], done: false };
+  job = current;
+  const run = method === 'runScenario' ? runScenario(plan as ScenarioPlan) : runPayload(plan as PayloadPlan);
+  const finish = (): void => {
+    current.done = true;
+    current.wake?.();
+  };
+  run.then(
+    (value) => {
+      current.value = value;
+      finish();
+    },
+    (error: unknown) => {
+      current.error = error instanceof Error ? `${error.name}: ${error.message}\n${error.stack ?? ''}` : String(error);
+      finish();
+    },
+  );
+}
+
+/**
+ * The job's new log lines, and its result once done. Waits up to `waitMs` for either, so the driver asks rarely
+ * (each ask is a script run on the page's thread, beside the timed runs).
+ */
+async function next(waitMs: number): Promise<{ log: string[]; done: boolean; value?: CaseResult[]; error?: string }> {
+  const current = job;
+  if (!current) throw new Error('bench: no job was started');
+  if (!current.done && current.log.length === 0) {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, waitMs);
+      current.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    delete current.wake;
+  }
+  const log = current.log.splice(0);
+  return {
+    log,
+    done: current.done,
+    ...(current.value ? { value: current.value } : {}),
+    ...(current.error !== undefined ? { error: current.error } : {}),
+  };
+}
+
+/** The smallest step `performance.now()` takes here (ms): 5 µs in a cross-origin isolated Chromium, coarser elsewhere. */
+function timerStep(): number {
+  let step = Infinity;
+  let last = performance.now();
+  const end = last + 50;
+  while (last < end) {
+    const now = performance.now();
+    if (now > last) {
+      step = Math.min(step, now - last);
+      last = now;
+    }
+  }
+  return step;
+}
+
 function report(result: CaseResult): CaseResult {
   const ratio = median(result.lib) / median(result.raw);
-  console.log(
+  say(
     `  ${result.command.padEnd(22)} ${String(result.files).padStart(6)} files ${result.size.padStart(6)}: ` +
       `library ${ms(result.lib)}, raw ${ms(result.raw)} (${ratio.toFixed(2)}x)` +
       (result.alone ? `; alone, same loop: library ${ms(result.alone.lib)}, raw ${ms(result.alone.raw)}` : ''),
@@ -64,7 +153,7 @@ async function runScenario(plan: ScenarioPlan): Promise<CaseResult[]> {
   );
   await raw.seedFiles(db, bulkRecords, bulkDirs, now);
   await raw.seedFiles(db, [...small, ...targets], ['/memories/small', '/memories/work', '/memories/work/new'], now);
-  console.log(`memory of ${plan.files} files ready`);
+  say(`memory of ${plan.files} files ready`);
 
   const row = (command: string, size: string, floor: string, times: { lib: number[]; raw: number[] }, group: CaseResult['group'] = 'single'): void => {
     if (times.lib.length > 0) results.push(report({ group, command, files: plan.files, size, floor, ...times }));
@@ -304,7 +393,7 @@ async function runPayload(plan: PayloadPlan): Promise<CaseResult[]> {
   const now = Date.now();
   const folder = '/memories/payload';
   await raw.seedFiles(memory.db, bulkFiles(folder, plan.files, plan.bytes, now), bulkFolders(folder, plan.files), now);
-  console.log(`memory of ${plan.files} files of ${plan.label} ready`);
+  say(`memory of ${plan.files} files of ${plan.label} ready`);
   const results = await exportImport(memory, folder, plan.files, plan.label, plan.reps);
   await memory.close();
   return results;
@@ -315,6 +404,9 @@ export interface BenchApi {
   userAgent: string;
   runScenario(plan: ScenarioPlan): Promise<CaseResult[]>;
   runPayload(plan: PayloadPlan): Promise<CaseResult[]>;
+  start: typeof start;
+  next: typeof next;
+  timerStep: typeof timerStep;
   profile: typeof profile;
   hotLoop: typeof hotLoop;
 }
@@ -330,6 +422,9 @@ window.bench = {
   userAgent: navigator.userAgent,
   runScenario,
   runPayload,
+  start,
+  next,
+  timerStep,
   profile,
   hotLoop,
 };

@@ -17,7 +17,13 @@ export interface Summary {
   goals: Goal[];
 }
 
+/** The browsers the per-command rows run in (engines.ts); `chromium` is the default. */
+export const ENGINES = ['chromium', 'firefox', 'webkit'] as const;
+export type Engine = (typeof ENGINES)[number];
+
 export interface RunInfo {
+  /** Absent in results from before other engines were benched: Chromium. */
+  engine?: Engine;
   date: string;
   seconds: number;
   quick: boolean;
@@ -28,8 +34,55 @@ export interface RunInfo {
   node: string;
   cpus: string;
   userAgent: string;
+  /** Name and full version, e.g. `Firefox 153.8.0esr` (engines.ts). */
+  browser?: string;
   browserVersion: string;
+  /** How the browser ran and was driven, and where it kept IndexedDB, in words. */
+  driver?: string;
+  storage?: string;
   crossOriginIsolated: boolean;
+  /** The smallest step of performance.now() in the page (ms). */
+  timerStep?: number;
+}
+
+/** One engine's latest recorded run. */
+export interface EngineRecord {
+  run: RunInfo;
+  summary: Summary;
+  results: CaseResult[];
+}
+
+/** results.json: each engine's latest run (runs of other engines are kept when one is rerun), and the sizes. */
+export interface ResultsFile {
+  engines: Partial<Record<Engine, EngineRecord>>;
+  sizes?: SizeReport;
+  /** The run the sizes come from (one that did not measure them keeps the last ones). */
+  sizesRun?: { date: string; library: string };
+}
+
+/** What Chromium's rows were run on before the run info said so (engines.ts). */
+const CHROMIUM_DRIVER = 'headless (Debian), playwright-core over CDP';
+const ON_DISK = 'on disk, a fresh profile';
+
+/**
+ * Reads results.json, also as written before other engines were benched (`{ run, summary, sizes, results }`,
+ * a Chromium run).
+ */
+export function readResultsFile(json: unknown): ResultsFile {
+  const file = json as Partial<ResultsFile> & Partial<EngineRecord> & { sizes?: SizeReport };
+  if (file.engines) return file as ResultsFile;
+  if (!file.run || !file.results) return { engines: {} };
+  const run: RunInfo = {
+    ...file.run,
+    engine: 'chromium',
+    browser: file.run.browser ?? `Chromium ${file.run.browserVersion}`,
+    driver: file.run.driver ?? CHROMIUM_DRIVER,
+    storage: file.run.storage ?? ON_DISK,
+  };
+  return {
+    engines: { chromium: { run, summary: file.summary ?? summarize(file.results), results: file.results } },
+    ...(file.sizes ? { sizes: file.sizes, sizesRun: { date: file.run.date, library: file.run.library } } : {}),
+  };
 }
 
 const find = (results: readonly CaseResult[], command: string, files: number, size = '1 KB'): CaseResult | undefined =>
@@ -164,7 +217,7 @@ const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
 /** Gzipped bytes of an entry's eager code plus every chunk it can load later. */
 const withLazy = (e: SizeReport['core']): number => e.gzipped + e.lazy.reduce((sum, chunk) => sum + chunk.gzipped, 0);
 
-function sizeSection(sizes: SizeReport): string {
+function sizeSection(sizes: SizeReport, from?: ResultsFile['sizesRun']): string {
   // `judged` is what the target is held against: for the core what the tool alone loads, for the whole library
   // all of its code, the chunks loaded on first use included.
   const entry = (name: string, e: SizeReport['core'], target: number, judged: number): string =>
@@ -174,6 +227,7 @@ function sizeSection(sizes: SizeReport): string {
   const lines = [
     '## Size',
     '',
+    ...(from ? [`Measured ${when(from.date)}; library: ${from.library}.`, ''] : []),
     'Built by Vite 8 (rolldown) in library mode, then minified whitespace and all, as the app\'s own build does (library ' +
       'mode leaves ES output\'s whitespace to it), and gzipped (level 9); the SDK is external, idb is included. The core is judged on ' +
       'what it loads up front (the tool alone; undo, history, listing, expiry and bundles are fetched on first use), ' +
@@ -209,62 +263,114 @@ function sizeSection(sizes: SizeReport): string {
   return lines.join('\n') + '\n';
 }
 
-export function renderMarkdown(run: RunInfo, results: readonly CaseResult[], summary: Summary, sizes?: SizeReport): string {
-  const floors = new Map<string, string>();
-  for (const r of results) floors.set(r.command, r.floor);
+/** `2026-12-04 16:07 UTC` */
+const when = (iso: string): string => iso.replace('T', ' ').replace(/:\d\d(\.\d+)?Z$/u, ' UTC');
+
+const micro = (ms: number): string => (ms < 1 ? `${Math.round(ms * 1000)} µs` : `${formatMs(ms)} ms`);
+
+/** The browser of a record, with its engine's name when the browser's does not say it (MiniBrowser is WebKit). */
+const browserOf = (run: RunInfo): string => run.browser ?? `Chromium ${run.browserVersion}`;
+
+/** One engine's part of results.md: how it ran, then its two tables. */
+function engineSection(record: EngineRecord): string {
+  const { run, results } = record;
   const n = (group: CaseResult['group']): string => {
     const counts = results.filter((r) => r.group === group).map((r) => r.lib.length);
     return counts.length ? `${Math.min(...counts)}–${Math.max(...counts)}` : '0';
   };
   return [
+    `## ${browserOf(run)}`,
+    '',
+    `${run.driver ?? CHROMIUM_DRIVER}. IndexedDB ${run.storage ?? ON_DISK}. ` +
+      `\`npm run bench${run.quick ? ' -- --quick' : ''}\`, ${when(run.date)}, ${run.seconds} s; library: ${run.library}. ` +
+      `${n('single')} runs per single-file row, ${n('bulk')} per folder row. ` +
+      (run.warmup
+        ? `Warm-up first (untimed): every single-file command ${warmUpWords(run.warmup)}, library and raw.`
+        : '**No warm-up** (`--no-warmup`): the first rows ran on code the engine had yet to optimize.'),
+    '',
+    ...(['single', 'bulk'] as const).flatMap((group) => {
+      const rows = results.filter((r) => r.group === group);
+      if (rows.length === 0) return [];
+      return [group === 'single' ? '### One file' : '### Folders, export and import', '', table(rows, group === 'single'), ''];
+    }),
+    growthTable(results),
+  ].join('\n');
+}
+
+/** The goals, a column per engine: each judged against that engine's own raw floor. */
+function goalsTable(records: readonly EngineRecord[]): string {
+  const names: string[] = [];
+  for (const record of records) for (const goal of record.summary.goals) if (!names.includes(goal.goal)) names.push(goal.goal);
+  const cell = (record: EngineRecord, name: string): string => {
+    const goal = record.summary.goals.find((g) => g.goal === name);
+    if (!goal) return '—';
+    return `${goal.measured} ${goal.met ? 'met' : '**missed**'}${goal.note ? `<br><sub>${goal.note}</sub>` : ''}`;
+  };
+  return [
+    `| goal | ${records.map((r) => browserOf(r.run)).join(' | ')} |`,
+    `|---|${records.map(() => '---|').join('')}`,
+    ...names.map((name) => `| ${name} | ${records.map((r) => cell(r, name)).join(' | ')} |`),
+  ].join('\n');
+}
+
+export function renderMarkdown(file: ResultsFile): string {
+  const records = ENGINES.flatMap((engine) => file.engines[engine] ?? []);
+  const missing = ENGINES.filter((engine) => !file.engines[engine]);
+  const floors = new Map<string, string>();
+  for (const record of records) for (const r of record.results) floors.set(r.command, r.floor);
+  const timers = (run: RunInfo): string =>
+    (run.timerStep !== undefined ? `${micro(run.timerStep)} steps` : '') +
+    (run.crossOriginIsolated ? `${run.timerStep !== undefined ? ', ' : ''}cross-origin isolated` : `${run.timerStep !== undefined ? ', ' : ''}not isolated`);
+  return [
     '# Benchmark results',
     '',
-    `Generated by \`npm run bench${run.quick ? ' -- --quick' : ''}\` on ${run.date} in ${run.seconds} s: ` +
-      `library: ${run.library}; Chromium ${run.browserVersion} headless (Debian) on a fresh profile on disk, Node ${run.node}, ${run.cpus}. ` +
-      `Cross-origin isolated (5 µs timers): ${run.crossOriginIsolated ? 'yes' : 'no'}.`,
+    'Each engine\'s latest run of `npm run bench` (`-- --engines=chromium,firefox,webkit`; Chromium alone by default). ' +
+      'A run of some engines keeps the others\' rows from their own last run, so read each one\'s date and library.',
     '',
+    '| engine | browser | run by | IndexedDB | performance.now() | run |',
+    '|---|---|---|---|---|---|',
+    ...records.map(({ run }) =>
+      `| ${run.engine ?? 'chromium'} | ${browserOf(run)} | ${run.driver ?? CHROMIUM_DRIVER} | ${run.storage ?? ON_DISK} | ${timers(run)} | ` +
+        `${when(run.date)}, ${run.quick ? '`--quick`' : 'full'}, ${run.seconds} s; ${run.library}; Node ${run.node}, ${run.cpus} |`,
+    ),
+    '',
+    ...(missing.length > 0 ? [`Not run yet: ${missing.join(', ')} (\`npm run bench -- --engines=${missing.join(',')}\`).`, ''] : []),
     'Medians in milliseconds. Each row times the real library (minified by Vite, as an app ships it) and its raw ' +
-      'floor — plain IndexedDB on the same database doing the least work the command needs — alternately in one loop ' +
-      `(who goes first flips each round, warm-up runs discarded; ${n('single')} runs per single-file row, ${n('bulk')} per folder row). ` +
-      (run.warmup
-        ? `Before the first row, every single-file command ran ${warmUpWords(run.warmup)}, library and raw, untimed, so that no row is measured on code V8 has yet to optimize (\`-- --no-warmup\` skips it). `
-        : 'This run skipped the untimed warm-up (`--no-warmup`): its first rows ran on code V8 had yet to optimize. ') +
+      'floor — plain IndexedDB on the same database, in the same page of the same browser, doing the least work the command needs — alternately in one loop ' +
+      '(who goes first flips each round, warm-up runs discarded), so every ratio is against that engine\'s own floor. ' +
+      'Before the first row, every single-file command runs a few hundred times, library and raw, untimed, so that no ' +
+      'row is measured on code the engine\'s JIT has yet to optimize (`-- --no-warmup` skips it). ' +
       'The SDK column is the official `BetaLocalFilesystemMemoryTool` on a temp folder of the same disk, running the same ' +
-      'script in Node afterwards (it fsyncs every write; Chromium commits IndexedDB with relaxed durability).',
+      'script in Node after the browsers (it fsyncs every write; Chromium and Firefox commit IndexedDB with relaxed durability, ' +
+      'WebKit under automation keeps it in memory).',
     '',
     '`npm run bench -- --quick` runs a fifth of the repetitions (one file of 1 or 16 KB and the 10-file listing keep all theirs: they take milliseconds); `-- --head` benches the committed src/ instead of the ' +
       'working tree; `-- --profile` writes the diagnosis (request and round counts, the library with history or the secret ' +
-      'check off, raw replicas of its request pattern, CPU profiles) to profile.json instead of this table.',
+      'check off, raw replicas of its request pattern, CPU profiles) to profile.json instead of this table (Chromium only).',
     '',
     '## Goals',
     '',
-    '| goal | measured | |',
-    '|---|---|---|',
-    ...summary.goals.map((g) => `| ${g.goal} | ${g.measured}${g.note ? `<br><sub>${g.note}</sub>` : ''} | ${g.met ? 'met' : '**missed**'} |`),
+    'Each engine against its own raw floor.',
     '',
-    '## One file',
+    goalsTable(records),
     '',
-    'The file is an edit target of that size in a memory of that many 1 KB files (in folders of 100). Each run views ' +
+    '## The rows',
+    '',
+    '**One file**: the file is an edit target of that size in a memory of that many 1 KB files (in folders of 100). Each run views ' +
       'or edits the same file, so the library reads its body beside its entry (it has seen the file: as when Claude views ' +
       'a file, then edits it); the `1 KB, unseen` rows take a different file of the memory each run, one the library has ' +
       'not seen, whose body it reads once the entry has named it.',
     '',
-    table(results.filter((r) => r.group === 'single'), true),
-    '',
-    '## Folders, export and import',
-    '',
-    '`list folder`, `rename folder` and `delete folder` act on `/memories/bulk` (all the memory\'s files, two levels); ' +
+    '**Folders, export and import**: `list folder`, `rename folder` and `delete folder` act on `/memories/bulk` (all the memory\'s files, two levels); ' +
       '`list 10-file folder` lists `/memories/small` beside them (0 files = alone); in a memory of bulk files, that same listing in a memory of only `/memories/small`, open beside it, is timed in the same loop (library and raw, the order rotating each round), and the goal is judged on that pair. Before each `delete folder` run the ' +
       'folder is written back and the history emptied (untimed). `export` is of a folder of that many files; `import` ' +
       'puts that export into a new empty database each run (the library gets the Blob; the raw floor gets the parsed files).',
     '',
-    table(results.filter((r) => r.group === 'bulk'), false),
-    '',
-    growthTable(results),
+    ...records.map(engineSection),
     '## What each raw floor does',
     '',
     ...[...floors].map(([command, floor]) => `- \`${command}\`: ${floor}`),
     '',
-    sizes ? sizeSection(sizes) : '',
+    file.sizes ? sizeSection(file.sizes, file.sizesRun) : '',
   ].join('\n');
 }

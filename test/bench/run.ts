@@ -1,23 +1,25 @@
 // `npm run bench`: builds the benchmark page with Vite, serves it cross-origin isolated (fine timers), drives
-// Debian's headless Chromium through it, runs the SDK's Node tool on the same script, measures sizes, then
-// prints the table and writes test/bench/results.{md,json}. Flags: --quick (fewer runs), --no-peer, --no-size,
-// --head (bench the committed src/, not the working tree), --profile (diagnosis instead: profile.json),
-// --only=create,str_replace and --files=1000 (a partial run, written to results.{md,json}.tmp).
+// each engine's browser through it in turn (engines.ts; Chromium alone by default), runs the SDK's Node tool on the
+// same script, measures sizes, then prints the table and writes test/bench/results.{md,json}. Flags:
+// --engines=chromium,firefox,webkit (or all), --quick (fewer runs), --no-peer, --no-size, --no-warmup, --head (bench
+// the committed src/, not the working tree), --profile (diagnosis instead: profile.json, Chromium only),
+// --only=create,str_replace and --files=1000 (a partial run, written to results.{md,json}.tmp), --render (no run:
+// results.md again from results.json).
 
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { readFile, writeFile } from 'node:fs/promises';
+import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import type { Page } from 'playwright-core';
 import { build, preview } from 'vite';
-import { chromiumArgs, chromiumPath } from '../../vite.config.js';
+import { launchBench } from './engines.js';
 import type { CaseResult, PayloadPlan, Reps, ScenarioPlan } from './fixtures.js';
 import { runPeerScenario, peerKey } from './node-peer.js';
 import type { PeerTimes } from './node-peer.js';
 import { measureSizes } from './size.js';
 import type { SizeReport } from './size.js';
-import { renderMarkdown, summarize } from './report.js';
+import { ENGINES, readResultsFile, renderMarkdown, summarize } from './report.js';
+import type { Engine, EngineRecord, ResultsFile, RunInfo } from './report.js';
 import { librarySource } from './source.js';
 import type { Source } from './source.js';
 
@@ -36,6 +38,10 @@ export interface Options {
   only?: string[];
   /** `--files=0,1000`: just the memories of these sizes. */
   files?: number[];
+  /** `--engines=firefox,webkit` (or `all`): the browsers, in this order; Chromium alone when absent. */
+  engines: Engine[];
+  /** `--render`: no run; results.md written again from results.json (after a change to report.ts). */
+  render: boolean;
 }
 
 /**
@@ -97,17 +103,6 @@ async function servePage(minify: boolean, source: Source): Promise<{ url: string
   };
 }
 
-/** Chromium's full version: a persistent context has no Browser to ask, and the user agent gives only the major. */
-async function browserVersion(page: Page): Promise<string> {
-  const cdp = await page.context().newCDPSession(page);
-  try {
-    const { product } = await cdp.send('Browser.getVersion');
-    return product.replace(/^[^/]*\//u, '');
-  } finally {
-    await cdp.detach();
-  }
-}
-
 /**
  * Samples the CPU while the page runs library commands (300 of 1 KB, 40 of 1 MB), and the raw floor's create for
  * comparison; self time per function.
@@ -143,7 +138,33 @@ async function cpuProfiles(page: Page): Promise<Record<string, unknown>> {
   return out;
 }
 
-export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+/** A wrong command line: bench.mjs prints its message alone. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+const FLAGS = ['--quick', '--no-peer', '--no-size', '--profile', '--head', '--no-warmup', '--render'];
+const VALUED = ['only', 'files', 'engines'];
+
+/** The command line; an unknown flag is an error, so that a typo cannot start ten minutes of the wrong run. */
+export function parseArgs(argv: readonly string[]): Options {
+  for (const arg of argv) {
+    if (FLAGS.includes(arg) || VALUED.some((flag) => arg.startsWith(`--${flag}=`))) continue;
+    const name = arg.split('=')[0];
+    const valued = VALUED.find((flag) => name === `--${flag}` || name === `--${flag.replace(/s$/u, '')}`);
+    throw new UsageError(
+      valued
+        ? `npm run bench: write --${valued}=… (e.g. --${valued}=${valued === 'engines' ? 'firefox,webkit' : '…'})`
+        : `npm run bench: unknown flag ${arg} (known: ${[...FLAGS, ...VALUED.map((flag) => `--${flag}=`)].join(' ')})`,
+    );
+  }
+  const list = (flag: string): string[] | undefined =>
+    argv.find((arg) => arg.startsWith(`--${flag}=`))?.slice(flag.length + 3).split(',').filter(Boolean);
+  const engines = list('engines')?.flatMap((name) => (name === 'all' ? [...ENGINES] : [name])) ?? ['chromium'];
+  const unknown = engines.filter((name) => !(ENGINES as readonly string[]).includes(name));
+  if (unknown.length > 0 || engines.length === 0) {
+    throw new UsageError(`npm run bench: --engines takes ${ENGINES.join(', ')} or all, comma-separated (got ${unknown.join(', ') || 'none'})`);
+  }
   const options: Options = {
     quick: argv.includes('--quick'),
     peer: !argv.includes('--no-peer'),
@@ -151,15 +172,56 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     profile: argv.includes('--profile'),
     head: argv.includes('--head'),
     warmup: !argv.includes('--no-warmup'),
+    engines: [...new Set(engines as Engine[])],
+    render: argv.includes('--render'),
   };
-  const list = (flag: string): string[] | undefined =>
-    argv.find((arg) => arg.startsWith(`--${flag}=`))?.slice(flag.length + 3).split(',').filter(Boolean);
+  if (options.profile && options.engines.some((engine) => engine !== 'chromium')) {
+    throw new UsageError('npm run bench: --profile is Chromium only (its CPU profiles are taken over CDP)');
+  }
   const only = list('only')?.map((command) => command.replaceAll('_', ' ').replace('str replace', 'str_replace'));
   const files = list('files')?.map(Number);
   if (only) options.only = only;
   if (files) options.files = files;
+  return options;
+}
+
+/** results.json as recorded, or none. */
+async function readRecord(file: string): Promise<ResultsFile> {
+  if (!existsSync(file)) return { engines: {} };
+  return readResultsFile(JSON.parse(await readFile(file, 'utf8')));
+}
+
+/** Writes results.md and results.json (or, with `tmp`, results.md.tmp and results.json.tmp); returns the markdown. */
+async function writeResults(results: ResultsFile, tmp = false): Promise<string> {
+  const markdown = renderMarkdown(results);
+  const suffix = tmp ? '.tmp' : '';
+  await writeFile(`${here}results.md${suffix}`, markdown);
+  const engines = Object.fromEntries(
+    Object.entries(results.engines).map(([engine, record]) => [
+      engine,
+      {
+        ...record,
+        results: record.results.map((r) => ({ ...r, lib: r.lib.map(round), raw: r.raw.map(round), ...(r.peer ? { peer: r.peer.map(round) } : {}) })),
+      },
+    ]),
+  );
+  // Every run's time is kept (ms, 4 decimals), one row's samples to a line.
+  const json = JSON.stringify({ ...results, engines }, null, 2).replace(/\[\s+(-?[\d.]+(?:,\s+-?[\d.]+)*)\s+\]/gu, (_, list: string) => `[${list.replace(/\s+/gu, ' ')}]`);
+  await writeFile(`${here}results.json${suffix}`, json + '\n');
+  return markdown;
+}
+
+export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
+  const options = parseArgs(argv);
+  if (options.render) {
+    const recorded = await readRecord(`${here}results.json`);
+    for (const record of Object.values(recorded.engines)) record.summary = summarize(record.results);
+    await writeResults(recorded);
+    console.log(`wrote ${here}results.md and results.json from results.json (nothing measured)`);
+    return;
+  }
   const source = librarySource(options.head);
-  console.log(`library: ${source.label}`);
+  console.log(`library: ${source.label}; engines: ${options.engines.join(', ')}`);
   const started = Date.now();
   const planned = plans(options.quick);
   const scenarios = planned.scenarios
@@ -181,55 +243,62 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
 
   // Unminified for --profile, so the CPU profile names the library's functions.
   const server = await servePage(!options.profile, source);
-  // A profile on disk, as a user's browser has. `launch()` would give an off-the-record context, whose IndexedDB
-  // lives in memory: there, a write in a memory of 10,000 files cost four times what it costs on disk, and every
-  // extra request of a 16 KB write two milliseconds more, which no user's browser shows.
-  const profileDir = await mkdtemp(join(tmpdir(), 'idb-memory-bench-'));
-  const context = await chromium.launchPersistentContext(profileDir, { executablePath: chromiumPath, args: chromiumArgs, headless: true });
-  const results: CaseResult[] = [];
-  let environment: { userAgent: string; crossOriginIsolated: boolean; browserVersion: string };
+  const records: EngineRecord[] = [];
   let profile: unknown;
   try {
-    const page = context.pages()[0] ?? (await context.newPage());
-    page.on('console', (message) => {
-      // The page has no favicon; everything else the page logs is progress.
-      if (!message.text().startsWith('Failed to load resource')) console.log(message.text());
-    });
-    page.on('pageerror', (error) => console.error(`page error: ${error.message}`));
-    await page.goto(server.url);
-    await page.waitForFunction(() => window.bench !== undefined);
-    environment = {
-      ...(await page.evaluate(() => ({
-        userAgent: window.bench?.userAgent ?? '',
-        crossOriginIsolated: window.bench?.crossOriginIsolated ?? false,
-      }))),
-      browserVersion: await browserVersion(page),
-    };
-    console.log(`Chromium ${environment.browserVersion}, cross-origin isolated: ${environment.crossOriginIsolated}`);
-    if (options.profile) {
-      profile = {
-        ...((await page.evaluate(() => window.bench?.profile())) as object),
-        cpu: await cpuProfiles(page),
+    // One browser at a time, each closed before the next starts: on 2 cores, two would time each other.
+    for (const engine of options.engines) {
+      const engineStarted = Date.now();
+      console.log(`\n${engine}: starting the browser …`);
+      const browser = await launchBench(engine, server.url, (line) => console.log(line));
+      const results: CaseResult[] = [];
+      const environment = browser.environment;
+      try {
+        console.log(
+          `${browser.browser}, cross-origin isolated: ${environment.crossOriginIsolated}, ` +
+            `performance.now() steps: ${(environment.timerStep * 1000).toFixed(1)} µs; IndexedDB ${browser.storage.replaceAll('**', '')}`,
+        );
+        if (options.profile && browser.chromiumPage) {
+          const page = browser.chromiumPage;
+          profile = {
+            ...((await page.evaluate(() => window.bench?.profile())) as object),
+            cpu: await cpuProfiles(page),
+          };
+        } else {
+          // Untimed, so that the first rows are not measured on code the JIT has yet to optimize (the library's many
+          // functions take longer to reach their optimized tier than the raw floor's few): every single-file command,
+          // library and raw, a few hundred times on a throwaway memory. What the page reports of it is dropped.
+          if (options.warmup) {
+            console.log('warm-up (not recorded):');
+            await browser.run('runScenario', WARM_UP);
+          }
+          for (const plan of scenarios) results.push(...(await browser.run('runScenario', plan)));
+          for (const plan of payloads) results.push(...(await browser.run('runPayload', plan)));
+        }
+      } finally {
+        await browser.close();
+      }
+      const run: RunInfo = {
+        engine,
+        date: new Date(engineStarted).toISOString(),
+        seconds: Math.round((Date.now() - engineStarted) / 1000),
+        quick: options.quick,
+        ...(options.warmup ? { warmup: WARM_UP } : {}),
+        library: source.label,
+        node: process.version,
+        cpus: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}`,
+        userAgent: environment.userAgent,
+        browser: browser.browser,
+        browserVersion: browser.version,
+        driver: browser.driver,
+        storage: browser.storage,
+        crossOriginIsolated: environment.crossOriginIsolated,
+        timerStep: Math.round(environment.timerStep * 1e6) / 1e6,
       };
-    } else {
-      // Untimed, so that the first rows are not measured on code V8 has yet to optimize (the library's many
-      // functions take longer to reach their optimized tier than the raw floor's few): every single-file command,
-      // library and raw, a few hundred times on a throwaway memory. What the page reports of it is dropped.
-      if (options.warmup) {
-        console.log('warm-up (not recorded):');
-        await page.evaluate((p) => window.bench?.runScenario(p), WARM_UP);
-      }
-      for (const plan of scenarios) {
-        results.push(...(await page.evaluate((p) => window.bench?.runScenario(p) ?? [], plan)));
-      }
-      for (const plan of payloads) {
-        results.push(...(await page.evaluate((p) => window.bench?.runPayload(p) ?? [], plan)));
-      }
+      records.push({ run, results, summary: { goals: [] } });
     }
   } finally {
-    await context.close();
     await server.close();
-    await rm(profileDir, { recursive: true, force: true });
   }
 
   if (options.profile) {
@@ -246,31 +315,30 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     for (const plan of scenarios) {
       for (const [key, values] of await runPeerScenario(plan, (line) => console.log(line))) peer.set(key, values);
     }
-    for (const result of results) {
+    for (const result of records.flatMap((record) => record.results)) {
       const values = peer.get(peerKey(result.command, result.files, result.size));
       if (values) result.peer = values;
     }
   }
+  for (const record of records) record.summary = summarize(record.results);
 
-  const run = {
-    date: new Date(started).toISOString(),
-    seconds: Math.round((Date.now() - started) / 1000),
-    quick: options.quick,
-    ...(options.warmup ? { warmup: WARM_UP } : {}),
-    library: source.label,
-    node: process.version,
-    cpus: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}`,
-    ...environment,
+  // A partial run (--only, --files) is for working on a command: printed, never taken for the record. A full run
+  // replaces its engines' rows and keeps the other engines' (and the sizes, when it measured none) from results.json.
+  const previous = partial ? { engines: {} } : await readRecord(`${here}results.json`);
+  const thisRun = { date: new Date(started).toISOString(), library: source.label };
+  const file: ResultsFile = {
+    engines: { ...previous.engines, ...Object.fromEntries(records.map((record) => [record.run.engine, record])) },
+    ...(sizes ? { sizes, sizesRun: thisRun } : previous.sizes ? { sizes: previous.sizes, ...(previous.sizesRun ? { sizesRun: previous.sizesRun } : {}) } : {}),
   };
-  const summary = summarize(results);
-  const markdown = renderMarkdown(run, results, summary, sizes);
-  // A partial run (--only, --files) is for working on a command: printed, never taken for the record.
-  const [mdFile, jsonFile] = partial ? ['results.md.tmp', 'results.json.tmp'] : ['results.md', 'results.json'];
-  await writeFile(`${here}${mdFile}`, markdown);
-  const rounded = results.map((r) => ({ ...r, lib: r.lib.map(round), raw: r.raw.map(round), ...(r.peer ? { peer: r.peer.map(round) } : {}) }));
-  // Every run's time is kept (ms, 4 decimals), one row's samples to a line.
-  const json = JSON.stringify({ run, summary, sizes, results: rounded }, null, 2).replace(/\[\s+(-?[\d.]+(?:,\s+-?[\d.]+)*)\s+\]/gu, (_, list: string) => `[${list.replace(/\s+/gu, ' ')}]`);
-  await writeFile(`${here}${jsonFile}`, json + '\n');
+  const markdown = await writeResults(file, partial);
   console.log('\n' + markdown);
-  console.log(`wrote ${here}${mdFile} and ${jsonFile} (${run.seconds} s)`);
+  for (const record of records) {
+    const missed = record.summary.goals.filter((goal) => !goal.met);
+    console.log(
+      `${record.run.browser}: ${record.summary.goals.length - missed.length} of ${record.summary.goals.length} goals met` +
+        (missed.length ? `; missed: ${missed.map((goal) => `${goal.goal} (${goal.measured})`).join('; ')}` : ''),
+    );
+  }
+  const written = partial ? 'results.md.tmp and results.json.tmp' : 'results.md and results.json';
+  console.log(`wrote ${here}${written} (${Math.round((Date.now() - started) / 1000)} s)`);
 }
