@@ -1,0 +1,48 @@
+// memoryToolResult(): the `tool_result` block the SDK's toolRunner would send for a memory `tool_use`, for any loop.
+// Its types are declared here, not taken from the SDK, so that it works where the SDK is not installed.
+
+import { parseMemoryCommand } from '../core/command-input.js';
+import { ERROR_PREFIX } from '../core/replies.js';
+import type { MemoryCommandRunner } from './command-runner.js';
+
+/** The fields of a `tool_use` block Claude sent that the answer needs; the SDK's `BetaToolUseBlock` is one. */
+export interface MemoryToolUse {
+  id: string;
+  name: string;
+  input: unknown;
+}
+
+/** A `tool_result` block as the SDK's toolRunner sends it: `is_error` only on an error. */
+export interface MemoryToolResultBlock {
+  type: 'tool_result';
+  tool_use_id: string;
+  content: string;
+  is_error?: true;
+}
+
+/**
+ * Runs `toolUse` on `tool` and resolves to the `tool_result` block that answers it, exactly as
+ * `client.beta.messages.toolRunner` with `memoryTool(tool)` would; it never rejects.
+ *
+ * @example
+ * const uses = message.content.filter((block) => block.type === 'tool_use');
+ * messages.push({ role: 'user', content: await Promise.all(uses.map((use) => memoryToolResult(tool, use))) });
+ */
+export async function memoryToolResult(
+  tool: MemoryCommandRunner,
+  toolUse: MemoryToolUse,
+): Promise<MemoryToolResultBlock> {
+  const tool_use_id = toolUse.id;
+  // The runner answers a name it has no tool for with this error, and runs nothing.
+  if (toolUse.name !== 'memory') {
+    const content = `${ERROR_PREFIX}Tool '${toolUse.name}' not found`;
+    return { type: 'tool_result', tool_use_id, content, is_error: true };
+  }
+  try {
+    return { type: 'tool_result', tool_use_id, content: await tool.execute(parseMemoryCommand(toolUse.input)) };
+  } catch (error) {
+    // As the runner words anything its tool throws: the message of an Error, else the value as a string.
+    const message = error instanceof Error ? error.message : String(error);
+    return { type: 'tool_result', tool_use_id, content: ERROR_PREFIX + message, is_error: true };
+  }
+}
