@@ -1,14 +1,19 @@
-// A storm: two or three tabs and a dedicated worker on one memory database in real Chromium, each with its
-// own IndexedDBMemoryTool (one with tight limits, one with no history), running a seeded random mix of commands,
-// undos of random changes, imports (merge and replace) and expiry at once. Afterwards a fresh tab looks at the
-// stores directly and through a fresh tool; every outcome and change event was streamed to the test as it happened,
-// so the history, the events and the replies can be held against each other. Also: a tab closed mid-storm.
+// A storm: two or three tabs and a dedicated worker on one memory database, in Chromium, Firefox and WebKit
+// (./tabs/), each with its own IndexedDBMemoryTool (one with tight limits, one with no history), running a seeded
+// random mix of commands, undos of random changes, imports (merge and replace) and expiry at once. Afterwards a fresh
+// tab looks at the stores directly and through a fresh tool; every outcome and change event was streamed to the test
+// as it happened (over HTTP, tabs/report-server.ts), so the history, the events and the replies can be held against
+// each other. Also: a tab closed mid-storm.
 //
 // Seeds: STORM_SEEDS="1,2,3" (storm), STORM_PRUNE_SEEDS, STORM_CLOSE_SEEDS; STORM_OPS ops per participant.
 
-import { describe, expect, it } from 'vitest';
-import type { BrowserContext, Page } from 'playwright-core';
-import { servedForFile, startDevServer, withDiskProfile } from './harness.js';
+import { describe, expect } from 'vitest';
+import { servedForFile, startDevServer } from './harness.js';
+import type { Engine, Tab, TabBrowser } from './tabs/driver.js';
+import { withBrowser } from './tabs/driver.js';
+import { ENGINES, itIn } from './tabs/engines.js';
+import type { ReportChannel } from './tabs/report-server.js';
+import { reportServerForFile } from './tabs/report-server.js';
 import type { Inspection, StormConfig, StormMessage } from './pages/storm-driver.js';
 import { BIG_FILES, BULK_FILES } from './pages/storm-driver.js';
 import type { MemoryToolErrorCode } from '../../src/index.js';
@@ -27,6 +32,7 @@ const TIMEOUT_MS = 120_000;
 const WRITES = new Set(['create', 'str_replace', 'insert', 'delete', 'rename']);
 
 const server = servedForFile(startDevServer);
+const reports = reportServerForFile();
 let dbCounter = 0;
 
 const freshDbName = (): string => `storm-${Date.now()}-${++dbCounter}`;
@@ -42,21 +48,36 @@ class Log {
   }
 }
 
-async function openTab(context: BrowserContext, log: Log): Promise<Page> {
-  const page = await context.newPage();
-  page.setDefaultTimeout(120_000);
-  await page.exposeBinding('stormReport', (_source, messages: StormMessage[]) => {
+/** A browser of `engine` whose storm tabs report to `log`; closed, with the report channel, after `body`. */
+async function withStormBrowser(engine: Engine, body: (browser: TabBrowser, log: Log, channel: ReportChannel) => Promise<void>): Promise<void> {
+  const log = new Log();
+  const channel = reports.channel((messages: StormMessage[]) => {
     log.messages.push(...messages);
   });
-  page.on('pageerror', (error) => log.messages.push({ type: 'stray', tab: 'pageerror', changes: [{ type: 'write', path: String(error) }], t: Date.now() }));
-  await page.goto(`${server.url}${PAGE}`);
-  await page.waitForFunction(() => document.body.dataset.ready === 'true');
-  return page;
+  try {
+    await withBrowser(engine, (browser) => body(browser, log, channel));
+  } finally {
+    channel.close();
+  }
+}
+
+/** A new tab on the storm page, reporting to the test: its messages, and its uncaught errors as `pageerror`. */
+async function openTab(browser: TabBrowser, channel: ReportChannel): Promise<Tab> {
+  const tab = await browser.openTab(`${server.url}${PAGE}`);
+  await tab.waitFor(() => document.body.dataset.ready === 'true', undefined);
+  await channel.install(tab, 'stormReport');
+  await tab.evaluate(() => {
+    const report = (error: unknown): void =>
+      void window.stormReport?.([{ type: 'stray', tab: 'pageerror', changes: [{ type: 'write', path: String(error) }], t: Date.now() }]).catch(() => undefined);
+    window.addEventListener('error', (event) => report(event.error ?? event.message));
+    window.addEventListener('unhandledrejection', (event) => report(event.reason));
+  });
+  return tab;
 }
 
 interface Participant {
   config: StormConfig;
-  page: Page;
+  page: Tab;
   worker: boolean;
 }
 
@@ -127,11 +148,10 @@ function unassigned(items: string[], slots: string[][]): string[] {
  * `prune`: some tool prunes the journal, so only its newest records can be held against the replies. `before`: ids of
  * the records made before the storm (no op answers for them; the storm's undos may still mark them undone).
  *
- * `closed`: that tab was closed mid-storm, and the test may never get the messages it posted last (Playwright drops a
- * closing page's binding calls, also those posted long before but not yet handled). Its ops run only once the test
- * has their start (`ackStarts`), so the ops whose outcome the test does not know are exactly those with a start and no
- * outcome here: each may have committed or not. Whatever the history or the other tabs show beyond the tab's answers
- * must be explained by those, one each.
+ * `closed`: that tab was closed mid-storm, and the test may never get the messages it posted last (a post under way
+ * when a page closes may be cut off). Its ops run only once the test has their start (`ackStarts`), so the ops whose
+ * outcome the test does not know are exactly those with a start and no outcome here: each may have committed or not.
+ * Whatever the history or the other tabs show beyond the tab's answers must be explained by those, one each.
  */
 function analyse(parts: Participant[], log: Log, seen: Inspection, options: { prune: boolean; closed?: Closed; before?: number[] }): string[] {
   const problems: string[] = [...seen.problems.map((p) => `store: ${p}`)];
@@ -346,9 +366,12 @@ async function storm(parts: Participant[], log: Log, close?: { tab: string; afte
   return { ms, ...(closed ? { closed } : {}) };
 }
 
-/** A fresh tab's raw look at the stores, then `judge` (before the probe writes anything), then a fresh tool's check. */
-async function lookAfter(context: BrowserContext, log: Log, db: string, judge: (seen: Inspection) => string[]): Promise<{ seen: Inspection; problems: string[] }> {
-  const page = await openTab(context, log);
+/**
+ * A fresh tab's raw look at the stores, then `judge` (before the probe writes anything), then a fresh tool's check.
+ * The raw look waits as long as the browser makes it (WebKit first rolls back what a closed tab left half done).
+ */
+async function lookAfter(browser: TabBrowser, channel: ReportChannel, db: string, judge: (seen: Inspection) => string[]): Promise<{ seen: Inspection; problems: string[] }> {
+  const page = await openTab(browser, channel);
   const seen = await page.evaluate((name) => window.storm.inspect(name), db);
   const problems = judge(seen);
   const fresh = await page.evaluate((name) => window.storm.freshToolCheck(name), db);
@@ -368,12 +391,11 @@ const base = (db: string, name: string, seed: number): StormConfig => ({
   big: false,
 });
 
-async function runMixed(seed: number, prune: boolean): Promise<string[]> {
+async function runMixed(engine: Engine, seed: number, prune: boolean): Promise<string[]> {
   let problems: string[] = [];
-  await withDiskProfile(async (context) => {
+  await withStormBrowser(engine, async (browser, log, channel) => {
     const db = freshDbName();
-    const log = new Log();
-    const [a, b, c] = [await openTab(context, log), await openTab(context, log), await openTab(context, log)];
+    const [a, b, c] = [await openTab(browser, channel), await openTab(browser, channel), await openTab(browser, channel)];
     const parts: Participant[] = [
       { config: base(db, 'A', seed * 10 + 1), page: a, worker: false },
       { config: { ...base(db, 'B', seed * 10 + 2), history: false }, page: b, worker: false },
@@ -385,70 +407,77 @@ async function runMixed(seed: number, prune: boolean): Promise<string[]> {
       { config: base(db, 'W', seed * 10 + 4), page: a, worker: true },
     ];
     const { ms } = await storm(parts, log);
-    const { seen, problems: found } = await lookAfter(context, log, db, (s) => analyse(parts, log, s, { prune }));
+    const { seen, problems: found } = await lookAfter(browser, channel, db, (s) => analyse(parts, log, s, { prune }));
     problems = found;
-    console.info(`[storm] seed ${seed}${prune ? ' (C prunes at 40)' : ''}: ${summary(parts, log, seen, ms)}\n  problems: ${problems.length}`);
+    console.info(`[storm ${engine.name}] seed ${seed}${prune ? ' (C prunes at 40)' : ''}: ${summary(parts, log, seen, ms)}\n  problems: ${problems.length}`);
     for (const p of problems.slice(0, 40)) console.info(`  ! ${p}`);
   });
   return problems;
 }
 
-describe('a storm of three tabs and a worker', () => {
-  for (const seed of STORM_SEEDS) {
-    it(`keeps the stores, the history and the events consistent (seed ${seed})`, async () => {
-      expect(await runMixed(seed, false)).toEqual([]);
-    }, 300_000);
-  }
-  for (const seed of PRUNE_SEEDS) {
-    it(`keeps them consistent while one tool prunes the history (seed ${seed})`, async () => {
-      expect(await runMixed(seed, true)).toEqual([]);
-    }, 300_000);
-  }
-});
+async function closeMidStorm(engine: Engine, seed: number): Promise<string[]> {
+  let problems: string[] = [];
+  await withStormBrowser(engine, async (browser, log, channel) => {
+    const db = freshDbName();
+    const [a, b, c] = [await openTab(browser, channel), await openTab(browser, channel), await openTab(browser, channel)];
+    const seedId = await a.evaluate((name) => window.storm.seedBig(name), db);
+    const cfg = (name: string, k: number): StormConfig => ({ ...base(db, name, seed * 10 + k), destructive: false, big: true, bigShare: 0.06, protect: [seedId] });
+    const parts: Participant[] = [
+      { config: cfg('A', 1), page: a, worker: false },
+      { config: { ...cfg('B', 2), history: false }, page: b, worker: false },
+      // The tab that is closed runs mostly the big ones: a 150-file rename, a 200-file import or delete. Each op
+      // only once the test has its start: the test may never get what it posts last (see `analyse`).
+      { config: { ...cfg('C', 3), bigShare: 0.5, ackStarts: true }, page: c, worker: false },
+    ];
+    const afterMs = 800 + ((seed * 7919) % 3000);
+    const { ms, closed } = await storm(parts, log, { tab: 'C', afterMs });
+    const { seen, problems: found } = await lookAfter(browser, channel, db, (s) => analyse(parts, log, s, { prune: false, before: [seedId], ...(closed ? { closed } : {}) }));
+    problems = found;
+    const paths = Object.keys(seen.files);
+    const under = (prefix: string): number => paths.filter((p) => p.startsWith(prefix)).length;
+    const big = [under('/memories/big/'), under('/memories/big2/')];
+    // Both gone is fine only if the seed import itself was undone (an undo-latest may pick it), all at once.
+    const seedUndone = seen.journal.some((r) => r.id === seedId && r.undone);
+    if (!((big[0] === BIG_FILES && big[1] === 0) || (big[0] === 0 && big[1] === BIG_FILES) || (seedUndone && big[0] === 0 && big[1] === 0))) {
+      problems.push(`big folder split or lost: big ${big[0]}, big2 ${big[1]}, seed import #${seedId} ${seedUndone ? 'undone' : 'not undone'}`);
+    }
+    const bulk = under('/memories/bulk/');
+    if (bulk !== 0 && bulk !== BULK_FILES) problems.push(`bulk import half there: ${bulk} of ${BULK_FILES}`);
+    const cOps = log.ops('C');
+    const inFlight = log.of('C').filter((m) => m.type === 'start').length - cOps.length;
+    console.info(
+      `[storm ${engine.name}] close seed ${seed}: C closed ${afterMs} ms in, after ${cOps.length} ops reported, ${inFlight} in flight (${log
+        .of('C')
+        .filter((m) => m.type === 'start' && !cOps.some((op) => op.i === (m as { i: number }).i))
+        .map((m) => (m as { kind: string }).kind)
+        .join(',')}); big ${big.join('/')}, bulk ${bulk}\n${summary(parts, log, seen, ms)}\n  problems: ${problems.length}`,
+    );
+    for (const p of problems.slice(0, 40)) console.info(`  ! ${p}`);
+  });
+  return problems;
+}
 
-describe('a tab closed mid-storm', () => {
-  for (const seed of CLOSE_SEEDS) {
-    it(`leaves no half command (seed ${seed})`, async () => {
-      let problems: string[] = [];
-      await withDiskProfile(async (context) => {
-        const db = freshDbName();
-        const log = new Log();
-        const [a, b, c] = [await openTab(context, log), await openTab(context, log), await openTab(context, log)];
-        const seedId = await a.evaluate((name) => window.storm.seedBig(name), db);
-        const cfg = (name: string, k: number): StormConfig => ({ ...base(db, name, seed * 10 + k), destructive: false, big: true, bigShare: 0.06, protect: [seedId] });
-        const parts: Participant[] = [
-          { config: cfg('A', 1), page: a, worker: false },
-          { config: { ...cfg('B', 2), history: false }, page: b, worker: false },
-          // The tab that is closed runs mostly the big ones: a 150-file rename, a 200-file import or delete. Each op
-          // only once the test has its start: the test may never get what it posts last (see `analyse`).
-          { config: { ...cfg('C', 3), bigShare: 0.5, ackStarts: true }, page: c, worker: false },
-        ];
-        const afterMs = 800 + ((seed * 7919) % 3000);
-        const { ms, closed } = await storm(parts, log, { tab: 'C', afterMs });
-        const { seen, problems: found } = await lookAfter(context, log, db, (s) => analyse(parts, log, s, { prune: false, before: [seedId], ...(closed ? { closed } : {}) }));
-        problems = found;
-        const paths = Object.keys(seen.files);
-        const under = (prefix: string): number => paths.filter((p) => p.startsWith(prefix)).length;
-        const big = [under('/memories/big/'), under('/memories/big2/')];
-        // Both gone is fine only if the seed import itself was undone (an undo-latest may pick it), all at once.
-        const seedUndone = seen.journal.some((r) => r.id === seedId && r.undone);
-        if (!((big[0] === BIG_FILES && big[1] === 0) || (big[0] === 0 && big[1] === BIG_FILES) || (seedUndone && big[0] === 0 && big[1] === 0))) {
-          problems.push(`big folder split or lost: big ${big[0]}, big2 ${big[1]}, seed import #${seedId} ${seedUndone ? 'undone' : 'not undone'}`);
-        }
-        const bulk = under('/memories/bulk/');
-        if (bulk !== 0 && bulk !== BULK_FILES) problems.push(`bulk import half there: ${bulk} of ${BULK_FILES}`);
-        const cOps = log.ops('C');
-        const inFlight = log.of('C').filter((m) => m.type === 'start').length - cOps.length;
-        console.info(
-          `[storm] close seed ${seed}: C closed ${afterMs} ms in, after ${cOps.length} ops reported, ${inFlight} in flight (${log
-            .of('C')
-            .filter((m) => m.type === 'start' && !cOps.some((op) => op.i === (m as { i: number }).i))
-            .map((m) => (m as { kind: string }).kind)
-            .join(',')}); big ${big.join('/')}, bulk ${bulk}\n${summary(parts, log, seen, ms)}\n  problems: ${problems.length}`,
-        );
-        for (const p of problems.slice(0, 40)) console.info(`  ! ${p}`);
-      });
-      expect(problems).toEqual([]);
-    }, 300_000);
-  }
-});
+for (const engine of ENGINES) {
+  describe(engine.label, () => {
+    describe('a storm of three tabs and a worker', () => {
+      for (const seed of STORM_SEEDS) {
+        itIn(engine, [], `keeps the stores, the history and the events consistent (seed ${seed})`, async () => {
+          expect(await runMixed(engine, seed, false)).toEqual([]);
+        }, 300_000);
+      }
+      for (const seed of PRUNE_SEEDS) {
+        itIn(engine, [], `keeps them consistent while one tool prunes the history (seed ${seed})`, async () => {
+          expect(await runMixed(engine, seed, true)).toEqual([]);
+        }, 300_000);
+      }
+    });
+
+    describe('a tab closed mid-storm', () => {
+      for (const seed of CLOSE_SEEDS) {
+        itIn(engine, [], `leaves no half command (seed ${seed})`, async () => {
+          expect(await closeMidStorm(engine, seed)).toEqual([]);
+        }, 300_000);
+      }
+    });
+  });
+}
