@@ -1,8 +1,10 @@
 // The chat panel: Send / Stop / Offline demo / New conversation, wired to createMemoryAgent. The agent is made
 // from the connection panel on demand and remade (keeping the conversation) when the connection changes.
 
-import { createMemoryAgent, createScriptedClaude, describeAgentError } from '../src/index.js';
-import type { IndexedDBMemoryTool, MemoryAgent, MemoryAgentEvent } from '../src/index.js';
+import { createMemoryAgent, describeAgentError } from '../src/entries/agent.js';
+import { createScriptedClaude } from '../src/entries/offline.js';
+import type { IndexedDBMemoryTool } from '../src/index.js';
+import type { MemoryAgent, MemoryAgentEvent } from '../src/entries/agent.js';
 import type { ConnectionPanel } from './connection.js';
 import { byId } from './dom.js';
 import { OFFLINE_PROMPT, offlineTurns } from './offline-script.js';

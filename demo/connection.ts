@@ -1,7 +1,7 @@
 // The connection panel: API key (in memory, or in localStorage only if the person opts in), proxy URL, model,
 // context editing. Turns the fields into agent options; never puts the key anywhere else.
 
-import { DEFAULT_AGENT_MODEL } from '../src/index.js';
+import { DEFAULT_AGENT_MODEL } from '../src/entries/agent.js';
 import { byId } from './dom.js';
 import { setupModelList } from './models.js';
 

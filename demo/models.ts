@@ -2,9 +2,8 @@
 // SDK names. The field stays free text: any model id can be typed. Asks the API only when the field is focused.
 
 import type { Model } from '@anthropic-ai/sdk/resources/messages';
-import { createAgentClient } from '../src/agent/client.js';
-import type { AgentConnection } from '../src/agent/client.js';
-import { DEFAULT_AGENT_MODEL, describeAgentError } from '../src/index.js';
+import { DEFAULT_AGENT_MODEL, createAgentClient, describeAgentError } from '../src/entries/agent.js';
+import type { AgentConnection } from '../src/entries/agent.js';
 import { el } from './dom.js';
 
 /** The ids the SDK's `Model` type names, without its `(string & {})` that lets any other id through. */

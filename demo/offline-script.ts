@@ -1,7 +1,7 @@
 // The Offline demo's conversation: what the scripted Claude says and which memory commands it makes. It runs
 // through the real SDK tool runner and the real tool; only Claude's side is scripted.
 
-import type { ScriptedRequest, ScriptedStep } from '../src/index.js';
+import type { ScriptedRequest, ScriptedStep } from '../src/entries/offline.js';
 
 export const OFFLINE_NOTE = '/memories/offline-demo.md';
 export const OFFLINE_PROMPT = 'Please remember: I drink green tea, no sugar.';

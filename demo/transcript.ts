@@ -1,7 +1,7 @@
 // The chat transcript: the person's messages, Claude's streamed text, and inline every memory command with its
 // exact tool_result. Everything is written with textContent: Claude and the memory may say anything.
 
-import type { AgentErrorDescription, MemoryAgentEvent } from '../src/index.js';
+import type { AgentErrorDescription, MemoryAgentEvent } from '../src/entries/agent.js';
 import { el } from './dom.js';
 import { storageFailure } from './storage-failure.js';
 

@@ -1,7 +1,6 @@
 // memoryTool(): the runnable tool `toolRunner` takes; unlike the SDK's betaMemoryTool, it checks the raw input first.
 
-import type { BetaRunnableTool } from '@anthropic-ai/sdk/lib/tools/BetaRunnableTool';
-import type { BetaMemoryTool20250818 } from '@anthropic-ai/sdk/resources/beta';
+import type { BetaMemoryTool20250818 } from '../core/sdk-types.js';
 import type { MemoryCommand } from '../core/command-input.js';
 import { parseMemoryCommand } from '../core/command-input.js';
 
@@ -14,6 +13,17 @@ export interface MemoryCommandRunner {
 export type MemoryToolExtraProps = Omit<BetaMemoryTool20250818, 'type' | 'name'>;
 
 /**
+ * What `toolRunner` takes: the SDK's `BetaRunnableTool` for the memory tool, declared from the SDK's public types
+ * only (its own lives on an internal path).
+ */
+export type MemoryRunnableTool = MemoryToolExtraProps & {
+  type: 'memory_20250818';
+  name: 'memory';
+  parse(input: unknown): MemoryCommand;
+  run(command: MemoryCommand): Promise<string>;
+};
+
+/**
  * The memory tool for `toolRunner`, backed by `tool`.
  *
  * @example
@@ -22,7 +32,7 @@ export type MemoryToolExtraProps = Omit<BetaMemoryTool20250818, 'type' | 'name'>
 export function memoryTool(
   tool: MemoryCommandRunner,
   extraProps?: MemoryToolExtraProps,
-): BetaRunnableTool<MemoryCommand> {
+): MemoryRunnableTool {
   return {
     ...extraProps,
     type: 'memory_20250818',

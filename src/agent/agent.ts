@@ -1,7 +1,7 @@
 // createMemoryAgent(): the agent a page holds (send, stop, reset, subscribe) over one conversation kept across turns.
 
 import type { Anthropic } from '@anthropic-ai/sdk';
-import type { BetaMessageParam } from '@anthropic-ai/sdk/resources/beta';
+import type { BetaMessageParam } from '../core/sdk-types.js';
 import { createAgentClient } from './client.js';
 import { clone } from './conversation.js';
 import { MemoryAgentError, describeAgentError } from './errors.js';

@@ -1,7 +1,7 @@
 // The conversation a next request sends: the user's text added to it, and the end of a turn made one the API
 // accepts (cut-off tool calls answered, a failed turn cut back). The rules are in README.md, "The loop".
 
-import type { BetaMessageParam, BetaToolResultBlockParam } from '@anthropic-ai/sdk/resources/beta';
+import type { BetaMessageParam, BetaToolResultBlockParam } from '../core/sdk-types.js';
 
 const CUT_CALL =
   'Not run: the reply was cut off before this call was complete. Make the call again if it is still needed.';

@@ -1,6 +1,6 @@
 // What a `send()` tells a page as it goes, and the set of listeners that hear it.
 
-import type { BetaStopReason, BetaToolResultBlockParam, BetaUsage } from '@anthropic-ai/sdk/resources/beta';
+import type { BetaStopReason, BetaToolResultBlockParam, BetaUsage } from '../core/sdk-types.js';
 import type { AgentErrorDescription } from './errors.js';
 import type { AgentUsageTotals } from './usage.js';
 import { callEach } from '../core/listeners.js';

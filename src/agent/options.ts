@@ -1,6 +1,6 @@
 // The options of createMemoryAgent(), checked, and the request settings they make (all but the messages).
 
-import type { BetaClearToolUses20250919Edit, BetaMessageParam } from '@anthropic-ai/sdk/resources/beta';
+import type { BetaClearToolUses20250919Edit, BetaMessageParam } from '../core/sdk-types.js';
 import type { MemoryCommandRunner } from '../adapters/sdk-runnable.js';
 import { memoryTool } from '../adapters/sdk-runnable.js';
 import type { AgentConnection } from './client.js';
@@ -57,7 +57,9 @@ function checkCount(name: string, value: number | undefined): void {
   }
 }
 
-function contextManagementParam(option: ContextManagementOption | undefined) {
+function contextManagementParam(
+  option: ContextManagementOption | undefined,
+): { edits: BetaClearToolUses20250919Edit[] } | undefined {
   if (!option) return undefined;
   const edit: BetaClearToolUses20250919Edit = { ...(option === true ? {} : option), type: 'clear_tool_uses_20250919' };
   return { edits: [edit] };

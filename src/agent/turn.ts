@@ -2,7 +2,7 @@
 // history it leaves is one a next request can continue (README.md, "The loop").
 
 import type { Anthropic } from '@anthropic-ai/sdk';
-import type { BetaContentBlock, BetaMessage, BetaMessageParam } from '@anthropic-ai/sdk/resources/beta';
+import type { BetaContentBlock, BetaMessage, BetaMessageParam } from '../core/sdk-types.js';
 import { answerCutCalls, clone, resumable, withUserText } from './conversation.js';
 import { MemoryAgentError, describeAgentError } from './errors.js';
 import type { MemoryAgentEvent, TurnEnd } from './events.js';

@@ -1,6 +1,6 @@
 // The agent's token totals, added up from the `usage` of each message Claude sends.
 
-import type { BetaUsage } from '@anthropic-ai/sdk/resources/beta';
+import type { BetaUsage } from '../core/sdk-types.js';
 
 /** Totals over the agent's life. Input read from or written to the prompt cache is counted apart, as the API does. */
 export interface AgentUsageTotals {

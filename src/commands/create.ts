@@ -1,6 +1,6 @@
 // The create command (R-create in ./README.md): a file's text as a new body, its missing parent folders made.
 
-import type { BetaMemoryTool20250818CreateCommand as CreateCommand } from '@anthropic-ai/sdk/resources/beta';
+import type { CreateCommand } from '../core/command-input.js';
 import { MemoryToolError } from '../core/errors.js';
 import { checkWrite } from '../core/limits.js';
 import { normalizeMemoryPath, parentOf } from '../core/paths.js';

@@ -1,6 +1,6 @@
 // The delete command (R-delete in ./README.md): a file, or a folder with its whole key range, never the root.
 
-import type { BetaMemoryTool20250818DeleteCommand as DeleteCommand } from '@anthropic-ai/sdk/resources/beta';
+import type { DeleteCommand } from '../core/command-input.js';
 import { MemoryToolError } from '../core/errors.js';
 import { MEMORY_ROOT, normalizeMemoryPath } from '../core/paths.js';
 import { reply } from '../core/replies.js';

@@ -1,9 +1,6 @@
 // str_replace and insert (R-edit-target, R-replace-match, R-insert in ./README.md), each stored as a new body.
 
-import type {
-  BetaMemoryTool20250818InsertCommand as InsertCommand,
-  BetaMemoryTool20250818StrReplaceCommand as StrReplaceCommand,
-} from '@anthropic-ai/sdk/resources/beta';
+import type { InsertCommand, StrReplaceCommand } from '../core/command-input.js';
 import { MemoryToolError } from '../core/errors.js';
 import { checkWrite } from '../core/limits.js';
 import { normalizeMemoryPath } from '../core/paths.js';

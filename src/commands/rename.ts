@@ -1,6 +1,6 @@
 // The rename command (R-rename in ./README.md): entries move, bodies keep their ids; all or nothing.
 
-import type { BetaMemoryTool20250818RenameCommand as RenameCommand } from '@anthropic-ai/sdk/resources/beta';
+import type { RenameCommand } from '../core/command-input.js';
 import { MemoryToolError } from '../core/errors.js';
 import { MEMORY_ROOT, isWithin, normalizeMemoryPath } from '../core/paths.js';
 import { reply } from '../core/replies.js';

@@ -1,6 +1,6 @@
 // The view command: a folder's two-level listing (R-view-folder in ./README.md) or a file's lines (R-view-file).
 
-import type { BetaMemoryTool20250818ViewCommand as ViewCommand } from '@anthropic-ai/sdk/resources/beta';
+import type { ViewCommand } from '../core/command-input.js';
 import { MemoryToolError } from '../core/errors.js';
 import { compareKeys, isHiddenName, nameOf, normalizeMemoryPath } from '../core/paths.js';
 import { FOLDER_SIZE, formatSize, reply } from '../core/replies.js';

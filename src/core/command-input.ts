@@ -1,11 +1,57 @@
 // `parseMemoryCommand`: the raw `tool_use.input` Claude sends, checked field by field (R-input) before any command.
 
-import type { BetaMemoryTool20250818Command } from '@anthropic-ai/sdk/resources/beta';
 import { MemoryToolError } from './errors.js';
 import { reply } from './replies.js';
 import { showText } from './shown-text.js';
 
-export type MemoryCommand = BetaMemoryTool20250818Command;
+// The commands of memory_20250818 as Claude sends them, declared here so the tool's types need no SDK installed;
+// test/core/command-types.node.test.ts checks they are the SDK's `BetaMemoryTool20250818*Command` exactly.
+
+/** Shows a folder two levels deep, or a file with line numbers (`view_range`: first and last line, -1 for the end). */
+export interface ViewCommand {
+  command: 'view';
+  path: string;
+  view_range?: number[];
+}
+/** Writes a file, making its parent folders. */
+export interface CreateCommand {
+  command: 'create';
+  path: string;
+  file_text: string;
+}
+/** Replaces the one occurrence of `old_str` with `new_str`. */
+export interface StrReplaceCommand {
+  command: 'str_replace';
+  path: string;
+  old_str: string;
+  new_str: string;
+}
+/** Inserts `insert_text` after line `insert_line` (0: before the first). */
+export interface InsertCommand {
+  command: 'insert';
+  path: string;
+  insert_line: number;
+  insert_text: string;
+}
+/** Deletes a file, or a folder with everything in it. */
+export interface DeleteCommand {
+  command: 'delete';
+  path: string;
+}
+/** Moves a file or folder. */
+export interface RenameCommand {
+  command: 'rename';
+  old_path: string;
+  new_path: string;
+}
+
+export type MemoryCommand =
+  | ViewCommand
+  | CreateCommand
+  | StrReplaceCommand
+  | InsertCommand
+  | DeleteCommand
+  | RenameCommand;
 export type MemoryCommandName = MemoryCommand['command'];
 
 type FieldKind = 'string' | 'optional string' | 'integer' | 'optional range';

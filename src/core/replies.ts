@@ -127,6 +127,10 @@ export const reply = {
   unavailable: (detail: string) =>
     `This part of the memory tool could not be loaded (${detail}): the page may be offline, ` +
     'or a new version replaced its files. Reload the page while online. Nothing was changed.',
+  unavailableHere: (detail: string) =>
+    `This part of the memory tool could not be loaded (${detail}): a service worker or an extension's background ` +
+    "worker may not load code on demand. Import the tool from 'idb-memory-tool/worker' there, which loads every part " +
+    'with it. Nothing was changed.',
   blocked: () =>
     'The memory is held open by another tab of this site running an older version of this app. ' +
     'Close or reload that tab, then try again. Nothing was written.',

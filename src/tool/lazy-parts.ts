@@ -1,25 +1,56 @@
 // The parts of the tool an app loads on first use, so an app that only runs Claude's commands does not ship them.
+// A context that cannot `import()` (a service worker, an extension's background worker) gets them all at once from
+// the `idb-memory-tool/worker` entry, which hands them over here (`provideParts`).
 
 import { MemoryToolError } from '../core/errors.js';
 import { reply } from '../core/replies.js';
 
-/** A part loaded on first use, or `unavailable`: the browser keeps a failed chunk fetch until the page reloads. */
-async function load<T>(loading: Promise<T>): Promise<T> {
+type Undo = typeof import('../history/undo.js');
+type History = typeof import('../history/read-history.js');
+type TreeReads = typeof import('../storage/tree-reads.js');
+type Expire = typeof import('../history/expire.js');
+type Bundle = typeof import('../bundle/bundle.js');
+
+/** Every part, as modules: what the worker entry imports statically. */
+export interface LoadedParts {
+  undo: Undo;
+  history: History;
+  treeReads: TreeReads;
+  expire: Expire;
+  bundle: Bundle;
+}
+
+let provided: LoadedParts | undefined;
+
+/** Makes every part come from `modules` instead of a chunk loaded on first use. */
+export function provideParts(modules: LoadedParts): void {
+  provided = modules;
+}
+
+/** A part loaded on first use, or `unavailable` saying why it could not be. */
+async function load<T>(loading: () => Promise<T>): Promise<T> {
   try {
-    return await loading;
+    return await loading();
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    throw new MemoryToolError('unavailable', reply.unavailable(why), { cause: error });
+    const detail = forbidsImport() ? reply.unavailableHere(why) : reply.unavailable(why);
+    throw new MemoryToolError('unavailable', detail, { cause: error });
   }
+}
+
+/** A service worker (an MV3 extension's background worker is one) may not `import()` at all, by the HTML standard. */
+function forbidsImport(): boolean {
+  const scope = (globalThis as { ServiceWorkerGlobalScope?: abstract new () => unknown }).ServiceWorkerGlobalScope;
+  return typeof scope === 'function' && globalThis instanceof scope;
 }
 
 // Each import() names its module literally, so a bundler splits it into a chunk of its own.
 export const parts = {
-  undo: () => load(import('../history/undo.js')),
-  history: () => load(import('../history/read-history.js')),
-  treeReads: () => load(import('../storage/tree-reads.js')),
-  expire: () => load(import('../history/expire.js')),
-  bundle: () => load(import('../bundle/bundle.js')),
+  undo: () => (provided ? Promise.resolve(provided.undo) : load(() => import('../history/undo.js'))),
+  history: () => (provided ? Promise.resolve(provided.history) : load(() => import('../history/read-history.js'))),
+  treeReads: () => (provided ? Promise.resolve(provided.treeReads) : load(() => import('../storage/tree-reads.js'))),
+  expire: () => (provided ? Promise.resolve(provided.expire) : load(() => import('../history/expire.js'))),
+  bundle: () => (provided ? Promise.resolve(provided.bundle) : load(() => import('../bundle/bundle.js'))),
 };
 
 /** Fetches every part now. */

@@ -1,14 +1,5 @@
 // IndexedDBMemoryTool: checks each call's input and hands it to the unit that owns it (./README.md).
 
-import type { MemoryToolHandlers } from '@anthropic-ai/sdk/helpers/beta/memory';
-import type {
-  BetaMemoryTool20250818CreateCommand,
-  BetaMemoryTool20250818DeleteCommand,
-  BetaMemoryTool20250818InsertCommand,
-  BetaMemoryTool20250818RenameCommand,
-  BetaMemoryTool20250818StrReplaceCommand,
-  BetaMemoryTool20250818ViewCommand,
-} from '@anthropic-ai/sdk/resources/beta';
 import type { ExportBundleOptions, ImportBundleOptions, ImportReport } from '../bundle/format.js';
 import { create } from '../commands/create.js';
 import { remove } from '../commands/delete.js';
@@ -17,7 +8,15 @@ import { rename } from '../commands/rename.js';
 import { view } from '../commands/view.js';
 import { ChangeHub } from '../core/change-events.js';
 import type { MemoryChangeListener } from '../core/change-events.js';
-import type { MemoryCommand } from '../core/command-input.js';
+import type {
+  CreateCommand,
+  DeleteCommand,
+  InsertCommand,
+  MemoryCommand,
+  RenameCommand,
+  StrReplaceCommand,
+  ViewCommand,
+} from '../core/command-input.js';
 import { parseMemoryCommand } from '../core/command-input.js';
 import type { ResolvedLimits } from '../core/limits.js';
 import { positiveIntegers, resolveLimits } from '../core/limits.js';
@@ -44,7 +43,8 @@ import { WriteRunner } from './write-runner.js';
  * const tool = await IndexedDBMemoryTool.init({ dbName: 'my-app-memory' });
  * await client.beta.messages.toolRunner({ model, max_tokens, messages, tools: [memoryTool(tool)] });
  */
-export class IndexedDBMemoryTool implements MemoryToolHandlers {
+// It is the SDK's `MemoryToolHandlers` without naming it, so its types need no SDK (test/tool/handlers-type.node.test.ts).
+export class IndexedDBMemoryTool {
   readonly dbName: string;
   readonly limits: Readonly<ResolvedLimits>;
   readonly #store: MemoryStore;
@@ -98,7 +98,7 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   }
 
   /** Shows a folder two levels deep or a file with line numbers. */
-  async view(command: BetaMemoryTool20250818ViewCommand): Promise<string> {
+  async view(command: ViewCommand): Promise<string> {
     const checked = parse(command, 'view');
     const max = this.limits.maxReplyChars;
     return this.#order.enter(() =>
@@ -111,27 +111,27 @@ export class IndexedDBMemoryTool implements MemoryToolHandlers {
   }
 
   /** Writes a file, making its parent folders. */
-  async create(command: BetaMemoryTool20250818CreateCommand): Promise<string> {
+  async create(command: CreateCommand): Promise<string> {
     return this.execute(parse(command, 'create'));
   }
 
   /** Replaces the one occurrence of `old_str`; refuses none or several. */
-  async str_replace(command: BetaMemoryTool20250818StrReplaceCommand): Promise<string> {
+  async str_replace(command: StrReplaceCommand): Promise<string> {
     return this.execute(parse(command, 'str_replace'));
   }
 
   /** Inserts text after line `insert_line` (0 = before the first line). */
-  async insert(command: BetaMemoryTool20250818InsertCommand): Promise<string> {
+  async insert(command: InsertCommand): Promise<string> {
     return this.execute(parse(command, 'insert'));
   }
 
   /** Deletes a file, or a folder with everything in it. */
-  async delete(command: BetaMemoryTool20250818DeleteCommand): Promise<string> {
+  async delete(command: DeleteCommand): Promise<string> {
     return this.execute(parse(command, 'delete'));
   }
 
   /** Moves a file or folder; the new parent folders are made. */
-  async rename(command: BetaMemoryTool20250818RenameCommand): Promise<string> {
+  async rename(command: RenameCommand): Promise<string> {
     return this.execute(parse(command, 'rename'));
   }
 

@@ -3,8 +3,12 @@
 
 import Anthropic from '@anthropic-ai/sdk';
 import { betaMemoryTool } from '@anthropic-ai/sdk/helpers/beta/memory';
-import { beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_AGENT_MODEL, IndexedDBMemoryTool, memoryTool } from '../../src/index.js';
+import { beforeEach, describe, expect, expectTypeOf, it } from 'vitest';
+import { IndexedDBMemoryTool } from '../../src/index.js';
+import { memoryTool } from '../../src/entries/sdk.js';
+import { DEFAULT_AGENT_MODEL } from '../../src/entries/agent.js';
+import type { MemoryCommand } from '../../src/index.js';
+import type { MemoryRunnableTool } from '../../src/entries/sdk.js';
 import { createScriptedClaude } from '../../src/offline/scripted-claude.js';
 import { toolsClosedAfterEach } from '../helpers/fresh-tool.js';
 
@@ -14,7 +18,7 @@ beforeEach(async () => {
   tool = await open();
 });
 
-async function results(inputs: unknown[], runnable = memoryTool(tool)) {
+async function results(inputs: unknown[], runnable: MemoryRunnableTool | ReturnType<typeof betaMemoryTool> = memoryTool(tool)) {
   const claude = createScriptedClaude([{ toolUses: inputs.map((input) => ({ input })) }, { text: 'ok' }]);
   const client = new Anthropic({ apiKey: 'k', fetch: claude.fetch, maxRetries: 0, dangerouslyAllowBrowser: true });
   await client.beta.messages
@@ -22,6 +26,15 @@ async function results(inputs: unknown[], runnable = memoryTool(tool)) {
     .runUntilDone();
   return { claude, results: claude.toolResults() };
 }
+
+describe('the types, declared without the SDK', () => {
+  // Checked by the compiler (`npm run typecheck`, run by CI): the tool's own declarations are the SDK's exactly.
+  it('are the SDK\'s memory commands, handlers and runnable tool', () => {
+    expectTypeOf<MemoryCommand>().toEqualTypeOf<Anthropic.Beta.BetaMemoryTool20250818Command>();
+    expectTypeOf<IndexedDBMemoryTool>().toExtend<Parameters<typeof betaMemoryTool>[0]>();
+    expectTypeOf<MemoryRunnableTool>().toExtend<ReturnType<typeof betaMemoryTool>>();
+  });
+});
 
 describe('memoryTool', () => {
   it('declares the memory_20250818 tool with extra props such as cache_control', async () => {

@@ -3,13 +3,9 @@
 
 import Anthropic from '@anthropic-ai/sdk';
 import { beforeEach, describe, expect, it } from 'vitest';
-import {
-  IndexedDBMemoryTool,
-  createMemoryAgent,
-  describeAgentError,
-  isMemoryAgentError,
-} from '../../src/index.js';
-import type { MemoryAgentEvent, MemoryAgentOptions } from '../../src/index.js';
+import { IndexedDBMemoryTool } from '../../src/index.js';
+import { createMemoryAgent, describeAgentError, isMemoryAgentError } from '../../src/entries/agent.js';
+import type { MemoryAgentEvent, MemoryAgentOptions } from '../../src/entries/agent.js';
 import { createErrorResponse } from '../../src/offline/responses.js';
 import { createScriptedClaude } from '../../src/offline/scripted-claude.js';
 import type { ScriptedStep } from '../../src/offline/scripted-claude.js';

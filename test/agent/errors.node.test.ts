@@ -11,8 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { IndexedDBMemoryTool, createMemoryAgent, isMemoryAgentError } from '../../src/index.js';
-import type { AgentErrorDescription, MemoryAgentOptions } from '../../src/index.js';
+import { IndexedDBMemoryTool } from '../../src/index.js';
+import { createMemoryAgent, isMemoryAgentError } from '../../src/entries/agent.js';
+import type { AgentErrorDescription, MemoryAgentOptions } from '../../src/entries/agent.js';
 import { toolsClosedAfterEach } from '../helpers/fresh-tool.js';
 
 let tool: IndexedDBMemoryTool;

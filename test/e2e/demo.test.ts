@@ -8,7 +8,7 @@ import { startMessagesApiServer } from '../helpers/messages-api-server.js';
 import type { MessagesApiServer } from '../helpers/messages-api-server.js';
 import { startApiStub } from '../helpers/api-stub-server.js';
 import type { ScriptedStep } from '../../src/offline/scripted-claude.js';
-import { DEFAULT_AGENT_MODEL } from '../../src/index.js';
+import { DEFAULT_AGENT_MODEL } from '../../src/entries/agent.js';
 import { SDK_MODELS } from '../../demo/models.js';
 import { builtDemoForFile, diskProfile, dumpIndexedDB, openDemo, recordRequests, runCommand } from './harness.js';
 

@@ -14,15 +14,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { openDB } from 'idb';
 import type { IDBPDatabase } from 'idb';
 import { IndexedDBMemoryTool, isMemoryToolError } from '../../src/index.js';
-import type {
-  HistoryEntry,
-  HistoryLimits,
-  ImportBundleOptions,
-  ImportReport,
-  MemoryBundle,
-  MemoryChange,
-  MemoryLimits,
-} from '../../src/index.js';
+import type { HistoryEntry, HistoryLimits, ImportBundleOptions, ImportReport, MemoryBundle, MemoryChange, MemoryLimits } from '../../src/index.js';
 import type { EntryRecord, JournalRecord, MemorySchema } from '../../src/storage/schema.js';
 import { engine } from '../helpers/engine.js';
 import { freshDbName } from '../helpers/fresh-tool.js';

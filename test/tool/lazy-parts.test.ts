@@ -30,4 +30,23 @@ describe('a part loaded on first use that cannot be loaded', () => {
     }
     expect((await fresh.tool.list()).map((entry) => entry.path)).toEqual(['/memories/a.md', '/memories/b.md']);
   });
+
+  it.skipIf(engine !== 'node')('names the real cause in a service worker, which may not import(): the worker entry (Node only: browser mode cannot make a module fail to load)', async () => {
+    // What a service worker's global scope is, as far as the check can tell.
+    vi.stubGlobal('ServiceWorkerGlobalScope', class {
+      static [Symbol.hasInstance] = (value: unknown) => value === globalThis;
+    });
+    vi.doMock('../../src/history/read-history.js', () => {
+      throw new TypeError('import() is disallowed on ServiceWorkerGlobalScope by the HTML specification.');
+    });
+    try {
+      await expect(fresh.tool.history()).rejects.toMatchObject({
+        code: 'unavailable',
+        message: expect.stringMatching(/a service worker or an extension's background worker may not load code on demand\. Import the tool from 'idb-memory-tool\/worker' there/) as unknown,
+      });
+    } finally {
+      vi.doUnmock('../../src/history/read-history.js');
+      vi.unstubAllGlobals();
+    }
+  });
 });

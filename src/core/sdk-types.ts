@@ -1,0 +1,13 @@
+// The SDK's types this package names, taken from its public `Anthropic` namespace only: no path inside the SDK,
+// so an app's types do not depend on how the SDK lays out its files. Type-only; never imported at run time.
+
+import type { Anthropic } from '@anthropic-ai/sdk';
+
+export type BetaMessageParam = Anthropic.Beta.BetaMessageParam;
+export type BetaMessage = Anthropic.Beta.BetaMessage;
+export type BetaContentBlock = Anthropic.Beta.BetaContentBlock;
+export type BetaStopReason = Anthropic.Beta.BetaStopReason;
+export type BetaUsage = Anthropic.Beta.BetaUsage;
+export type BetaToolResultBlockParam = Anthropic.Beta.BetaToolResultBlockParam;
+export type BetaClearToolUses20250919Edit = Anthropic.Beta.BetaClearToolUses20250919Edit;
+export type BetaMemoryTool20250818 = Anthropic.Beta.BetaMemoryTool20250818;

@@ -1,0 +1,12 @@
+// `idb-memory-tool/offline`: a scripted Claude that answers like the Messages API, for demos and tests without a
+// network or a key. No import of the SDK at run time.
+
+export { createScriptedClaude, SCRIPT_FINISHED_TEXT } from '../offline/scripted-claude.js';
+export type {
+  ScriptedClaude,
+  ScriptedClaudeOptions,
+  ScriptedStep,
+  ScriptedRequest,
+  ReceivedToolResult,
+} from '../offline/scripted-claude.js';
+export type { ScriptedTurn } from '../offline/wire-message.js';

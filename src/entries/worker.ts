@@ -1,0 +1,14 @@
+// `idb-memory-tool/worker`: the main entry with every part of the tool loaded with it, for contexts that may not
+// `import()` (service workers, MV3 extension background workers). Importing it has that one effect, which
+// package.json's `sideEffects` names so that bundlers keep it.
+
+import * as bundle from '../bundle/bundle.js';
+import * as expire from '../history/expire.js';
+import * as history from '../history/read-history.js';
+import * as undo from '../history/undo.js';
+import * as treeReads from '../storage/tree-reads.js';
+import { provideParts } from '../tool/lazy-parts.js';
+
+provideParts({ undo, history, treeReads, expire, bundle });
+
+export * from '../index.js';
