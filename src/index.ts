@@ -41,3 +41,6 @@ export type { MemoryEntry } from './storage/tree-reads.js';
 export { DEFAULT_HISTORY_LIMITS } from './history/journal.js';
 export { SECRET_PATTERNS, findSecret } from './guards/secrets.js';
 export type { SecretPattern } from './guards/secrets.js';
+export { memoryToolResult } from './adapters/tool-result.js';
+export type { MemoryToolUse, MemoryToolResultBlock } from './adapters/tool-result.js';
+export type { MemoryCommandRunner } from './adapters/command-runner.js';

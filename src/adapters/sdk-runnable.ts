@@ -2,12 +2,10 @@
 
 import type { BetaMemoryTool20250818 } from '../core/sdk-types.js';
 import type { MemoryCommand } from '../core/command-input.js';
+import type { MemoryCommandRunner } from './command-runner.js';
 import { parseMemoryCommand } from '../core/command-input.js';
 
-/** Anything that runs a validated memory command and answers its reply, such as an {@link IndexedDBMemoryTool}. */
-export interface MemoryCommandRunner {
-  execute(command: MemoryCommand): Promise<string>;
-}
+export type { MemoryCommandRunner };
 
 /** Extra properties of the tool definition sent to the API, e.g. `cache_control`. */
 export type MemoryToolExtraProps = Omit<BetaMemoryTool20250818, 'type' | 'name'>;
