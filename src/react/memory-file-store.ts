@@ -49,6 +49,7 @@ export function createMemoryFileStore(
     failed: (error, current) => Object.freeze({ status: 'error', text: current.text, error }),
     affects: changesReaching(path),
     // A change to a folder above the file may leave its text as it was: nothing new to render.
-    same: (current, next) => current.status === next.status && current.text === next.text && current.error === next.error,
+    same: (current, next) =>
+      current.status === next.status && current.text === next.text && current.error === next.error,
   });
 }
