@@ -44,3 +44,9 @@ export type { SecretPattern } from './guards/secrets.js';
 export { memoryToolResult } from './adapters/tool-result.js';
 export type { MemoryToolUse, MemoryToolResultBlock } from './adapters/tool-result.js';
 export type { MemoryCommandRunner } from './adapters/command-runner.js';
+// The memory as a view for any UI framework (the React hooks are `idb-memory-tool/react`): no React here.
+export { createMemoryTreeStore } from './react/memory-tree-store.js';
+export type { MemoryTreeOptions, MemoryTreeSnapshot, MemoryTreeSource, MemoryTreeStore } from './react/memory-tree-store.js';
+export { createMemoryFileStore } from './react/memory-file-store.js';
+export type { MemoryFileSnapshot, MemoryFileSource, MemoryFileStore } from './react/memory-file-store.js';
+export type { MemoryChangeSource, MemorySnapshotStore } from './react/live-read.js';

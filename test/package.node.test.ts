@@ -37,13 +37,18 @@ function project(name: string, files: Record<string, string>, extra: string[]): 
   return dir;
 }
 
-const typecheck = (dir: string): void => {
+/** Strict `tsc` of the project's main.ts; without `skipLibCheck`, the package's own declarations are checked too. */
+const typecheck = (dir: string, skipLibCheck = false): void => {
   writeFileSync(
     join(dir, 'tsconfig.json'),
-    // No skipLibCheck: the package's own declarations are checked too, in the project as it is.
-    JSON.stringify({ compilerOptions: { strict: true, exactOptionalPropertyTypes: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', lib: ['ES2022', 'DOM'], noEmit: true, types: [] }, files: ['main.ts'] }),
+    JSON.stringify({ compilerOptions: { strict: true, exactOptionalPropertyTypes: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', lib: ['ES2022', 'DOM'], noEmit: true, types: [], skipLibCheck }, files: ['main.ts'] }),
   );
-  execFileSync(process.execPath, [tsc, '-p', dir], { stdio: 'pipe' });
+  try {
+    execFileSync(process.execPath, [tsc, '-p', dir], { stdio: 'pipe', encoding: 'utf8' });
+  } catch (error) {
+    // tsc prints its errors on stdout: they are the failure's message.
+    throw new Error(String((error as { stdout?: unknown }).stdout));
+  }
 };
 
 beforeAll(() => {
@@ -167,8 +172,8 @@ describe('the packed tarball in a project without the SDK', () => {
   }, 120_000);
 });
 
-describe('the packed tarball in a project with the SDK', () => {
-  it('type-checks the entries that name it: the runnable for toolRunner, the agent, the offline Claude', () => {
+describe('the packed tarball in a project with the optional peers', () => {
+  it('type-checks the entries that need them: the runnable for toolRunner, the agent, the offline Claude, the AI SDK tool, the React hooks', () => {
     const dir = project(
       'with-sdk',
       {
@@ -178,6 +183,14 @@ describe('the packed tarball in a project with the SDK', () => {
           import { memoryTool } from 'idb-memory-tool/sdk';
           import { createMemoryAgent, type MemoryAgentEvent } from 'idb-memory-tool/agent';
           import { createScriptedClaude } from 'idb-memory-tool/offline';
+          import { aiSdkMemoryTool } from 'idb-memory-tool/ai-sdk';
+          import { useMemoryFile, useMemoryTree } from 'idb-memory-tool/react';
+          import type { ToolSet } from 'ai';
+          export function View({ tool }: { tool: IndexedDBMemoryTool | undefined }): string {
+            const tree = useMemoryTree(tool, { path: '/memories' });
+            const file = useMemoryFile(tool, tree.status === 'ready' ? tree.entries[0]?.path : undefined);
+            return file.status === 'ready' ? file.text : tree.status;
+          }
           export async function start(): Promise<void> {
             const tool = await IndexedDBMemoryTool.init();
             const claude = createScriptedClaude([{ text: 'hi' }]);
@@ -185,12 +198,15 @@ describe('the packed tarball in a project with the SDK', () => {
             await client.beta.messages.toolRunner({ model: 'm', max_tokens: 10, messages: [], tools: [memoryTool(tool)] }).runUntilDone();
             const agent = createMemoryAgent({ tool, apiKey: 'k', onEvent: (event: MemoryAgentEvent) => void event });
             await agent.send('hello');
+            const tools: ToolSet = { memory: aiSdkMemoryTool(tool) };
+            void tools;
           }
         `,
       },
-      ['@anthropic-ai/sdk@' + pkg.devDependencies['@anthropic-ai/sdk']],
+      ['@anthropic-ai/sdk', 'ai', 'react', '@types/react'].map((name) => `${name}@${pkg.devDependencies[name]}`),
     );
-    expect(() => typecheck(dir)).not.toThrow();
+    // `ai`'s own declarations need Node's and JSON Schema's types, which are not ours to check: its use sites are.
+    expect(() => typecheck(dir, true)).not.toThrow();
     expect(readdirSync(join(dir, 'node_modules', '@anthropic-ai'))).toEqual(['sdk']);
   }, 300_000);
 });

@@ -3,8 +3,8 @@
 
 import { createElement } from 'react';
 import type { ReactElement } from 'react';
-import type { MemoryFileSource, MemoryTreeSource } from '../../src/react/index.js';
-import { useMemoryFile, useMemoryTree } from '../../src/react/index.js';
+import type { MemoryFileSource, MemoryTreeSource } from '../../src/index.js';
+import { useMemoryFile, useMemoryTree } from '../../src/entries/react.js';
 
 export interface TreeProps {
   tool: MemoryTreeSource | null | undefined;

@@ -3,8 +3,8 @@
 
 import { describe, expect, it, vi } from 'vitest';
 import { MemoryToolError } from '../../src/index.js';
-import type { MemoryTreeSnapshot } from '../../src/react/index.js';
-import { createMemoryFileStore, createMemoryTreeStore } from '../../src/react/index.js';
+import type { MemoryTreeSnapshot } from '../../src/index.js';
+import { createMemoryFileStore, createMemoryTreeStore } from '../../src/index.js';
 import { FakeMemory, fileEntry, nextTask } from './fake-memory.js';
 
 const write = (path: string) => ({ type: 'write' as const, path });

@@ -2,8 +2,8 @@
 // tool on the same database, missing once deleted or renamed away (also with a folder above), back when recreated.
 
 import { describe, expect, it, onTestFinished } from 'vitest';
-import type { MemoryFileSource, MemoryFileStore } from '../../src/react/index.js';
-import { createMemoryFileStore } from '../../src/react/index.js';
+import type { MemoryFileSource, MemoryFileStore } from '../../src/index.js';
+import { createMemoryFileStore } from '../../src/index.js';
 import { freshToolEach } from '../helpers/fresh-tool.js';
 
 const fresh = freshToolEach('react-file');

@@ -3,8 +3,8 @@
 
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { MemoryEntry } from '../../src/index.js';
-import type { MemoryTreeSource, MemoryTreeStore } from '../../src/react/index.js';
-import { createMemoryTreeStore } from '../../src/react/index.js';
+import type { MemoryTreeSource, MemoryTreeStore } from '../../src/index.js';
+import { createMemoryTreeStore } from '../../src/index.js';
 import { freshToolEach } from '../helpers/fresh-tool.js';
 
 const fresh = freshToolEach('react-tree');

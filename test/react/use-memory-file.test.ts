@@ -3,7 +3,7 @@
 
 import { createElement } from 'react';
 import { describe, expect } from 'vitest';
-import type { MemoryFileSource } from '../../src/react/index.js';
+import type { MemoryFileSource } from '../../src/index.js';
 import { freshToolEach } from '../helpers/fresh-tool.js';
 import { FileText, shownFile } from './components.js';
 import { FakeMemory, nextTask } from './fake-memory.js';

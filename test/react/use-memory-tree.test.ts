@@ -4,7 +4,7 @@
 
 import { StrictMode, createElement } from 'react';
 import { afterEach, describe, expect, vi } from 'vitest';
-import type { MemoryTreeSource } from '../../src/react/index.js';
+import type { MemoryTreeSource } from '../../src/index.js';
 import { freshToolEach } from '../helpers/fresh-tool.js';
 import { Tree, shownTree } from './components.js';
 import { FakeMemory, fileEntry, nextTask } from './fake-memory.js';

@@ -7,7 +7,7 @@ import type { ReactElement } from 'react';
 import { createRoot } from 'react-dom/client';
 import { IndexedDBMemoryTool } from '../../../src/index.js';
 import type { MemoryToolResult } from '../../../src/index.js';
-import { useMemoryFile, useMemoryTree } from '../../../src/react/index.js';
+import { useMemoryFile, useMemoryTree } from '../../../src/entries/react.js';
 
 export interface ReactHookPage {
   run(input: unknown): Promise<MemoryToolResult>;

@@ -1,0 +1,5 @@
+// `idb-memory-tool/react`: the memory as React state (`useMemoryTree`, `useMemoryFile`), on `useSyncExternalStore`.
+// Needs `react` 18 or later; the framework-free stores under them are in the main entry.
+
+export { useMemoryTree } from '../react/use-memory-tree.js';
+export { useMemoryFile } from '../react/use-memory-file.js';
