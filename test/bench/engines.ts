@@ -38,26 +38,28 @@ export interface BenchBrowser {
   environment: PageEnvironment;
   run(method: 'runScenario', plan: ScenarioPlan): Promise<CaseResult[]>;
   run(method: 'runPayload', plan: PayloadPlan): Promise<CaseResult[]>;
-  /** Chromium's playwright page, for `--profile` (CPU profiles over CDP). */
+  /** The page's diagnosis (profile.ts), for `--profile`. */
+  profile(): Promise<unknown>;
+  /** Chromium's playwright page, for `--profile`'s CPU profiles (over CDP). */
   chromiumPage?: Page;
   close(): Promise<void>;
 }
 
 type Log = (line: string) => void;
 type Method = 'runScenario' | 'runPayload';
-type JobState = { log: string[]; done: boolean; value?: CaseResult[]; error?: string };
+type JobState = { log: string[]; done: boolean; value?: unknown; error?: string };
 
 /** How long one `next` may wait in the page for news: well under WebDriver's script timeout set below. */
 const POLL_MS = 20_000;
 
 /** Runs a page job (page.ts `start`/`next`) to its end, passing its progress lines on. */
-async function runJob(start: () => Promise<unknown>, next: () => Promise<JobState>, log: Log): Promise<CaseResult[]> {
+async function runJob<T>(start: () => Promise<unknown>, next: () => Promise<JobState>, log: Log): Promise<T> {
   await start();
   for (;;) {
     const state = await next();
     state.log.forEach(log);
     if (state.error !== undefined) throw new Error(`in the page: ${state.error}`);
-    if (state.done) return state.value ?? [];
+    if (state.done) return state.value as T;
   }
 }
 
@@ -108,6 +110,7 @@ async function launchChromium(url: string, log: Log): Promise<BenchBrowser> {
           ([m, p]) => (m === 'runScenario' ? window.bench?.runScenario(p as ScenarioPlan) : window.bench?.runPayload(p as PayloadPlan)) ?? [],
           [method, plan] as const,
         ),
+      profile: () => page.evaluate(() => window.bench?.profile()),
       close,
     };
   } catch (error) {
@@ -148,6 +151,12 @@ async function launchFirefox(url: string, log: Log): Promise<BenchBrowser> {
       timerStep: window.bench?.timerStep() ?? Number.NaN,
     }));
     const version = firefoxVersion() ?? (await browser.version()).replace(/^[^/]*\//u, '');
+    const job = <T>(method: Method | 'profile', plan?: ScenarioPlan | PayloadPlan): Promise<T> =>
+      runJob<T>(
+        () => page.evaluate((m, p) => window.bench?.start(m, p), method, plan),
+        () => page.evaluate((ms) => window.bench?.next(ms) ?? { log: [], done: true, error: 'no window.bench' }, POLL_MS),
+        log,
+      );
     return {
       engine: 'firefox',
       browser: `Firefox ${version}`,
@@ -157,12 +166,8 @@ async function launchFirefox(url: string, log: Log): Promise<BenchBrowser> {
       environment,
       // Progress comes back with the job, not over puppeteer's console events or exposeFunction (which lag about
       // a second over BiDi); nothing is timed outside the page either way.
-      run: (method: Method, plan: ScenarioPlan | PayloadPlan) =>
-        runJob(
-          () => page.evaluate((m, p) => window.bench?.start(m, p), method, plan),
-          () => page.evaluate((ms) => window.bench?.next(ms) ?? { log: [], done: true, error: 'no window.bench' }, POLL_MS),
-          log,
-        ),
+      run: (method: Method, plan: ScenarioPlan | PayloadPlan) => job<CaseResult[]>(method, plan),
+      profile: () => job<unknown>('profile'),
       close,
     };
   } catch (error) {
@@ -221,6 +226,18 @@ async function launchWebKit(url: string, log: Log): Promise<BenchBrowser> {
     const environment = (await sync(
       'return { userAgent: window.bench.userAgent, crossOriginIsolated: window.bench.crossOriginIsolated, timerStep: window.bench.timerStep() }',
     )) as PageEnvironment;
+    const job = <T>(method: Method | 'profile', plan?: ScenarioPlan | PayloadPlan): Promise<T> =>
+      runJob<T>(
+        () => sync('window.bench.start(arguments[0], arguments[1])', [method, plan ?? null]),
+        async () =>
+          (await webDriver(driver, 'POST', `${base}/execute/async`, {
+            script:
+              'const done = arguments[arguments.length - 1];' +
+              "window.bench.next(arguments[0]).then(done, (e) => done({ log: [], done: true, error: String(e) }));",
+            args: [POLL_MS],
+          })) as JobState,
+        log,
+      );
     // WebKitWebDriver names the WebKitGTK version (MiniBrowser has none of its own).
     const version = created.capabilities.browserVersion ?? 'unknown';
     return {
@@ -231,18 +248,8 @@ async function launchWebKit(url: string, log: Log): Promise<BenchBrowser> {
       // MiniBrowser --automation makes an ephemeral website data manager: nothing of IndexedDB reaches the disk.
       storage: "**in memory**: MiniBrowser under automation keeps IndexedDB in an ephemeral session, not in Safari's SQLite store on disk",
       environment,
-      run: (method: Method, plan: ScenarioPlan | PayloadPlan) =>
-        runJob(
-          () => sync('window.bench.start(arguments[0], arguments[1])', [method, plan]),
-          async () =>
-            (await webDriver(driver, 'POST', `${base}/execute/async`, {
-              script:
-                'const done = arguments[arguments.length - 1];' +
-                "window.bench.next(arguments[0]).then(done, (e) => done({ log: [], done: true, error: String(e) }));",
-              args: [POLL_MS],
-            })) as JobState,
-          log,
-        ),
+      run: (method: Method, plan: ScenarioPlan | PayloadPlan) => job<CaseResult[]>(method, plan),
+      profile: () => job<unknown>('profile'),
       close,
     };
   } catch (error) {

@@ -35,7 +35,7 @@ const ms = (values: readonly number[]): string => `${median(values).toFixed(3)} 
 interface Job {
   log: string[];
   done: boolean;
-  value?: CaseResult[];
+  value?: unknown;
   error?: string;
   /** Ends the pending `next` early: the job finished or logged. */
   wake?: () => void;
@@ -53,11 +53,12 @@ function say(line: string): void {
 }
 
 /** Starts `method` as the page's job (one at a time); `next` reports on it. */
-function start(method: 'runScenario' | 'runPayload', plan: ScenarioPlan | PayloadPlan): void {
+function start(method: 'runScenario' | 'runPayload' | 'profile', plan?: ScenarioPlan | PayloadPlan): void {
   if (job && !job.done) throw new Error('bench: a job is still running');
   const current: Job = { log: [], done: false };
   job = current;
-  const run = method === 'runScenario' ? runScenario(plan as ScenarioPlan) : runPayload(plan as PayloadPlan);
+  const run: Promise<unknown> =
+    method === 'profile' ? profile() : method === 'runScenario' ? runScenario(plan as ScenarioPlan) : runPayload(plan as PayloadPlan);
   const finish = (): void => {
     current.done = true;
     current.wake?.();
@@ -78,7 +79,7 @@ function start(method: 'runScenario' | 'runPayload', plan: ScenarioPlan | Payloa
  * The job's new log lines, and its result once done. Waits up to `waitMs` for either, so the driver asks rarely
  * (each ask is a script run on the page's thread, beside the timed runs).
  */
-async function next(waitMs: number): Promise<{ log: string[]; done: boolean; value?: CaseResult[]; error?: string }> {
+async function next(waitMs: number): Promise<{ log: string[]; done: boolean; value?: unknown; error?: string }> {
   const current = job;
   if (!current) throw new Error('bench: no job was started');
   if (!current.done && current.log.length === 0) {
@@ -95,7 +96,7 @@ async function next(waitMs: number): Promise<{ log: string[]; done: boolean; val
   return {
     log,
     done: current.done,
-    ...(current.value ? { value: current.value } : {}),
+    ...(current.value !== undefined ? { value: current.value } : {}),
     ...(current.error !== undefined ? { error: current.error } : {}),
   };
 }

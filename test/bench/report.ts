@@ -274,16 +274,17 @@ const browserOf = (run: RunInfo): string => run.browser ?? `Chromium ${run.brows
 /** One engine's part of results.md: how it ran, then its two tables. */
 function engineSection(record: EngineRecord): string {
   const { run, results } = record;
-  const n = (group: CaseResult['group']): string => {
+  const n = (group: CaseResult['group'], what: string): string => {
     const counts = results.filter((r) => r.group === group).map((r) => r.lib.length);
-    return counts.length ? `${Math.min(...counts)}–${Math.max(...counts)}` : '0';
+    return counts.length ? `${Math.min(...counts)}–${Math.max(...counts)} runs per ${what} row. ` : '';
   };
+  const flags = [...(run.engine && run.engine !== 'chromium' ? [`--engines=${run.engine}`] : []), ...(run.quick ? ['--quick'] : [])];
   return [
     `## ${browserOf(run)}`,
     '',
     `${run.driver ?? CHROMIUM_DRIVER}. IndexedDB ${run.storage ?? ON_DISK}. ` +
-      `\`npm run bench${run.quick ? ' -- --quick' : ''}\`, ${when(run.date)}, ${run.seconds} s; library: ${run.library}. ` +
-      `${n('single')} runs per single-file row, ${n('bulk')} per folder row. ` +
+      `\`npm run bench${flags.length ? ` -- ${flags.join(' ')}` : ''}\`, ${when(run.date)}, ${run.seconds} s; library: ${run.library}. ` +
+      n('single', 'single-file') + n('bulk', 'folder') +
       (run.warmup
         ? `Warm-up first (untimed): every single-file command ${warmUpWords(run.warmup)}, library and raw.`
         : '**No warm-up** (`--no-warmup`): the first rows ran on code the engine had yet to optimize.'),
@@ -299,8 +300,10 @@ function engineSection(record: EngineRecord): string {
 
 /** The goals, a column per engine: each judged against that engine's own raw floor. */
 function goalsTable(records: readonly EngineRecord[]): string {
+  // In the order of the engine with the most goals: one recorded before a goal existed lacks its row.
   const names: string[] = [];
-  for (const record of records) for (const goal of record.summary.goals) if (!names.includes(goal.goal)) names.push(goal.goal);
+  const fullest = [...records].sort((a, b) => b.summary.goals.length - a.summary.goals.length);
+  for (const record of fullest) for (const goal of record.summary.goals) if (!names.includes(goal.goal)) names.push(goal.goal);
   const cell = (record: EngineRecord, name: string): string => {
     const goal = record.summary.goals.find((g) => g.goal === name);
     if (!goal) return '—';
@@ -346,7 +349,7 @@ export function renderMarkdown(file: ResultsFile): string {
     '',
     '`npm run bench -- --quick` runs a fifth of the repetitions (one file of 1 or 16 KB and the 10-file listing keep all theirs: they take milliseconds); `-- --head` benches the committed src/ instead of the ' +
       'working tree; `-- --profile` writes the diagnosis (request and round counts, the library with history or the secret ' +
-      'check off, raw replicas of its request pattern, CPU profiles) to profile.json instead of this table (Chromium only).',
+      'check off, raw replicas of its request pattern, CPU profiles in Chromium) to profile.json (profile.<engine>.json for the others) instead of this table.',
     '',
     '## Goals',
     '',

@@ -2,7 +2,7 @@
 // each engine's browser through it in turn (engines.ts; Chromium alone by default), runs the SDK's Node tool on the
 // same script, measures sizes, then prints the table and writes test/bench/results.{md,json}. Flags:
 // --engines=chromium,firefox,webkit (or all), --quick (fewer runs), --no-peer, --no-size, --no-warmup, --head (bench
-// the committed src/, not the working tree), --profile (diagnosis instead: profile.json, Chromium only),
+// the committed src/, not the working tree), --profile (diagnosis instead: profile.json, profile.<engine>.json),
 // --only=create,str_replace and --files=1000 (a partial run, written to results.{md,json}.tmp), --render (no run:
 // results.md again from results.json).
 
@@ -175,9 +175,6 @@ export function parseArgs(argv: readonly string[]): Options {
     engines: [...new Set(engines as Engine[])],
     render: argv.includes('--render'),
   };
-  if (options.profile && options.engines.some((engine) => engine !== 'chromium')) {
-    throw new UsageError('npm run bench: --profile is Chromium only (its CPU profiles are taken over CDP)');
-  }
   const only = list('only')?.map((command) => command.replaceAll('_', ' ').replace('str replace', 'str_replace'));
   const files = list('files')?.map(Number);
   if (only) options.only = only;
@@ -244,7 +241,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   // Unminified for --profile, so the CPU profile names the library's functions.
   const server = await servePage(!options.profile, source);
   const records: EngineRecord[] = [];
-  let profile: unknown;
+  const profiles = new Map<Engine, unknown>();
   try {
     // One browser at a time, each closed before the next starts: on 2 cores, two would time each other.
     for (const engine of options.engines) {
@@ -258,12 +255,10 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
           `${browser.browser}, cross-origin isolated: ${environment.crossOriginIsolated}, ` +
             `performance.now() steps: ${(environment.timerStep * 1000).toFixed(1)} µs; IndexedDB ${browser.storage.replaceAll('**', '')}`,
         );
-        if (options.profile && browser.chromiumPage) {
+        if (options.profile) {
+          // CPU profiles only where CDP gives them.
           const page = browser.chromiumPage;
-          profile = {
-            ...((await page.evaluate(() => window.bench?.profile())) as object),
-            cpu: await cpuProfiles(page),
-          };
+          profiles.set(engine, { ...((await browser.profile()) as object), ...(page ? { cpu: await cpuProfiles(page) } : {}) });
         } else {
           // Untimed, so that the first rows are not measured on code the JIT has yet to optimize (the library's many
           // functions take longer to reach their optimized tier than the raw floor's few): every single-file command,
@@ -302,10 +297,12 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   }
 
   if (options.profile) {
-    const out = `${here}profile.json`;
-    await writeFile(out, JSON.stringify(profile, null, 2) + '\n');
-    console.log(JSON.stringify(profile, null, 2));
-    console.log(`wrote ${out}`);
+    for (const [engine, profile] of profiles) {
+      const out = `${here}${engine === 'chromium' ? 'profile.json' : `profile.${engine}.json`}`;
+      await writeFile(out, JSON.stringify(profile, null, 2) + '\n');
+      console.log(JSON.stringify(profile, null, 2));
+      console.log(`wrote ${out}`);
+    }
     return;
   }
 
