@@ -2,6 +2,7 @@
 // files built with Vite (rolldown), whether the tool alone tree-shakes bundles and the agent away, and the
 // demo's first load (its `vite build` JS and CSS, gzipped). Builds in memory; writes nothing to dist/.
 
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { build, minifySync } from 'vite';
@@ -45,8 +46,21 @@ export interface DemoSize {
 export interface SizeReport {
   core: EntrySize;
   whole: EntrySize;
+  /** Each entry point of package.json `exports` (`.`, `./sdk`, …), built from its source file. */
+  entries?: EntrySize[];
   demo: DemoSize | { error: string };
 }
+
+/** The package's entry points and their source files (package.json `exports` maps them to dist/). */
+export const PACKAGE_ENTRIES: Readonly<Record<string, string>> = {
+  'idb-memory-tool': 'src/index.ts',
+  'idb-memory-tool/sdk': 'src/entries/sdk.ts',
+  'idb-memory-tool/agent': 'src/entries/agent.ts',
+  'idb-memory-tool/offline': 'src/entries/offline.ts',
+  'idb-memory-tool/worker': 'src/entries/worker.ts',
+  'idb-memory-tool/ai-sdk': 'src/entries/ai-sdk.ts',
+  'idb-memory-tool/react': 'src/entries/react.ts',
+};
 
 /** A module id as the report shows it: `src/…` (also for the --head snapshot) or `node_modules/…`. */
 const shortId = (id: string): string =>
@@ -59,7 +73,10 @@ function outputs(result: Awaited<ReturnType<typeof build>>): (Rolldown.OutputChu
   return list.flatMap((item) => ('output' in item ? item.output : []));
 }
 
-async function entrySize(name: string, plugins: Plugin[]): Promise<EntrySize> {
+/** The optional peers an app installs itself: never part of the library's size. */
+const PEERS = [/^@anthropic-ai\/sdk(\/|$)/u, /^ai(\/|$)/u, /^@ai-sdk\//u, /^react(\/|$)/u];
+
+async function entrySize(name: string, plugins: Plugin[], file = `${here}size-entries/${name}.ts`): Promise<EntrySize> {
   const result = await build({
     configFile: false,
     root,
@@ -69,8 +86,8 @@ async function entrySize(name: string, plugins: Plugin[]): Promise<EntrySize> {
       write: false,
       minify: true,
       sourcemap: false,
-      lib: { entry: `${here}size-entries/${name}.ts`, formats: ['es'], fileName: name },
-      rolldownOptions: { external: [/^@anthropic-ai\/sdk(\/|$)/u] },
+      lib: { entry: file, formats: ['es'], fileName: name.replace(/\W+/gu, '-') },
+      rolldownOptions: { external: PEERS },
     },
   });
   const chunks = outputs(result).filter((item): item is Rolldown.OutputChunk => item.type === 'chunk');
@@ -156,11 +173,22 @@ async function demoSize(plugins: Plugin[]): Promise<DemoSize> {
 export async function measureSizes(plugins: Plugin[] = []): Promise<SizeReport> {
   const core = await entrySize('core', plugins);
   const whole = await entrySize('whole', plugins);
+  // Each entry through a one-line stub, as the size entries are, so that `--head` points its import at the snapshot.
+  const stubs = `${here}entries.tmp/`;
+  rmSync(stubs, { recursive: true, force: true });
+  mkdirSync(stubs, { recursive: true });
+  const entries: EntrySize[] = [];
+  for (const [name, file] of Object.entries(PACKAGE_ENTRIES)) {
+    const stub = `${stubs}${name.replace(/\W+/gu, '-')}.ts`;
+    writeFileSync(stub, `export * from '../../../${file.replace(/\.ts$/u, '.js')}';\n`);
+    entries.push(await entrySize(name, plugins, stub));
+  }
+  rmSync(stubs, { recursive: true, force: true });
   let demo: SizeReport['demo'];
   try {
     demo = await demoSize(plugins);
   } catch (error) {
     demo = { error: error instanceof Error ? error.message.split('\n')[0] ?? 'build failed' : String(error) };
   }
-  return { core, whole, demo };
+  return { core, whole, entries, demo };
 }
