@@ -238,14 +238,13 @@ export class IndexedDBMemoryTool {
     });
   }
 
-  /** Deletes the files not read or written since `olderThan` (a Date, or an age in ms); journaled, so undoable. */
+  /**
+   * Deletes the files not read or written since `olderThan`: a Date not in the future, or an age in ms (0 or more);
+   * anything else is a TypeError and deletes nothing. Journaled, so undoable.
+   */
   async expire(options: { olderThan: Date | number }): Promise<ExpireReport> {
     const now = Date.now();
-    const cutoff = options.olderThan instanceof Date ? options.olderThan.getTime() : now - options.olderThan;
-    // A negative age puts the cutoff in the future, which would delete every file: a mistake, not a wish.
-    if (!Number.isFinite(cutoff) || (typeof options.olderThan === 'number' && options.olderThan < 0)) {
-      throw new TypeError('expire: olderThan must be a Date or a number of milliseconds, 0 or more');
-    }
+    const cutoff = expiryCutoff(options, now);
     return this.#inTurn(async () => {
       const { expireFiles } = await parts.expire();
       await this.#access.flush();
@@ -306,6 +305,44 @@ export class IndexedDBMemoryTool {
   #inTurn<T>(task: () => Promise<T>): Promise<T> {
     return this.#order.enter(task, () => true);
   }
+}
+
+/**
+ * The time `expire` deletes before: a Date not in the future, or `now` minus an age of 0 ms or more. Anything else
+ * (a string, null, a future Date, a negative age) would put the cutoff at or past now and delete every file.
+ */
+function expiryCutoff(options: unknown, now: number): number {
+  const olderThan = (options as { olderThan?: unknown } | null | undefined)?.olderThan;
+  if (typeof olderThan === 'number' && Number.isFinite(olderThan) && olderThan >= 0) return now - olderThan;
+  const at = timeOf(olderThan);
+  if (at !== undefined && Number.isFinite(at) && at <= now) return at;
+  throw new TypeError(
+    'expire: olderThan must be a Date in the past or a number of milliseconds, 0 or more; ' +
+      `got ${shownOption(olderThan, at)}. Nothing was deleted.`,
+  );
+}
+
+/** A Date's time, also one from another realm (getTime checks the brand), or undefined for anything else. */
+function timeOf(value: unknown): number | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  try {
+    return Date.prototype.getTime.call(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A refused option value in a few words, never its whole text. */
+function shownOption(value: unknown, time: number | undefined): string {
+  if (time !== undefined) {
+    return Number.isFinite(time) ? `${new Date(time).toISOString()}, a time in the future` : 'an invalid Date';
+  }
+  if (typeof value === 'string') {
+    return `the string ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  }
+  if (typeof value === 'number') return String(value);
+  if (value === null) return 'null';
+  return Array.isArray(value) ? 'an array' : typeof value;
 }
 
 /** Handlers are public API, so each checks its input; a wrong `command` field is fixed to the handler's own. */

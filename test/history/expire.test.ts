@@ -171,9 +171,11 @@ describe('expire', () => {
   });
 
   it('accepts a Date and is journaled as one undoable change', async () => {
+    const start = startClock();
     await tool.run({ command: 'create', path: '/memories/a.md', file_text: 'a' });
     await tool.run({ command: 'create', path: '/memories/b.md', file_text: 'b' });
-    const report = await tool.expire({ olderThan: new Date(Date.now() + 1000) });
+    vi.setSystemTime(start + DAY);
+    const report = await tool.expire({ olderThan: new Date(start + 1000) });
     expect(report.deleted.sort()).toEqual(['/memories/a.md', '/memories/b.md']);
     const [latest] = await tool.history();
     expect(latest).toMatchObject({ actor: 'expire', command: 'expire' });
@@ -218,6 +220,37 @@ describe('expire', () => {
     await expect(tool.expire({ olderThan: -5 })).rejects.toThrow(/0 or more/);
     expect(await exists('/memories/a.md')).toBe(true);
     expect((await tool.history()).map((entry) => entry.command)).toEqual(['create']);
+  });
+
+  it('refuses anything but a past Date or an age of 0 ms or more with a TypeError, and deletes nothing', async () => {
+    const start = startClock();
+    await tool.run({ command: 'create', path: '/memories/a.md', file_text: 'a' });
+    await tool.run({ command: 'create', path: '/memories/d/b.md', file_text: 'b' });
+    // Both files are ten days old: any cutoff from a day ago on would take them.
+    vi.setSystemTime(start + 10 * DAY);
+    const refused: Array<[unknown, RegExp]> = [
+      // A string of a negative age: `now - '-86400000'` is a day ahead.
+      ['-86400000', /got the string "-86400000"/],
+      [new Date(start + 11 * DAY), /got 2026-01-12T00:00:00\.000Z, a time in the future/],
+      [null, /got null/],
+      [[], /got an array/],
+      [Number.NaN, /got NaN/],
+      [Number.POSITIVE_INFINITY, /got Infinity/],
+      [-DAY, /got -86400000/],
+      [new Date(Number.NaN), /got an invalid Date/],
+    ];
+    for (const [olderThan, why] of refused) {
+      const attempt = tool.expire({ olderThan: olderThan as number });
+      await expect(attempt).rejects.toThrow(TypeError);
+      await expect(attempt).rejects.toThrow(/olderThan must be a Date in the past or a number of milliseconds, 0 or more/);
+      await expect(attempt, String(olderThan)).rejects.toThrow(why);
+    }
+    expect((await tool.list()).map((entry) => entry.path)).toEqual(['/memories/a.md', '/memories/d', '/memories/d/b.md']);
+    expect((await tool.history()).map((entry) => entry.command)).toEqual(['create', 'create']);
+    // A Date of now, and an age of 0, are the limits allowed.
+    expect(await tool.expire({ olderThan: new Date(start + 10 * DAY) })).toEqual({ deleted: ['/memories/a.md', '/memories/d/b.md'] });
+    await tool.undo();
+    expect(await tool.expire({ olderThan: 0 })).toEqual({ deleted: [] });
   });
 });
 

@@ -628,16 +628,17 @@ class SeedRun {
   }
 
   /**
-   * An expiry from a random cutoff (now and then a minute ahead: everything): it must delete exactly the files last
-   * written or viewed before it. The tools here never view, so the stored access times are all there is.
+   * An expiry from a random cutoff (now and then an age of 0: everything, as each step is a minute after the last):
+   * it must delete exactly the files last written or viewed before it. The tools here never view, so the stored
+   * access times are all there is.
    */
   async expireStep(actor: Actor, before: Stores): Promise<Outcome> {
     const minutes = this.random.chance(0.3) ? -1 : this.random.int(60);
-    const cutoff = Date.now() - minutes * MINUTE;
+    const cutoff = Date.now() - Math.max(0, minutes) * MINUTE;
     const due = before.entries
       .filter((entry) => entry.kind === 'file' && Math.max(entry.updatedAt, entry.accessedAt ?? 0) < cutoff)
       .map((entry) => entry.path);
-    const report = await actor.tool.expire({ olderThan: new Date(cutoff) });
+    const report = await actor.tool.expire({ olderThan: minutes < 0 ? 0 : new Date(cutoff) });
     const deleted = [...report.deleted].sort();
     const problems = JSON.stringify(deleted) === JSON.stringify(due) ? [] : [`expire deleted ${JSON.stringify(deleted)}, the files due are ${JSON.stringify(due)}`];
     const what = minutes < 0 ? 'expire everything' : `expire older than ${minutes} min`;

@@ -2,7 +2,7 @@
 // kept and run in the order called, and the app's methods (undo, list, history, expire, export, import) and the
 // commands a change listener starts lined up with them.
 
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { IndexedDBMemoryTool } from '../../src/index.js';
 import { freshToolEach } from '../helpers/fresh-tool.js';
 
@@ -97,14 +97,22 @@ describe('the app methods in call order with the commands', () => {
   });
 
   it('expire, then a create: expires what was there, not the new file', async () => {
-    await create('/memories/old.md', 'old');
-    // A cutoff a minute ahead: every file written before it counts as stale, the new one too if it came first.
-    const [expired] = await Promise.all([
-      fresh.tool.expire({ olderThan: new Date(Date.now() + 60_000) }),
-      run({ command: 'create', path: '/memories/new.md', file_text: 'new' }),
-    ]);
-    expect(expired.deleted).toEqual(['/memories/old.md']);
-    expect(await read('/memories/new.md')).toBe('new');
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const start = Date.now();
+      await create('/memories/old.md', 'old');
+      // A day on, everything older than now goes; a create over the old file first would have made it new (its
+      // write is at now, not before it), and nothing would go.
+      vi.setSystemTime(start + 24 * 3600_000);
+      const [expired] = await Promise.all([
+        fresh.tool.expire({ olderThan: 0 }),
+        run({ command: 'create', path: '/memories/old.md', file_text: 'new' }),
+      ]);
+      expect(expired.deleted).toEqual(['/memories/old.md']);
+      expect(await read('/memories/old.md')).toBe('new');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('export, then a create: exports the memory before it', async () => {

@@ -48,9 +48,15 @@ describe('the totals a tool remembers between its writes', () => {
     await fresh.tool.importBundle(await fresh.tool.exportBundle({ path: '/memories/a.md' }), { onConflict: 'overwrite' });
     expect(await totalsReads(() => create('/memories/g.md', 'six\n'))).toBe(0);
     expect(await read('/memories/a.md')).toBe('zero\nuno\n');
-    // So does an expiry that deleted something (this one, everything).
-    expect((await fresh.tool.expire({ olderThan: new Date(Date.now() + 60_000) })).deleted.length).toBeGreaterThan(0);
-    expect(await totalsReads(() => create('/memories/h.md', 'seven\n'))).toBe(0);
+    // So does an expiry that deleted something (this one, everything: a minute on, every file is older than now).
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 60_000);
+      expect((await fresh.tool.expire({ olderThan: 0 })).deleted.length).toBeGreaterThan(0);
+      expect(await totalsReads(() => create('/memories/h.md', 'seven\n'))).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('runs a write again from totals read afresh when another tool wrote since, committing and announcing it once', async () => {

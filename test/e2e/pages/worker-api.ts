@@ -127,8 +127,10 @@ export async function runScenario(lib: Lib, dbName: string, importDbName: string
   const importedList = await step(lib, async () => (await second.list()).map((entry) => entry.path));
   second.close();
 
-  // A cutoff an hour ahead: every file was last used before it.
-  const expired = await step(lib, async () => (await tool.expire({ olderThan: new Date(Date.now() + 3_600_000) })).deleted);
+  // Once the clock has passed the last write, an age of 0: every file was last used before now.
+  const lastUse = Date.now();
+  while (Date.now() <= lastUse) await new Promise((done) => setTimeout(done, 1));
+  const expired = await step(lib, async () => (await tool.expire({ olderThan: 0 })).deleted);
 
   stop();
   tool.close();
