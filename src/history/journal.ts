@@ -6,14 +6,18 @@ import type { MemoryTx } from '../storage/store.js';
 import type { RememberedTotals } from '../storage/optimistic-totals.js';
 import type { RetiredBody } from '../storage/entries.js';
 import { plainStore, request, writer } from '../storage/store.js';
+import { recordSize } from './record-size.js';
 
 type WriteTx = MemoryTx<'readwrite'>;
 
-/** How much history is kept: the last `maxEntries` changes, and at most `maxBytes` of old contents. */
+/** How much history is kept: the last `maxEntries` changes, and at most `maxBytes` of records and old contents. */
 export interface HistoryLimits {
   /** Default 1,000. */
   maxEntries?: number;
-  /** Default 32 MiB; a single change that retires more is journaled without its contents (not undoable). */
+  /**
+   * Default 32 MiB: the journal's records (their paths and steps, estimated) and the old contents they keep. A single
+   * change over it is journaled without its contents (not undoable), and with its paths only if its steps are too.
+   */
   maxBytes?: number;
 }
 
@@ -89,19 +93,21 @@ export async function record(
       known: () => ({ key: added.result as number, totals: { ...stored, holder: added.result as number } }),
     };
   }
-  const bytes = draft.retired.reduce((sum, body) => sum + body.size, 0);
-  const keep = bytes <= limits.maxBytes;
-  const entry: JournalRecord = {
-    at: now,
-    actor: draft.actor,
-    command: draft.command,
-    paths: draft.paths.slice(0, 20),
-    ops: draft.ops,
-    retains: keep ? [...new Set(retiredIds)] : [],
-    bytes: keep ? bytes : 0,
-    undoable: keep,
-    ...(draft.undoOf === undefined ? {} : { undoOf: draft.undoOf }),
-  };
+  const entry = fitted(
+    {
+      at: now,
+      actor: draft.actor,
+      command: draft.command,
+      paths: draft.paths.slice(0, 20),
+      ops: draft.ops,
+      retains: [...new Set(retiredIds)],
+      bytes: 0,
+      undoable: true,
+      ...(draft.undoOf === undefined ? {} : { undoOf: draft.undoOf }),
+    },
+    draft.retired.reduce((sum, body) => sum + body.size, 0),
+    limits.maxBytes,
+  );
   const totals: JournalSize = { bytes: usage.journalBytes + entry.bytes, entries: usage.journalEntries + 1 };
   const { holder: _holder, ...rest } = usage;
   const after = (t: JournalSize): Totals => ({ ...rest, seq, journalBytes: t.bytes, journalEntries: t.entries });
@@ -115,8 +121,23 @@ export async function record(
     final = await prune(tx, totals, limits);
     journal.put({ ...withTotals(final), id: await key });
   }
-  if (!keep) await releaseBodies(tx, retiredIds);
+  if (!entry.undoable) await releaseBodies(tx, retiredIds);
   return { key, known: () => ({ key: added.result as number, totals: after(final) }) };
+}
+
+/**
+ * `entry` as the journal keeps it within `maxBytes`, its `bytes` what it counts (its own size and the old contents it
+ * keeps): whole; else without the contents, so not undoable; else, when even its steps are over the bound, with its
+ * paths only.
+ */
+function fitted(entry: JournalRecord, contents: number, maxBytes: number): JournalRecord {
+  const size = recordSize(entry);
+  if (contents + size <= maxBytes) return { ...entry, bytes: contents + size };
+  const bare: JournalRecord = { ...entry, retains: [], undoable: false };
+  const bareSize = recordSize(bare);
+  if (bareSize <= maxBytes) return { ...bare, bytes: bareSize };
+  const pathsOnly: JournalRecord = { ...bare, ops: [] };
+  return { ...pathsOnly, bytes: recordSize(pathsOnly) };
 }
 
 interface JournalSize {

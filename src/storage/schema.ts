@@ -46,6 +46,7 @@ export interface JournalRecord {
   ops: JournalOp[];
   /** Body ids this entry keeps alive (the contents it replaced or deleted), for undo and diffs. */
   retains: number[];
+  /** What it counts against `history.maxBytes`: its own estimated size and the contents it retains. */
   bytes: number;
   /** False when the change was too big to keep (its old contents were dropped). */
   undoable: boolean;
@@ -65,7 +66,7 @@ export interface Totals {
   files: number;
   /** Key of the next new body, so a write need not wait for the store to hand one out (./README.md, "The model"). */
   nextBody: number;
-  /** Bytes of the old contents the history keeps. */
+  /** Bytes the history takes: the sum of its entries' `bytes` (each record's size and the old contents it keeps). */
   journalBytes: number;
   journalEntries: number;
   /** Not stored: the key of the hidden record these totals were read from, when it is the journal's last. */

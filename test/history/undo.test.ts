@@ -107,21 +107,28 @@ describe('history', () => {
     expect((await small.history({ limit: 1 }))[0]).toMatchObject({ command: 'create', undoable: true });
   });
 
-  it('prunes old contents a tenth below maxBytes once over it, so a full history is not pruned on every write', async () => {
-    const small = await open({ history: { maxBytes: 1000 } });
+  it('prunes a tenth below maxBytes once over it, so a full history is not pruned on every write', async () => {
+    // The bound counts each record (about 460 bytes here) with the old contents it keeps (1,000 bytes): some 68 fit.
+    const small = await open({ history: { maxBytes: 100_000 } });
     const kept: number[] = [];
-    await run({ command: 'create', path: '/memories/a.md', file_text: 'x'.repeat(100) }, small);
-    for (let i = 0; i < 40; i++) {
-      // Each overwrite retires the previous 100 bytes.
-      await run({ command: 'create', path: '/memories/a.md', file_text: String(i % 10).repeat(100) }, small);
-      const history = await small.history({ limit: 100 });
-      kept.push(history.length);
+    const stored: number[] = [];
+    await run({ command: 'create', path: '/memories/a.md', file_text: 'x'.repeat(1000) }, small);
+    for (let i = 0; i < 100; i++) {
+      // Each overwrite retires the previous 1,000 bytes.
+      await run({ command: 'create', path: '/memories/a.md', file_text: String(i % 10).repeat(1000) }, small);
+      const db = await openDB(small.dbName);
+      const journal = (await db.getAll('journal')) as Array<{ bytes: number; hidden?: true }>;
+      db.close();
+      kept.push(journal.filter((record) => !record.hidden).length);
+      stored.push(journal.reduce((sum, record) => sum + record.bytes, 0));
     }
-    // Ten retired contents (1,000 bytes) fit. The next write goes over and prunes to 900 bytes: the first create
-    // (which retired nothing) and two contents go, leaving 9 entries; the write after that fits again.
-    // Pruning only down to the bound would prune on every write and keep 10.
-    expect(kept.slice(0, 10)).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
-    expect(kept.slice(10)).toEqual(Array.from({ length: 30 }, (_, i) => (i % 2 === 0 ? 9 : 10)));
+    expect(Math.max(...stored)).toBeLessThanOrEqual(100_000);
+    // A write that takes the journal over the bound prunes it to a tenth below (90,000 bytes), which leaves room for
+    // several writes before the next pruning; pruning only down to the bound would prune on every write.
+    const prunings = kept.flatMap((count, i) => (i > 0 && count <= (kept[i - 1] ?? 0) ? [i] : []));
+    expect(prunings.length).toBeGreaterThanOrEqual(3);
+    for (const i of prunings) expect(stored[i]).toBeLessThanOrEqual(90_000);
+    for (const [a, b] of prunings.slice(1).map((at, n) => [prunings[n] ?? 0, at] as const)) expect(b - a).toBeGreaterThanOrEqual(5);
     // The live body plus one per kept entry: no body leaks.
     expect(await bodyCount(small.dbName)).toBe(1 + (kept.at(-1) ?? 0));
   });
@@ -159,11 +166,15 @@ describe('history', () => {
   });
 
   it('drops the contents of a change bigger than maxBytes and says it cannot be undone', async () => {
-    const small = await open({ history: { maxBytes: 10 } });
-    await run({ command: 'create', path: '/memories/a.md', file_text: 'x'.repeat(100) }, small);
+    // The create's record fits; the delete's, with the 2,000 bytes it would keep, does not.
+    const small = await open({ history: { maxBytes: 1000 } });
+    await run({ command: 'create', path: '/memories/a.md', file_text: 'x'.repeat(2000) }, small);
     await run({ command: 'delete', path: '/memories/a.md' }, small);
-    const [latest] = await small.history();
+    const [latest, created] = await small.history();
+    expect(created).toMatchObject({ command: 'create', undoable: true });
     expect(latest).toMatchObject({ command: 'delete', undoable: false });
+    // Its steps are kept, without the text.
+    expect(await small.change(latest?.id ?? 0)).toMatchObject({ files: [{ path: '/memories/a.md', before: null, after: null }] });
     await expect(small.undo(latest?.id)).rejects.toMatchObject({ code: 'conflict', message: expect.stringMatching(/too large/) });
     expect(await bodyCount(small.dbName)).toBe(0);
   });

@@ -45,7 +45,7 @@ describe('the totals under random concurrent use of one database by differently 
     const next = random(seed);
     const pick = <T,>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
     const dbName = `${fresh.tool.dbName}-random-${seed}`;
-    const settings = [{}, { history: false as const }, { history: { maxEntries: 3 } }, { limits: { maxFiles: 6 } }, { history: { maxEntries: 5, maxBytes: 30 } }];
+    const settings = [{}, { history: false as const }, { history: { maxEntries: 3 } }, { limits: { maxFiles: 6 } }, { history: { maxEntries: 5, maxBytes: 1500 } }];
     const tools = await Promise.all(settings.map((options) => IndexedDBMemoryTool.init({ dbName, ...options })));
     const paths = ['/memories/a.md', '/memories/b.md', '/memories/d/c.md', '/memories/d/e.md', '/memories/f.md', '/memories/g/h.md'];
     const storageErrors: string[] = [];

@@ -83,9 +83,9 @@ interface RunConfig {
 function configFor(seed: number): RunConfig {
   const variant = seed % 8;
   const config: RunConfig = {};
-  if (variant & 1) config.history = { maxEntries: 4, maxBytes: 40 };
+  if (variant & 1) config.history = { maxEntries: 4, maxBytes: 1000 };
   if (variant & 2) config.limits = { maxFiles: 4, maxTotalBytes: 60, maxFileBytes: 24 };
-  if (variant & 4) config.second = Math.floor(seed / 8) % 2 === 0 ? false : { maxEntries: 3, maxBytes: 25 };
+  if (variant & 4) config.second = Math.floor(seed / 8) % 2 === 0 ? false : { maxEntries: 3, maxBytes: 650 };
   return config;
 }
 
