@@ -2,7 +2,8 @@
 
 import { MemoryToolError } from '../core/errors.js';
 import { reply } from '../core/replies.js';
-import { findSecret, findSecretAround } from './secrets.js';
+import { findSecretAround } from './edit-window.js';
+import { findSecret } from './secrets.js';
 
 /** A text about to be stored, as `beforeWrite` is shown it. */
 export interface BeforeWrite {

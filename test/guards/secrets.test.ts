@@ -2,39 +2,46 @@
 // store them, prose about keys is not, the filter can be switched off, and beforeWrite can refuse or rewrite.
 
 import { describe, expect, it } from 'vitest';
-import { SECRET_CONTEXT, SECRET_PATTERNS, findSecret } from '../../src/guards/secrets.js';
+import { SECRET_CONTEXT } from '../../src/guards/edit-window.js';
+import { SECRET_PATTERNS, findSecret } from '../../src/guards/secrets.js';
 import { toolsClosedAfterEach } from '../helpers/fresh-tool.js';
 import { spyDuring } from '../helpers/request-spy.js';
+import { BASE64, HEX, OPENSSH_BODY_START, body, fake, pemFooter, pemHeader } from './fake-secrets.js';
 
 const open = toolsClosedAfterEach('secrets');
 
-// Built at run time so this file itself holds nothing a scanner would flag.
-const fake = (prefix: string, body: string) => prefix + body;
+// Built at run time (./fake-secrets.ts), with bodies that look random as real keys do.
 const SECRETS: Array<[string, string]> = [
-  ['an Anthropic API key', fake('sk-ant-api03-', 'A'.repeat(40))],
+  ['an Anthropic API key', fake('sk-ant-api03-', body(40))],
   ['an OpenAI API key', fake('sk-proj-', 'b1'.repeat(24))],
   ['an OpenAI API key', fake('sk-proj-', 'Ab_c-'.repeat(30))],
   ['an OpenAI API key', fake('sk-svcacct-', 'Zx9-_'.repeat(20))],
   ['an OpenAI API key', fake('sk-', 'T3BlbkFJ'.repeat(6))],
-  ['a private key', `-----BEGIN ${'RSA PRIVATE'} KEY-----\nMIIE...\n-----END RSA PRIVATE KEY-----`],
-  ['a private key', `-----BEGIN ${'OPENSSH PRIVATE'} KEY-----`],
+  ['a private key', `${pemHeader('RSA')}\nMIIE...\n${pemFooter('RSA')}`],
+  ['a private key', `${pemHeader('OPENSSH')}\n${OPENSSH_BODY_START}\n${body(70, BASE64)}`],
   ['an AWS access key id', fake('AKIA', 'ABCDEFGHIJKLMNOP')],
-  ['an AWS secret access key', `aws_secret_access_key = ${'a'.repeat(20)}${'B/'.repeat(10)}`],
-  ['a Google API key', fake('AIza', 'S'.repeat(35))],
-  ['a GitHub token', fake('ghp_', 'x'.repeat(36))],
+  ['an AWS secret access key', `aws_secret_access_key = ${body(40, BASE64)}`],
+  ['a Google API key', fake('AIza', body(35))],
+  ['a GitHub token', fake('ghp_', body(36))],
   ['a Slack token', fake('xoxb-', '1234567890-abcdef')],
-  ['a Stripe secret key', fake('sk_live_', 'z'.repeat(24))],
+  ['a Stripe secret key', fake('sk_live_', body(24))],
   // Every kind, and each spelling of its prefix: the one-pass search looks for these first (secrets.ts `needle`).
   ['an AWS access key id', fake('ASIA', 'QRSTUVWXYZ234567')],
-  ['an AWS secret access key', `AWS_SECRET_ACCESS_KEY: "${'C'.repeat(40)}"`],
+  ['an AWS secret access key', `AWS_SECRET_ACCESS_KEY: "${body(40, BASE64, 2)}"`],
   ['a Google service account key', `"private_key_id": "${'0f'.repeat(20)}"`],
   ['a Google OAuth token', fake('ya29.', 'a0AfH6'.repeat(5))],
   ['a GitHub token', fake('github_pat_', '11AB_'.repeat(10))],
   ['a GitLab token', fake('glpat-', 'Xy_9-'.repeat(5))],
   ['a Slack token', fake('xoxp-', '9876543210-zyx')],
-  ['a Stripe secret key', fake('rk_live_', 'Q'.repeat(24))],
+  ['a Stripe secret key', fake('rk_live_', body(24, undefined, 3))],
   ['an Azure storage key', fake('AccountKey=', 'k+/9'.repeat(22) + '==')],
   ['a Hugging Face token', fake('hf_', 'Hf0'.repeat(12))],
+  // Private keys as they are pasted: on one line, JSON-escaped (a service account file), encrypted, PGP, CRLF.
+  ['a private key', `${pemHeader('RSA')} MIIEowIBAAKCAQEA${body(40, BASE64)} ${pemFooter('RSA')}`],
+  ['a private key', `{"private_key": "${pemHeader('')}\\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC${body(30, BASE64)}\\n"}`],
+  ['a private key', `${pemHeader('RSA')}\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,${body(32, HEX)}\n\n${body(64, BASE64)}`],
+  ['a private key', `${pemHeader('PGP', ' BLOCK')}\nVersion: GnuPG v2\n\nlQOYBF${body(60, BASE64)}`],
+  ['a private key', `${pemHeader('EC')}\r\n${body(64, BASE64)}\r\n`],
 ];
 
 describe('findSecret', () => {
@@ -50,8 +57,59 @@ describe('findSecret', () => {
     'ghp_ is a GitHub token prefix',
     'We use sk-learn-compatible-estimator-wrappers-for-pipelines here',
     'prefers sk-learn-style-pipelines-and-feature-unions-over-custom-code',
+    'Set ANTHROPIC_API_KEY=<your-api-key> before running it',
+    'Anthropic keys look like sk-ant-... and are shown once',
+    'curl -H "x-api-key: sk-ant-api03-..." https://api.anthropic.com/v1/models',
   ])('lets prose about keys through: %s', (text) => {
     expect(findSecret(text)).toBeUndefined();
+  });
+
+  it.each([
+    `paste the key that starts with ${pemHeader('')} here`,
+    `note: ${pemHeader('OPENSSH')} end`,
+    `A PEM key begins with ${pemHeader('RSA')} and ends with ${pemFooter('RSA')}.`,
+    `The file must start with\n${pemHeader('EC')}\nfollowed by the base64 lines.`,
+    `the first line is ${pemHeader('')}`,
+    `${pemHeader('')}\nyour key here\n${pemFooter('')}`,
+    `${pemHeader('')}\n<paste the key>\n${pemFooter('')}`,
+  ])('lets prose that names a private key header through, with no key body: %s', (text) => {
+    expect(findSecret(text)).toBeUndefined();
+  });
+
+  // Each was refused before placeholders passed.
+  it.each([
+    fake('xoxb-', 'your-token-here'),
+    fake('glpat-', 'x'.repeat(20)),
+    fake('AKIA', 'X'.repeat(16)),
+    fake('AKIA', 'IOSFODNN7EXAMPLE'),
+    `aws_secret_access_key = ${'wJalrXUtnFEMI/K7MDENG/bPxRfiCY'}EXAMPLEKEY`,
+    `AWS_SECRET_ACCESS_KEY=${'0'.repeat(40)}`,
+    fake('sk-ant-api03-', 'x'.repeat(40)),
+    fake('sk-ant-api03-', `your-key-goes-here-${body(10)}`),
+    fake('sk-proj-', `YOUR_OPENAI_API_KEY_${body(20)}`),
+    fake('sk-', 'X'.repeat(48)),
+    fake('ghp_', 'x'.repeat(36)),
+    fake('github_pat_', `11ABCDEFG0_dummy${body(30)}`),
+    fake('sk_live_', '0'.repeat(24)),
+    fake('rk_live_', `placeholder${body(12)}`),
+    fake('AIza', `Sy-example-${body(24)}`),
+    fake('hf_', 'a'.repeat(34)),
+    fake('ya29.', `your_access_token_${body(8)}`),
+    fake('xoxp-', '0000000000-0000000000'),
+    `"private_key_id": "${'0'.repeat(40)}"`,
+    fake('AccountKey=', `${'A'.repeat(86)}==`),
+  ])('lets an obvious placeholder through: %s', (text) => {
+    expect(findSecret(`config: ${text} end`)).toBeUndefined();
+  });
+
+  it('tells a placeholder from a real-looking key beside it, or one whose body holds a placeholder word inside another', () => {
+    expect(findSecret(`${fake('glpat-', 'x'.repeat(20))} then ${fake('glpat-', 'your-token')}`)).toBeUndefined();
+    expect(findSecret(`${fake('glpat-', 'x'.repeat(20))} then ${fake('glpat-', body(20))}`)).toBe('a GitLab token');
+    expect(findSecret(`${fake('AKIA', 'X'.repeat(16))}\n${fake('AKIA', 'ABCDEFGHIJKLMNOP')}`)).toBe('an AWS access key id');
+    // `your` inside a word, seven of a kind in a row, a run of A's in a private key's base64: no placeholder.
+    expect(findSecret(fake('ghp_', `${body(16)}Yourself${body(12)}`))).toBe('a GitHub token');
+    expect(findSecret(fake('ghp_', `${body(20)}${'x'.repeat(7)}${body(9)}`))).toBe('a GitHub token');
+    expect(findSecret(`${pemHeader('OPENSSH')}\n${OPENSSH_BODY_START}`)).toBe('a private key');
   });
 });
 
@@ -81,7 +139,7 @@ describe('findSecret, one pass for the default patterns', () => {
   });
 
   it('reads the AWS secret key name in any case, without the i flag', () => {
-    const value = `${'a'.repeat(20)}${'B/'.repeat(10)}`;
+    const value = body(40, BASE64);
     for (const name of ['aws_secret_access_key', 'AWS_SECRET_ACCESS_KEY', 'Aws_Secret_Access_Key']) {
       expect(findSecret(`${name}=${value}`)).toBe('an AWS secret access key');
     }
@@ -120,12 +178,12 @@ describe('the default filter', () => {
 
   it('refuses an edit that completes a secret with text already in the file', async () => {
     const tool = await open();
-    const head = fake('sk-ant-api03-', 'A'.repeat(10));
+    const head = fake('sk-ant-api03-', body(10));
     await tool.run({ command: 'create', path: '/memories/a.md', file_text: `${'intro\n'.repeat(500)}key: ${head}|end` });
     // Neither the file nor the new text holds a whole key; together they do.
-    const joined = await tool.run({ command: 'str_replace', path: '/memories/a.md', old_str: '|end', new_str: 'B'.repeat(20) });
+    const joined = await tool.run({ command: 'str_replace', path: '/memories/a.md', old_str: '|end', new_str: body(20, undefined, 2) });
     expect(joined).toMatchObject({ is_error: true, code: 'forbidden' });
-    const inserted = await tool.run({ command: 'insert', path: '/memories/a.md', insert_line: 500, insert_text: `${head}${'C'.repeat(20)}` });
+    const inserted = await tool.run({ command: 'insert', path: '/memories/a.md', insert_line: 500, insert_text: `${head}${body(20, undefined, 3)}` });
     expect(inserted).toMatchObject({ is_error: true, code: 'forbidden' });
   });
 
@@ -160,7 +218,7 @@ describe('the default filter', () => {
     // In the file the key-like run is inside a longer word, so it is no key. A check starting exactly at its
     // "AKIA" would see a word boundary there that the file does not have.
     const before = `intro ${'Q'.repeat(100)}`;
-    const text = `${before}${fake('AKIA', 'B'.repeat(16))} ${'.'.repeat(SECRET_CONTEXT - 21)}MARK end`;
+    const text = `${before}${fake('AKIA', 'BCDEFGHIJKLMNOPQ')} ${'.'.repeat(SECRET_CONTEXT - 21)}MARK end`;
     expect(text.indexOf('MARK') - before.length).toBe(SECRET_CONTEXT);
     const tool = await open();
     expect((await tool.run({ command: 'create', path: '/memories/a.md', file_text: text })).is_error).toBe(false);

@@ -4,12 +4,13 @@
 
 import { describe, expect, it } from 'vitest';
 import { MemoryToolError, isMemoryToolError } from '../../src/core/errors.js';
-import { SECRET_CONTEXT } from '../../src/guards/secrets.js';
+import { SECRET_CONTEXT } from '../../src/guards/edit-window.js';
 import { writeGuards } from '../../src/guards/write-guards.js';
 import type { BeforeWrite, BeforeWriteHook } from '../../src/guards/write-guards.js';
+import { fake } from './fake-secrets.js';
 
 // Built at run time so this file itself holds nothing a scanner would flag.
-const KEY = 'AKIA' + 'B'.repeat(16);
+const KEY = fake('AKIA', 'BCDEFGHIJKLMNOPQ');
 const SECRET_REFUSAL =
   'Refused to write /memories/a.md: the text looks like it contains an AWS access key id. Do not store API keys, ' +
   'passwords, tokens or private keys in memory; write the note without the secret. Nothing was written.';
