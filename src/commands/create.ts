@@ -40,7 +40,7 @@ export async function create(tx: WriteTx, command: CreateCommand, ctx: WriteCont
     readTotals(tx, ctx.known, ctx.trusted),
     foldersToMake(tx, key, (file) => reply.belowFile(command.path, file)),
   ]);
-  const refusal = ctx.screen(write);
+  const refusal = ctx.screenPath('create', key) ?? ctx.screen(write);
   // Always a new body (copy-on-write), sent early only once nothing can refuse it (./README.md, "create's early body").
   const sendNow = !refusal && !ctx.rewrites && write.content.length <= ctx.limits.maxFileBytes;
   const fixedId = sendNow && ctx.trusted ? ctx.known?.totals.nextBody : undefined;

@@ -24,6 +24,8 @@ export async function rename(tx: WriteTx, command: RenameCommand, ctx: WriteCont
   if (source.kind === 'folder' && isWithin(to, from)) {
     throw new MemoryToolError('invalid_input', reply.renameIntoItself(command.old_path, command.new_path));
   }
+  const secret = ctx.screenPath('rename', to);
+  if (secret) throw secret;
   const missingFolders = await foldersToMake(tx, to, (file) => reply.belowFile(command.new_path, file));
 
   makeFolders(tx, missingFolders, ctx.now);

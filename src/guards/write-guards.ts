@@ -3,6 +3,7 @@
 import { MemoryToolError } from '../core/errors.js';
 import { reply } from '../core/replies.js';
 import { findSecretAround } from './edit-window.js';
+import { findPathSecret, pathSecretRefusal } from './path-secrets.js';
 import { findSecret } from './secrets.js';
 
 /** A text about to be stored, as `beforeWrite` is shown it. */
@@ -23,6 +24,8 @@ export type BeforeWriteHook = (write: BeforeWrite) => string | undefined | void;
 export interface WriteGuards {
   /** The refusal for a secret, or undefined; pure, so it may run while the reads are under way. */
   screen: (write: BeforeWrite) => MemoryToolError | undefined;
+  /** The refusal for a new path (`create`'s, `rename`'s destination) holding a secret, or undefined; pure. */
+  screenPath: (command: 'create' | 'rename', key: string) => MemoryToolError | undefined;
   /** The text to store (the hook may rewrite it); throws to refuse. */
   filter: (write: BeforeWrite) => string;
   /** Whether `filter` can rewrite or refuse anything (a hook is set). */
@@ -37,6 +40,10 @@ export function writeGuards(blockSecrets: boolean, hook: BeforeWriteHook | undef
         ? findSecretAround(write.content, write.changed.from, write.changed.to)
         : findSecret(write.content);
       return secret ? new MemoryToolError('forbidden', reply.secret(write.path, secret)) : undefined;
+    },
+    screenPath: (command, key) => {
+      const secret = blockSecrets ? findPathSecret(key) : undefined;
+      return secret ? pathSecretRefusal(command, secret) : undefined;
     },
     filter: (write) => (hook ? applyHook(hook, write) : write.content),
     rewrites: hook !== undefined,

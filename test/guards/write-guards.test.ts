@@ -69,6 +69,27 @@ describe('screen', () => {
   });
 });
 
+describe('screenPath', () => {
+  it('refuses a new path holding a secret as forbidden, naming its kind but not echoing the path', () => {
+    const { screenPath } = writeGuards(true, undefined);
+    const created = screenPath('create', `/memories/${KEY}/notes.md`);
+    expect(created?.code).toBe('forbidden');
+    expect(created?.message).toBe(
+      'Refused to write a file at that path: it looks like it contains an AWS access key id. Do not put API keys, ' +
+        'passwords, tokens or private keys in file or folder names, which every listing shows; choose a name without ' +
+        'the secret. Nothing was changed.',
+    );
+    const renamed = screenPath('rename', `/memories/${KEY}.md`);
+    expect(renamed?.message).toMatch(/^Refused to rename to that path: it looks like it contains an AWS access key id\./u);
+    expect(`${created?.message}${renamed?.message}`).not.toContain(KEY);
+  });
+
+  it('lets a path with no secret through, and any path when the filter is off', () => {
+    expect(writeGuards(true, undefined).screenPath('create', '/memories/aws/AKIA-prefix-explained.md')).toBeUndefined();
+    expect(writeGuards(false, undefined).screenPath('rename', `/memories/${KEY}.md`)).toBeUndefined();
+  });
+});
+
 describe('filter', () => {
   it('stores the text as it is when no hook is set, and says it rewrites nothing', () => {
     const guards = writeGuards(true, undefined);
