@@ -1,6 +1,7 @@
 // One config for the demo (dev server, static build) and the five test projects: `node` (fake-indexeddb), the same
 // suite on each engine's real IndexedDB in `chromium`, `firefox` and `webkit`, and `e2e` (the demo driven by Playwright).
 
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
@@ -35,22 +36,25 @@ export const firefoxPath = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 /**
  * `npm run dev` with ANTHROPIC_API_KEY set: the dev server forwards `/anthropic/*` to the API (or to
  * ANTHROPIC_PROXY_TARGET) and adds the key there, so the page holds none. The page is told only *that* a key is
- * configured (`__DEV_PROXY__`), never the key. Nothing is proxied in a build or under vitest's own server.
+ * configured (`__DEV_PROXY__`), never the key. Nothing is proxied in a build or under vitest's own server. Only the
+ * server's own pages may use it (`foreignRequest`): any other page, local or not, would spend the key.
  */
 export function anthropicDevProxy(): Plugin {
+  let enabled = false;
   return {
     name: 'anthropic-dev-proxy',
     config(_config, { command, mode }) {
       const key = process.env.ANTHROPIC_API_KEY;
-      const enabled = command === 'serve' && mode !== 'test' && key !== undefined && key !== '';
-      const define = { __DEV_PROXY__: JSON.stringify(enabled) };
-      if (!enabled) return { define };
+      const on = command === 'serve' && mode !== 'test' && key !== undefined && key !== '';
+      enabled = on;
+      const define = { __DEV_PROXY__: JSON.stringify(on) };
+      if (!on) return { define };
       const target = process.env.ANTHROPIC_PROXY_TARGET ?? 'https://api.anthropic.com';
       return {
         define,
         server: {
           proxy: {
-            '/anthropic': {
+            [PROXY_PATH]: {
               target,
               changeOrigin: true,
               rewrite: (path) => path.replace(/^\/anthropic/, ''),
@@ -68,6 +72,62 @@ export function anthropicDevProxy(): Plugin {
         },
       };
     },
+    // Before Vite's proxy (added after these hooks); `vite preview` takes the same proxy, so it gets the same guard.
+    configureServer(server) {
+      if (enabled) server.middlewares.use(refuseForeignRequests);
+    },
+    configurePreviewServer(server) {
+      if (enabled) server.middlewares.use(refuseForeignRequests);
+    },
+  };
+}
+
+const PROXY_PATH = '/anthropic';
+
+/**
+ * Why a request to the proxy is not from the server's own pages, or undefined when it is. `Sec-Fetch-Site` must be
+ * `same-origin` (a page elsewhere sends `cross-site` or `same-site`, even in `no-cors` mode; `none`, a typed address,
+ * is no page's call), and `Origin`, when sent, must be this server's as the browser addressed it (Vite refuses hosts it
+ * does not know, so `Host` is not a rebound name). Browsers without Sec-Fetch-Site (Safari before 16.4) send Origin on
+ * every POST; a request with neither shows nothing, and is refused.
+ */
+export function foreignRequest(headers: IncomingHttpHeaders, encrypted: boolean): string | undefined {
+  const site = headers['sec-fetch-site'];
+  const origin = headers.origin;
+  if (site !== undefined && site !== 'same-origin') return `Sec-Fetch-Site is ${site}, not same-origin`;
+  if (origin !== undefined) {
+    const own = `${encrypted ? 'https' : 'http'}://${headers.host ?? headers[':authority']}`;
+    if (origin.toLowerCase() !== own.toLowerCase()) return `Origin ${origin} is not this server's`;
+  } else if (site === undefined) {
+    return 'neither Sec-Fetch-Site nor Origin shows it comes from this server';
+  }
+  return undefined;
+}
+
+/** A 403 with a short reason for a request to the proxy that is not from the server's own pages; never forwarded. */
+function refuseForeignRequests(req: IncomingMessage, res: ServerResponse, next: () => void): void {
+  // Vite's proxy takes every URL that starts with its path; so does the guard.
+  const why = req.url?.startsWith(PROXY_PATH) ? foreignRequest(req.headers, 'encrypted' in req.socket) : undefined;
+  if (why === undefined) {
+    next();
+    return;
+  }
+  res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' });
+  res.end(`Refused: the dev server's API proxy answers only its own pages (${why}).\n`);
+}
+
+/**
+ * No page of another origin may frame the demo (clickjacking of Undo, Import, Expire): on the dev server and `vite
+ * preview`; a host serving the build must send the same header, which a meta tag cannot carry. Not under vitest, whose
+ * browser mode frames each test and applies `server.headers` to it.
+ */
+export const FRAME_HEADERS = { 'Content-Security-Policy': "frame-ancestors 'none'", 'X-Frame-Options': 'DENY' };
+
+export function noFraming(): Plugin {
+  return {
+    name: 'no-framing',
+    config: (_config, { mode }) =>
+      mode === 'test' ? {} : { server: { headers: FRAME_HEADERS }, preview: { headers: FRAME_HEADERS } },
   };
 }
 
@@ -89,7 +149,7 @@ const browserSuite = {
 export default defineConfig({
   // Relative asset URLs, so dist/demo works from any folder of any static host.
   base: './',
-  plugins: [anthropicDevProxy(), clearSiteData()],
+  plugins: [anthropicDevProxy(), noFraming(), clearSiteData()],
   build: { outDir: 'dist/demo', emptyOutDir: true },
   // Prebundled before the browser tests start: found mid-run, Vite reloads the page and the test with it.
   optimizeDeps: { include: ['ai', '@ai-sdk/anthropic', 'react', 'react-dom/client', 'react/jsx-runtime'] },

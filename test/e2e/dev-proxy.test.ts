@@ -1,10 +1,18 @@
 // `npm run dev` with ANTHROPIC_API_KEY: Vite's dev server forwards /anthropic to the API and adds the key, the
 // page defaults its Proxy URL to /anthropic, and the key never reaches the page. Without the variable: no proxy.
+// Only the server's own pages may use it: another local page or site, and a request showing no origin, get a 403
+// and nothing reaches the API; `vite preview` guards the proxy it takes over the same way.
 
+import { request as httpRequest } from 'node:http';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startMessagesApiServer } from '../helpers/messages-api-server.js';
 import { launchChromium, openDemo, recordRequests, startDevServer } from './harness.js';
+import { startOtherOrigin } from './other-origin.js';
+import { startPreview } from './preview-server.js';
 
 const KEY = 'sk-ant-dev-proxy-KEY-9876543210';
 
@@ -104,4 +112,120 @@ describe('the dev server proxy', () => {
       await dev.close();
     }
   });
+
+  it('answers the demo page\'s own fetch, and refuses a page on another localhost port, no-cors or CORS, forwarding none of it', async () => {
+    const api = await startMessagesApiServer([{ text: 'Own page.' }]);
+    const dev = await startDevServer({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_PROXY_TARGET: api.url });
+    const other = await startOtherOrigin();
+    const context = await browser.newContext();
+    const statuses = new Map<string, number>();
+    context.on('response', (response) => {
+      const request = response.request();
+      if (request.method() === 'POST') statuses.set(`${request.frame().url()} ${request.url()}`, response.status());
+    });
+    try {
+      const demo = await openDemo(context, dev.url);
+      const own = await demo.evaluate(postMessage, { url: '/anthropic/v1/messages', mode: 'cors' as const, body: MESSAGE });
+      expect(own).toMatchObject({ status: 200 });
+      expect(own.text).toContain('Own page.');
+      expect(api.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
+      const seen = api.requests.length;
+
+      const target = new URL('anthropic/v1/messages', dev.url).href;
+      // The same port number on 127.0.0.1 is same-site; on localhost it is another site. Both are other origins.
+      for (const origin of [`http://127.0.0.1:${other.port}/`, `http://localhost:${other.port}/`]) {
+        const page = await context.newPage();
+        await page.goto(origin);
+        // A no-cors POST is sent and its answer hidden from the page: only the network shows the refusal.
+        await page.evaluate(postMessage, { url: target, mode: 'no-cors' as const, body: MESSAGE });
+        await expect.poll(() => statuses.get(`${page.url()} ${target}`)).toBe(403);
+        // A CORS fetch, which Vite's CORS rules let a localhost page read: the refusal and its reason.
+        statuses.delete(`${page.url()} ${target}`);
+        const cors = await page.evaluate(postMessage, { url: target, mode: 'cors' as const, body: MESSAGE });
+        expect(cors.status).toBe(403);
+        expect(cors.text).toMatch(/^Refused: the dev server's API proxy answers only its own pages \(Sec-Fetch-Site is (same|cross)-site/u);
+        await expect.poll(() => statuses.get(`${page.url()} ${target}`)).toBe(403);
+        await page.close();
+      }
+      expect(api.requests.slice(seen)).toEqual([]);
+    } finally {
+      await context.close();
+      await other.close();
+      await dev.close();
+      await api.close();
+    }
+  });
+
+  it('refuses a request from outside a browser that forges another Origin, or shows none, and forwards none of it', async () => {
+    const api = await startMessagesApiServer([{ text: 'Reached.' }]);
+    const dev = await startDevServer({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_PROXY_TARGET: api.url });
+    const own = new URL(dev.url).origin;
+    try {
+      for (const headers of [
+        { origin: 'https://evil.example' },
+        { origin: 'http://localhost:1' },
+        { origin: 'null' },
+        { origin: own, 'sec-fetch-site': 'cross-site' },
+        { 'sec-fetch-site': 'same-site' },
+        { 'sec-fetch-site': 'none' },
+        {},
+      ]) {
+        const answer = await postFromNode(new URL('anthropic/v1/messages', dev.url), headers);
+        expect(answer.status, JSON.stringify(headers)).toBe(403);
+        expect(answer.text).toMatch(/^Refused: the dev server's API proxy answers only its own pages \(/u);
+      }
+      expect(api.requests).toEqual([]);
+      // A client outside a browser that says it is the server's own page is believed: the check is the browser's word.
+      expect((await postFromNode(new URL('anthropic/v1/messages', dev.url), { origin: own })).status).toBe(200);
+      expect(api.requests).toHaveLength(1);
+    } finally {
+      await dev.close();
+      await api.close();
+    }
+  });
+
+  it('guards the proxy vite preview takes over from the dev server the same way', async () => {
+    const api = await startMessagesApiServer([{ text: 'Reached through preview.' }]);
+    const dir = await mkdtemp(join(tmpdir(), 'idb-memory-preview-'));
+    await writeFile(join(dir, 'index.html'), '<!doctype html><title>preview</title>');
+    const served = await startPreview(dir, { ANTHROPIC_API_KEY: KEY, ANTHROPIC_PROXY_TARGET: api.url });
+    try {
+      const url = new URL('anthropic/v1/messages', served.url);
+      expect((await postFromNode(url, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' })).status).toBe(403);
+      expect(api.requests).toEqual([]);
+      const own = await postFromNode(url, { origin: new URL(served.url).origin, 'sec-fetch-site': 'same-origin' });
+      expect(own.status).toBe(200);
+      expect(api.requests.map((request) => request.headers['x-api-key'])).toEqual([KEY]);
+    } finally {
+      await served.close();
+      await rm(dir, { recursive: true, force: true });
+      await api.close();
+    }
+  });
 });
+
+const MESSAGE = JSON.stringify({ model: 'claude-sonnet-5-5', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] });
+
+/** Runs in a page: a POST of a one-message request; a no-cors answer is opaque (status 0, no text). */
+async function postMessage(sent: { url: string; mode: 'cors' | 'no-cors'; body: string }): Promise<{ status: number; text: string }> {
+  const { url, mode, body } = sent;
+  // no-cors may send only a simple request (text/plain, no custom header); a CORS one with JSON is asked about first.
+  const headers: Record<string, string> =
+    mode === 'no-cors' ? { 'content-type': 'text/plain' } : { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' };
+  const response = await fetch(url, { method: 'POST', mode, headers, body });
+  return { status: response.status, text: mode === 'no-cors' ? '' : await response.text() };
+}
+
+/** A POST from Node with exactly `headers` (node:http adds Host and Content-Length, nothing else). */
+function postFromNode(url: URL, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+  return new Promise((done, fail) => {
+    const request = httpRequest(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => done({ status: response.statusCode ?? 0, text }));
+    });
+    request.on('error', fail);
+    request.end(MESSAGE);
+  });
+}
