@@ -2,11 +2,18 @@
 
 import { callEach } from './listeners.js';
 
-/** What a write command changed; paths are keys. `write` is a file written (or, by an import, a folder made). */
+/**
+ * What a write command changed; paths are keys. `write` is a file written (or, by an import, a folder made).
+ * `forget`: `path` and its history erased for good (a `delete` of it comes first when it was there).
+ * `history-cleared`: the whole history emptied, no file changed; its `path` is `/memories`.
+ * Every kind has a `path`, so a listener that only reads `path` keeps working as kinds are added.
+ */
 export type MemoryChange =
   | { type: 'write'; path: string }
   | { type: 'delete'; path: string }
-  | { type: 'rename'; path: string; from: string };
+  | { type: 'rename'; path: string; from: string }
+  | { type: 'forget'; path: string }
+  | { type: 'history-cleared'; path: string };
 
 /** One committed command (or import): what changed, and whether it happened in this tool or elsewhere. */
 export interface MemoryChangeEvent {

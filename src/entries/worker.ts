@@ -4,11 +4,12 @@
 
 import * as bundle from '../bundle/bundle.js';
 import * as expire from '../history/expire.js';
+import * as forget from '../history/forget.js';
 import * as history from '../history/read-history.js';
 import * as undo from '../history/undo.js';
 import * as treeReads from '../storage/tree-reads.js';
 import { provideParts } from '../tool/lazy-parts.js';
 
-provideParts({ undo, history, treeReads, expire, bundle });
+provideParts({ undo, history, treeReads, expire, forget, bundle });
 
 export * from '../index.js';

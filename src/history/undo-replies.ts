@@ -1,6 +1,6 @@
-// The wording of undo and expiry, apart from replies.ts so that it loads with them, on first use.
+// The wording of undo, expiry and forgetting, apart from replies.ts so that it loads with them, on first use.
 
-/** Undo and expiry (undo.ts, expire.ts). */
+/** Undo, expiry and forgetting (undo.ts, expire.ts, forget.ts). */
 export const undoReply = {
   expired: (files: number) => `Expired ${files} file${files === 1 ? '' : 's'}.`,
   undone: (id: number) => `Undid change ${id}.`,
@@ -9,6 +9,13 @@ export const undoReply = {
   nothingToUndo: () => 'There is no change left to undo.',
   alreadyUndone: (id: number) => `Change ${id} has already been undone.`,
   notUndoable: (id: number) => `Change ${id} was too large to keep in the history, so it cannot be undone.`,
+  partlyForgotten: (id: number) =>
+    `Change ${id} cannot be undone: part of what it changed has been forgotten for good. Nothing was changed.`,
+  forgetRoot: () =>
+    'Cannot forget the /memories directory itself. Forget a file or folder in it, or clear the whole history. ' +
+    'Nothing was changed.',
+  nothingToForget: (path: string) =>
+    `There is nothing at ${path}, in the memory or in its history, to forget. Nothing was changed.`,
   undoConflict: (id: number, path: string) =>
     `Change ${id} cannot be undone cleanly: ${path} has changed since. Nothing was changed.`,
   undoPastLimits: (id: number, moved: string, past: string) =>

@@ -47,6 +47,7 @@ export async function undoChange(
 ): Promise<WriteResult> {
   const id = target.id ?? 0;
   if (target.undone) throw new MemoryToolError('conflict', undoReply.alreadyUndone(id));
+  if (target.forgotten) throw new MemoryToolError('conflict', undoReply.partlyForgotten(id));
   if (!target.undoable) throw new MemoryToolError('conflict', undoReply.notUndoable(id));
   const entries = tx.objectStore('entries');
   const ops = [...target.ops].reverse();

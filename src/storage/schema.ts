@@ -53,6 +53,8 @@ export interface JournalRecord {
   undone?: boolean;
   /** For an undo: the id of the change it reversed. */
   undoOf?: number;
+  /** Steps or paths of it were forgotten for good (`tool.forget`): what is left is shown, never undone. */
+  forgotten?: true;
   totals?: StoredTotals;
   /** Not a change: a record that carries the totals of a write made with no history kept. */
   hidden?: true;

@@ -9,6 +9,7 @@ type Undo = typeof import('../history/undo.js');
 type History = typeof import('../history/read-history.js');
 type TreeReads = typeof import('../storage/tree-reads.js');
 type Expire = typeof import('../history/expire.js');
+type Forget = typeof import('../history/forget.js');
 type Bundle = typeof import('../bundle/bundle.js');
 
 /** Every part, as modules: what the worker entry imports statically. */
@@ -17,6 +18,7 @@ export interface LoadedParts {
   history: History;
   treeReads: TreeReads;
   expire: Expire;
+  forget: Forget;
   bundle: Bundle;
 }
 
@@ -50,6 +52,7 @@ export const parts = {
   history: () => (provided ? Promise.resolve(provided.history) : load(() => import('../history/read-history.js'))),
   treeReads: () => (provided ? Promise.resolve(provided.treeReads) : load(() => import('../storage/tree-reads.js'))),
   expire: () => (provided ? Promise.resolve(provided.expire) : load(() => import('../history/expire.js'))),
+  forget: () => (provided ? Promise.resolve(provided.forget) : load(() => import('../history/forget.js'))),
   bundle: () => (provided ? Promise.resolve(provided.bundle) : load(() => import('../bundle/bundle.js'))),
 };
 

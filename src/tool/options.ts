@@ -35,6 +35,29 @@ export interface ExpireReport {
   deleted: string[];
 }
 
+/** What `tool.forget()` erased. It cannot be undone. */
+export interface ForgetReport {
+  /** The normalized path forgotten. */
+  path: string;
+  /** Files and folders taken out of the memory: the path, and all below it for a folder (none if it was gone). */
+  deleted: string[];
+  /** History entries deleted, as all they held was forgotten: `change(id)` and `undo(id)` no longer find them. */
+  removedChanges: number[];
+  /** History entries that keep their other steps without the forgotten ones; they can no longer be undone. */
+  trimmedChanges: number[];
+  /**
+   * Files outside the path that hold a version of what was forgotten (it was renamed or edited into them): left as
+   * they are; forget them too if that text must go.
+   */
+  keptIn: string[];
+}
+
+/** What `tool.clearHistory()` erased. It cannot be undone. */
+export interface ClearHistoryReport {
+  /** How many history entries were deleted. */
+  removedChanges: number;
+}
+
 /** What `tool.run()` answers: the `tool_result` content and whether it is an error. */
 export interface MemoryToolResult {
   content: string;

@@ -20,6 +20,7 @@ import type {
 import { parseMemoryCommand } from '../core/command-input.js';
 import type { ResolvedLimits } from '../core/limits.js';
 import { positiveIntegers, resolveLimits } from '../core/limits.js';
+import { MEMORY_ROOT, normalizeMemoryPath } from '../core/paths.js';
 import { ERROR_PREFIX } from '../core/replies.js';
 import { writeGuards } from '../guards/write-guards.js';
 import type { ChangeDetail, HistoryEntry, HistoryOptions } from '../history/read-history.js';
@@ -31,7 +32,14 @@ import type { MemoryEntry } from '../storage/tree-reads.js';
 import { AccessTimes } from './access-times.js';
 import { CallOrder } from './call-order.js';
 import { parts, preloadParts } from './lazy-parts.js';
-import type { ExpireReport, IndexedDBMemoryToolOptions, MemoryToolResult, RunOptions } from './options.js';
+import type {
+  ClearHistoryReport,
+  ExpireReport,
+  ForgetReport,
+  IndexedDBMemoryToolOptions,
+  MemoryToolResult,
+  RunOptions,
+} from './options.js';
 import { DEFAULT_DB_NAME } from './options.js';
 import type { CommandContext } from './write-runner.js';
 import { WriteRunner } from './write-runner.js';
@@ -264,6 +272,57 @@ export class IndexedDBMemoryTool {
       });
       this.#hub.publish(result.changes);
       return { deleted: result.paths };
+    });
+  }
+
+  /**
+   * Erases `path` for good: the file or folder, if it is there, and every copy of its contents the history holds
+   * (under the names it had before a rename, and versions made from it since), in one transaction. It cannot be
+   * undone, and history entries that also held other changes keep those but can no longer be undone. Other tabs hear
+   * a `forget` change (after a `delete` of the path if it was there). A refused path changes nothing.
+   */
+  async forget(path: string): Promise<ForgetReport> {
+    const key = normalizeMemoryPath(path);
+    return this.#inTurn(async () => {
+      const { forgetPath } = await parts.forget();
+      const now = Date.now();
+      const result = await this.#writes.run(async (tx, remember) => {
+        const forgotten = await forgetPath(tx, key);
+        // Not a change in the history (it would name what was forgotten): the totals go in a hidden record.
+        const draft = { actor: 'user', command: 'forget', paths: [], ops: [], retired: [] };
+        remember(await record(tx, draft, now, undefined, forgotten.usage));
+        return forgotten;
+      });
+      this.#hub.publish(result.changes);
+      return {
+        path: key,
+        deleted: result.deleted,
+        removedChanges: result.removed,
+        trimmedChanges: result.trimmed,
+        keptIn: result.keptIn,
+      };
+    });
+  }
+
+  /**
+   * Empties the history for good, in one transaction: every change and the old contents it kept; the files stay as
+   * they are. It cannot be undone. Other tabs hear a `history-cleared` change. `history: false` only stops recording;
+   * this is how to drop what was recorded (also by another tool on the database).
+   */
+  async clearHistory(): Promise<ClearHistoryReport> {
+    return this.#inTurn(async () => {
+      const { clearJournal } = await parts.forget();
+      const now = Date.now();
+      const cleared = await this.#writes.run(async (tx, remember) => {
+        const done = await clearJournal(tx);
+        if (done) {
+          const draft = { actor: 'user', command: 'clear-history', paths: [], ops: [], retired: [] };
+          remember(await record(tx, draft, now, undefined, done.usage));
+        }
+        return done;
+      });
+      if (cleared) this.#hub.publish([{ type: 'history-cleared', path: MEMORY_ROOT }]);
+      return { removedChanges: cleared?.removed ?? 0 };
     });
   }
 

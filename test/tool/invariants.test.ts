@@ -1,5 +1,5 @@
-// Seeded random sequences of the five write commands, undos, imports, exports and expiries on a small shared set of
-// paths, so that they collide: files and folders are created, edited, moved onto and under each other. After every
+// Seeded random sequences of the five write commands, undos, imports, exports, expiries, forgets and history clears
+// on a small shared set of paths, so that they collide: files and folders are created, edited, moved onto and under each other. After every
 // step the stores are read directly and held to what the storage model promises (the totals, no orphans, no leaked
 // or missing bodies); a refusal or a dry run must have changed nothing; a dry run must report what the import then
 // does; every change must reach a subscriber, files and folders; and most changes are undone and redone on the spot,
@@ -246,6 +246,8 @@ function replayChanges(before: MemoryState, changes: readonly MemoryChange[]): M
       make(change.path);
     } else if (change.type === 'delete') {
       for (const path of [...tree.keys()]) if (within(path, change.path)) tree.delete(path);
+    } else if (change.type === 'forget' || change.type === 'history-cleared') {
+      // The history only: a forgotten path that was there is announced as a delete first.
     } else {
       const moved = [...tree].filter(([path]) => within(path, change.from));
       for (const [path] of moved) tree.delete(path);
@@ -340,6 +342,8 @@ interface Outcome {
   unchanged: boolean;
   /** What the step found wrong itself (a dry run that disagrees with its import, a wrong export). */
   problems: string[];
+  /** A change that is not journaled on purpose (forgetting, clearing the history). */
+  unjournaled?: true;
 }
 
 /** A refusal as the log shows it, or a problem when the failure is not a refusal a random command may meet. */
@@ -445,7 +449,8 @@ class SeedRun {
       problems.push(...announcementProblems(memoryState(before), this.heard, memoryState(after)));
     }
     const entry = this.newEntry(before, after);
-    if (!outcome.unchanged && actor.keepsHistory && !entry) problems.push('a change by a tool that keeps history left no journal entry');
+    if (!outcome.unchanged && !outcome.unjournaled && actor.keepsHistory && !entry) problems.push('a change by a tool that keeps history left no journal entry');
+    if (outcome.unjournaled && entry) problems.push(`it journaled entry ${entry.id ?? '?'}, though it is never journaled`);
     if (!actor.keepsHistory && entry) problems.push(`a tool with no history journaled entry ${entry.id ?? '?'}`);
     if (problems.length > 0) this.fail(step, `${label}: ${outcome.result}`, problems);
     if (!outcome.unchanged && entry?.undoable === true && this.random.chance(ROUND_TRIPS)) {
@@ -516,7 +521,9 @@ class SeedRun {
     if (roll < 0.75) return this.undo(actor);
     if (roll < 0.87) return this.importStep(actor, before);
     if (roll < 0.92) return this.exportStep(actor, before);
-    return this.expireStep(actor, before);
+    if (roll < 0.97) return this.expireStep(actor, before);
+    if (roll < 0.995) return this.forgetStep(actor, before);
+    return this.clearStep(actor, before);
   }
 
   /**
@@ -644,6 +651,52 @@ class SeedRun {
     const what = minutes < 0 ? 'expire everything' : `expire older than ${minutes} min`;
     return { what, result: `deleted ${JSON.stringify(deleted)}`, unchanged: deleted.length === 0, problems };
   }
+
+  /**
+   * Forgets a path (mostly one there, else any, the root now and then): afterwards no entry, journal step, listed
+   * path or body of it may be left; one the memory and its history know nothing of is refused.
+   */
+  async forgetStep(actor: Actor, before: Stores): Promise<Outcome> {
+    const path = this.random.chance(0.03) ? '/memories' : this.path(before.entries, PATHS);
+    const what = `forget ${path}`;
+    try {
+      const report = await actor.tool.forget(path);
+      const problems = forgetProblems(path, before, await this.read());
+      const result = `deleted ${JSON.stringify(report.deleted)}, removed ${report.removedChanges.length}, trimmed ${report.trimmedChanges.length}`;
+      return { what, result, unchanged: false, problems, unjournaled: true };
+    } catch (error) {
+      const refused = refusal(error);
+      return { what, result: refused.text, unchanged: true, problems: refused.problem ? [refused.problem] : [] };
+    }
+  }
+
+  /** Clears the history: afterwards no change is left in the journal and no body but the files'. */
+  async clearStep(actor: Actor, before: Stores): Promise<Outcome> {
+    const { removedChanges } = await actor.tool.clearHistory();
+    const after = await this.read();
+    const problems: string[] = [];
+    const visible = after.journal.filter((record) => record.hidden !== true).length;
+    if (visible > 0) problems.push(`${visible} journal entries are left`);
+    const live = new Set(after.entries.map((entry) => entry.bodyId));
+    for (const id of after.bodies.keys()) if (!live.has(id)) problems.push(`body ${id} is left, no file holds it`);
+    const had = before.journal.filter((record) => record.hidden !== true).length;
+    if (removedChanges !== had) problems.push(`it says ${removedChanges} entries were removed, there were ${had}`);
+    return { what: 'clear history', result: `removed ${removedChanges}`, unchanged: removedChanges === 0, problems, unjournaled: true };
+  }
+}
+
+/** Where the stores after `forget(key)` still hold something of it: an entry, a step or a listed path, a body it had. */
+function forgetProblems(key: string, before: Stores, after: Stores): string[] {
+  const out: string[] = [];
+  for (const entry of after.entries) if (within(entry.path, key)) out.push(`${entry.path} is still there`);
+  for (const record of after.journal) {
+    const named = [...record.paths, ...record.ops.flatMap((op) => (op.type === 'move' ? [op.from, op.to] : [op.path]))];
+    for (const path of named) if (within(path, key)) out.push(`journal #${record.id ?? '?'} still names ${path}`);
+  }
+  for (const entry of before.entries) {
+    if (within(entry.path, key) && entry.bodyId !== undefined && after.bodies.has(entry.bodyId)) out.push(`the body of ${entry.path} is still stored`);
+  }
+  return out;
 }
 
 describe('random sequences keep the invariants', () => {
