@@ -91,7 +91,7 @@ const PROXY_PATH = '/anthropic';
  * does not know, so `Host` is not a rebound name). Browsers without Sec-Fetch-Site (Safari before 16.4) send Origin on
  * every POST; a request with neither shows nothing, and is refused.
  */
-export function foreignRequest(headers: IncomingHttpHeaders, encrypted: boolean): string | undefined {
+function foreignRequest(headers: IncomingHttpHeaders, encrypted: boolean): string | undefined {
   const site = headers['sec-fetch-site'];
   const origin = headers.origin;
   if (site !== undefined && site !== 'same-origin') return `Sec-Fetch-Site is ${site}, not same-origin`;
@@ -121,9 +121,9 @@ function refuseForeignRequests(req: IncomingMessage, res: ServerResponse, next: 
  * preview`; a host serving the build must send the same header, which a meta tag cannot carry. Not under vitest, whose
  * browser mode frames each test and applies `server.headers` to it.
  */
-export const FRAME_HEADERS = { 'Content-Security-Policy': "frame-ancestors 'none'", 'X-Frame-Options': 'DENY' };
+const FRAME_HEADERS = { 'Content-Security-Policy': "frame-ancestors 'none'", 'X-Frame-Options': 'DENY' };
 
-export function noFraming(): Plugin {
+function noFraming(): Plugin {
   return {
     name: 'no-framing',
     config: (_config, { mode }) =>
