@@ -51,8 +51,9 @@ export async function applyPlan(
       kind: 'file',
       size: file.size,
       bodyId: bodyId++,
-      createdAt: file.createdAt,
-      updatedAt: file.updatedAt,
+      // A time the bundle leaves out: created when last updated, updated now.
+      createdAt: file.createdAt ?? file.updatedAt ?? now,
+      updatedAt: file.updatedAt ?? now,
       accessedAt: now,
     };
     pending.push(bodies.add(file.content, entry.bodyId), entries.put(entry).then(step));

@@ -7,6 +7,7 @@ import { getEntry, subtreeRange } from '../storage/entries.js';
 import type { MemoryStore } from '../storage/store.js';
 import { BUNDLE_FORMAT, BUNDLE_VERSION } from './format.js';
 import type { BundleFile, ExportBundleOptions } from './format.js';
+import { isWritableDate, isoTime } from './iso-time.js';
 import { sha256All } from './sha256.js';
 
 /** The memory, or the subtree `options.path`, as a `claude-memory-bundle` JSON Blob. */
@@ -14,9 +15,8 @@ export async function exportBundle(store: MemoryStore, options: ExportBundleOpti
   const shownPath = options.path ?? MEMORY_ROOT;
   const key = normalizeMemoryPath(shownPath);
   const stamp = options.exportedAt ?? new Date();
-  if (!(stamp instanceof Date) || Number.isNaN(stamp.getTime())) {
-    throw new TypeError('exportedAt must be a valid Date');
-  }
+  // Only a date the import reads back: a four-digit year, as toISOString() writes it.
+  if (!isWritableDate(stamp)) throw new TypeError('exportedAt must be a valid Date from year 1 to 9999');
   const snapshot = await store.run('readonly', async (tx) => {
     const top = await getEntry(tx, key);
     if (!top) throw new MemoryToolError('not_found', reply.viewMissing(shownPath));
@@ -51,11 +51,12 @@ export async function exportBundle(store: MemoryStore, options: ExportBundleOpti
   const head = { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, exportedAt: stamp.toISOString() };
   const parts: string[] = [JSON.stringify(head).slice(0, -1), ',"files":['];
   files.forEach(({ entry, content }, i) => {
+    // A stored time outside the years 1 to 9999 is written at the nearer end, so that the export imports again.
     const file: BundleFile = {
       path: entry.path,
       content,
-      createdAt: new Date(entry.createdAt).toISOString(),
-      updatedAt: new Date(entry.updatedAt).toISOString(),
+      createdAt: isoTime(entry.createdAt, stamp),
+      updatedAt: isoTime(entry.updatedAt, stamp),
       sha256: digests[i] ?? '',
     };
     parts.push(`${i === 0 ? '' : ','}\n${JSON.stringify(file)}`);

@@ -6,7 +6,12 @@ export const BUNDLE_FORMAT = 'claude-memory-bundle';
 /** The format version this library writes and the newest it reads. */
 export const BUNDLE_VERSION = 1;
 
-/** One file of a bundle. Times are ISO 8601 strings; `sha256` is the lowercase hex digest of the UTF-8 content. */
+/**
+ * One file of a bundle, as an export writes it. An import needs only `path` and `content`, and checks the others when
+ * present (absent or `null`: not given). Times are ISO 8601 date-times with a zone, of a year from 1 to 9999 in UTC;
+ * a missing `createdAt` is taken from `updatedAt`, a missing `updatedAt` is the import's time. `sha256` is the
+ * lowercase hex digest of the UTF-8 content.
+ */
 export interface BundleFile {
   path: string;
   content: string;
@@ -15,7 +20,11 @@ export interface BundleFile {
   sha256: string;
 }
 
-/** The JSON a bundle holds. `files` are sorted by path (UTF-16 order); `folders` lists only empty folders. */
+/**
+ * The JSON a bundle holds, as an export writes it. An import needs only `format`, `version` and `files`; a missing
+ * `folders` is empty and a missing `exportedAt` unknown. `files` are sorted by path (UTF-16 order); `folders` lists
+ * only empty folders (the others are made from the file paths).
+ */
 export interface MemoryBundle {
   format: typeof BUNDLE_FORMAT;
   version: typeof BUNDLE_VERSION;
@@ -32,7 +41,7 @@ export interface ExportBundleOptions {
   path?: string;
   /** Called while the files are hashed; `total` is the number of files. */
   onProgress?: BundleProgress;
-  /** The `exportedAt` stamp, for reproducible output. Default: now. */
+  /** The `exportedAt` stamp, for reproducible output; a year from 1 to 9999. Default: now. */
   exportedAt?: Date;
 }
 

@@ -7,6 +7,7 @@ import { readTotals } from '../storage/optimistic-totals.js';
 import type { MemoryStore, MemoryTx } from '../storage/store.js';
 import { applyPlan } from './apply-import.js';
 import { parseBundle, readText } from './check-bundle.js';
+import type { ParsedBundle } from './check-entries.js';
 import type { ImportBundleOptions, ImportReport } from './format.js';
 import { planImport } from './plan-import.js';
 import type { Settings } from './plan-import.js';
@@ -24,29 +25,34 @@ export async function importBundle(
   onRecorded?: (tx: MemoryTx<'readwrite'>, recorded: Recorded) => void,
 ): Promise<ImportReport> {
   const settings = checkOptions(options);
-  const bundle = parseBundle(await readText(input), limits);
+  const bundle: ParsedBundle = parseBundle(await readText(input), limits);
   const total = bundle.fileCount * (settings.dryRun ? 1 : 2);
   const progress = (done: number): void => {
     if (done < total) options.onProgress?.(done, total);
   };
 
-  const digests = await sha256All(bundle.files.map((file) => file.content), progress);
+  // Only the files that state a hash are hashed; the others count for progress all the same.
+  const stated = bundle.files.map((file) => (file.sha256 === undefined ? undefined : file.content));
+  const digests = await sha256All(stated, progress);
   bundle.files.forEach((file, i) => {
-    if (digests[i] !== file.sha256) throw refused(file.where, bundleReply.shaMismatch(digests[i] ?? ''));
+    if (file.sha256 !== undefined && digests[i] !== file.sha256) {
+      throw refused(file.where, bundleReply.shaMismatch(digests[i] ?? ''));
+    }
   });
   if (bundle.error) throw bundle.error;
+  const checked = bundle;
 
   const now = Date.now();
   const existing = await store.run('readonly', (tx) => tx.objectStore('entries').getAll());
-  const preview = planImport(existing, bundle, settings, limits);
+  const preview = planImport(existing, checked, settings, limits);
   if (settings.dryRun) {
     options.onProgress?.(total, total);
     return preview.report;
   }
   const report = await store.run('readwrite', async (tx) => {
     const [current, totals] = await Promise.all([tx.objectStore('entries').getAll(), readTotals(tx)]);
-    const plan = planImport(current, bundle, settings, limits);
-    let done = bundle.fileCount;
+    const plan = planImport(current, checked, settings, limits);
+    let done = checked.fileCount;
     const byPath = new Map(current.map((entry) => [entry.path, entry]));
     const applied = await applyPlan(tx, plan, byPath, totals.nextBody, now, () => {
       done++;

@@ -4,7 +4,7 @@ import { MemoryToolError } from '../core/errors.js';
 import type { FileTotals, ResolvedLimits } from '../core/limits.js';
 import { ancestorsOf, compareKeys } from '../core/paths.js';
 import type { EntryRecord } from '../storage/schema.js';
-import type { CheckedFile, ParsedBundle } from './check-bundle.js';
+import type { CheckedFile, ParsedBundle } from './check-entries.js';
 import type { ImportReport } from './format.js';
 import { refused, shownPath } from './refusal.js';
 import { bundleReply } from './replies.js';

@@ -17,6 +17,7 @@ export const bundleReply = {
   futureVersion: (version: number, supported: number) =>
     `it is version ${version} of the format, made by a newer program; this library reads version ${supported}`,
   badField: (field: string, expected: string, got: string) => `"${field}" must be ${expected}, got ${got}`,
+  isoTime: () => 'an ISO 8601 date-time string with its zone, a real date from year 1 to 9999 in UTC',
   entryNotObject: (got: string) => `an entry must be an object, got ${got}`,
   rootAsFile: () => 'it names the root /memories itself, which is a folder and cannot be a file',
   rootAsFolder: () => 'it names the root /memories itself, which always exists and must not be listed',
@@ -35,4 +36,5 @@ export const bundleReply = {
     `with it the memory would hold ${files} files, over its limit of ${limit} ${limit === 1 ? 'file' : 'files'}`,
   memoryFull: (bytes: number, limit: number) =>
     `with it the memory would hold ${bytes} bytes, over its limit of ${limit} bytes`,
+
 } as const;

@@ -9,14 +9,20 @@ const HASH_BATCH = 50;
 
 type Hasher = (text: string) => ArrayBuffer | Uint8Array | Promise<ArrayBuffer | Uint8Array>;
 
-/** Lowercase hex SHA-256 of each text's UTF-8; `onStep(done)` after every 1,000 texts. */
-export async function sha256All(texts: readonly string[], onStep: (done: number) => void): Promise<string[]> {
+/**
+ * Lowercase hex SHA-256 of each text's UTF-8 (undefined for an undefined text, which is not hashed but counted);
+ * `onStep(done)` after every 1,000 texts.
+ */
+export async function sha256All(
+  texts: readonly (string | undefined)[],
+  onStep: (done: number) => void,
+): Promise<(string | undefined)[]> {
   const hash = hasher();
-  const out: string[] = [];
+  const out: (string | undefined)[] = [];
   for (let start = 0; start < texts.length; start += HASH_BATCH) {
     const batch = texts.slice(start, start + HASH_BATCH);
-    const digests = await Promise.all(batch.map(hash));
-    for (const digest of digests) out.push(toHex(digest));
+    const digests = await Promise.all(batch.map((text) => (text === undefined ? undefined : hash(text))));
+    for (const digest of digests) out.push(digest === undefined ? undefined : toHex(digest));
     if (out.length % 1000 === 0) onStep(out.length);
   }
   return out;
