@@ -1,4 +1,4 @@
-// Export: one readonly transaction, then the hashes, then the JSON, one file a line (./README.md).
+// Export: one readonly transaction, then the hashes and the JSON, one file a line, or the zip (./README.md).
 
 import { MemoryToolError } from '../core/errors.js';
 import { MEMORY_ROOT, compareKeys, normalizeMemoryPath } from '../core/paths.js';
@@ -9,11 +9,16 @@ import { BUNDLE_FORMAT, BUNDLE_VERSION } from './format.js';
 import type { BundleFile, ExportBundleOptions } from './format.js';
 import { isWritableDate, isoTime } from './iso-time.js';
 import { sha256All } from './sha256.js';
+import { zipOf } from './zip-export.js';
 
-/** The memory, or the subtree `options.path`, as a `claude-memory-bundle` JSON Blob. */
+/** The memory, or the subtree `options.path`, as a `claude-memory-bundle` JSON Blob, or a zip of the plain tree. */
 export async function exportBundle(store: MemoryStore, options: ExportBundleOptions = {}): Promise<Blob> {
   const shownPath = options.path ?? MEMORY_ROOT;
   const key = normalizeMemoryPath(shownPath);
+  const format = options.format ?? 'json';
+  if (format !== 'json' && format !== 'zip') {
+    throw new TypeError(`format must be "json" or "zip", got ${String(format)}`);
+  }
   const stamp = options.exportedAt ?? new Date();
   // Only a date the import reads back: a four-digit year, as toISOString() writes it.
   if (!isWritableDate(stamp)) throw new TypeError('exportedAt must be a valid Date from year 1 to 9999');
@@ -39,6 +44,12 @@ export async function exportBundle(store: MemoryStore, options: ExportBundleOpti
     .map((entry, i) => ({ entry, content: snapshot.contents[i] ?? '' }))
     .sort((a, b) => compareKeys(a.entry.path, b.entry.path));
   const total = files.length;
+  if (format === 'zip') {
+    // Every folder is an entry of its own, so an empty one survives any unzip; the root too for the whole memory.
+    const allFolders = snapshot.entries.filter((entry) => entry.kind === 'folder');
+    const root = { path: MEMORY_ROOT, updatedAt: stamp.getTime() };
+    return zipOf(files, key === MEMORY_ROOT ? [root, ...allFolders] : allFolders, options.onProgress);
+  }
   const digests = await sha256All(
     files.map((file) => file.content),
     (done) => {

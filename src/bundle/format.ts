@@ -39,9 +39,14 @@ export type BundleProgress = (done: number, total: number) => void;
 export interface ExportBundleOptions {
   /** The subtree to export (a folder or one file). Default `/memories`, the whole memory. */
   path?: string;
-  /** Called while the files are hashed; `total` is the number of files. */
+  /**
+   * `json` (default): a `claude-memory-bundle` JSON file. `zip`: the plain tree as a `.zip` (`memories/...` inside,
+   * each folder an entry of its own, each modification time kept to the second), which any unzip opens.
+   */
+  format?: 'json' | 'zip';
+  /** Called while the files are hashed (JSON) or compressed (zip); `total` is the number of files. */
   onProgress?: BundleProgress;
-  /** The `exportedAt` stamp, for reproducible output; a year from 1 to 9999. Default: now. */
+  /** The `exportedAt` stamp (JSON only), for reproducible output; a year from 1 to 9999. Default: now. */
   exportedAt?: Date;
 }
 

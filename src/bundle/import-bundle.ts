@@ -14,8 +14,13 @@ import type { Settings } from './plan-import.js';
 import { refused } from './refusal.js';
 import { bundleReply } from './replies.js';
 import { sha256All } from './sha256.js';
+import { inflateZip } from './zip-inflate.js';
+import { listZip, startsAsZip } from './zip-listing.js';
 
-/** Checks `input` whole, then applies it in one readwrite transaction; any refusal names the first bad entry. */
+/**
+ * Checks `input` (JSON, or a zip Blob known by its first bytes) whole, then applies it in one readwrite transaction;
+ * any refusal names the first bad entry.
+ */
 export async function importBundle(
   store: MemoryStore,
   limits: Readonly<ResolvedLimits>,
@@ -25,22 +30,32 @@ export async function importBundle(
   onRecorded?: (tx: MemoryTx<'readwrite'>, recorded: Recorded) => void,
 ): Promise<ImportReport> {
   const settings = checkOptions(options);
-  const bundle: ParsedBundle = parseBundle(await readText(input), limits);
+  const zip = await startsAsZip(input);
+  const listing = zip ? await listZip(input as Blob, limits) : undefined;
+  const bundle: ParsedBundle = listing?.bundle ?? parseBundle(await readText(input), limits);
   const total = bundle.fileCount * (settings.dryRun ? 1 : 2);
   const progress = (done: number): void => {
     if (done < total) options.onProgress?.(done, total);
   };
 
-  // Only the files that state a hash are hashed; the others count for progress all the same.
-  const stated = bundle.files.map((file) => (file.sha256 === undefined ? undefined : file.content));
-  const digests = await sha256All(stated, progress);
-  bundle.files.forEach((file, i) => {
-    if (file.sha256 !== undefined && digests[i] !== file.sha256) {
-      throw refused(file.where, bundleReply.shaMismatch(digests[i] ?? ''));
-    }
-  });
-  if (bundle.error) throw bundle.error;
-  const checked = bundle;
+  let checked: ParsedBundle;
+  if (listing) {
+    // The limits and the memory, on the sizes the zip declares, before a byte of it is inflated.
+    const entries = await store.run('readonly', (tx) => tx.objectStore('entries').getAll());
+    planImport(entries, bundle, settings, limits);
+    checked = await inflateZip(input as Blob, listing, progress);
+  } else {
+    // Only the files that state a hash are hashed; the others count for progress all the same.
+    const stated = bundle.files.map((file) => (file.sha256 === undefined ? undefined : file.content));
+    const digests = await sha256All(stated, progress);
+    bundle.files.forEach((file, i) => {
+      if (file.sha256 !== undefined && digests[i] !== file.sha256) {
+        throw refused(file.where, bundleReply.shaMismatch(digests[i] ?? ''));
+      }
+    });
+    if (bundle.error) throw bundle.error;
+    checked = bundle;
+  }
 
   const now = Date.now();
   const existing = await store.run('readonly', (tx) => tx.objectStore('entries').getAll());

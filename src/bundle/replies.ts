@@ -37,4 +37,43 @@ export const bundleReply = {
   memoryFull: (bytes: number, limit: number) =>
     `with it the memory would hold ${bytes} bytes, over its limit of ${limit} bytes`,
 
+  // A zip: how an entry is named (1-based, in central directory order), and why it, or the archive, is refused.
+  zipEntry: (number: number, shownName?: string) =>
+    shownName === undefined ? `zip entry ${number}` : `zip entry ${number} ${shownName}`,
+  zipDamaged: (why: string) => `the zip is damaged or was made to mislead: ${why}`,
+  zipNoEnd: () => 'it starts as a zip but has no end record: it was cut short, or is not a zip',
+  zipSpanned: () => 'it is one part of a zip split across several files; join the parts into one zip first',
+  zipNoZip64End: () => 'its ZIP64 end record is missing',
+  zipHugeField: () => 'it states a size or offset past 2^53 bytes',
+  zipDirectoryOutside: () => 'its central directory does not fit inside the file',
+  zipBadDirectory: (number: number) => `its central directory is broken at entry ${number}`,
+  zipNoZip64Field: () => 'a size or offset is marked as ZIP64, but its ZIP64 field is missing',
+  zipNoLocalHeader: () => 'its local header is missing where the central directory puts it',
+  zipLocalMismatch: () =>
+    'its local header does not match its central directory entry (name, method, encryption or sizes), ' +
+    'so tools would read different files from it',
+  zipOverlap: (other: string) => `its data runs into ${other} (overlapping entries are a zip bomb's trick)`,
+  zipDataOutside: () => 'its data runs past the start of the central directory',
+  zipNameNotUtf8: () => 'its name is not UTF-8 text (an old code page?); make the zip again with UTF-8 names',
+  zipEncrypted: () => 'it is encrypted; only entries stored in the clear can be imported',
+  zipAbsolute: () => 'its name is an absolute path; the entries of a zip are relative to the folder it unzips into',
+  zipBackslash: () => 'its name holds a backslash; a zip separates folders with /',
+  zipSlip: () => 'its name holds a ".." segment, the zip-slip that puts a file outside the folder a zip unzips into',
+  zipSymlink: () => 'it is a symbolic link; a memory holds only files and folders',
+  zipSpecialFile: () => 'it is a device, a pipe or a socket; a memory holds only files and folders',
+  zipFolderName: () => 'it is marked as a folder, but its name does not end with /',
+  zipFolderData: (bytes: number) => `it is a folder, yet states ${bytes} bytes of content`,
+  zipMethod: (method: number) =>
+    `it is compressed with method ${method}; only stored (0) and deflated (8) entries can be read`,
+  zipStoredSizes: (compressed: number, size: number) =>
+    `it is stored uncompressed, yet states ${compressed} bytes stored for ${size} bytes of content`,
+  zipOutside: () =>
+    'it lies outside memories/; a zip must hold the memory as a memories/ folder at its top, or inside one folder ' +
+    'at its top',
+  zipInflatesMore: (size: number) =>
+    `it inflates to more than the ${size} bytes it declares; inflating stopped there (a zip bomb, or a damaged zip)`,
+  zipInflatesLess: (got: number, size: number) => `it inflates to ${got} bytes, not the ${size} bytes it declares`,
+  zipBadData: (detail: string) => `its compressed data cannot be inflated (${detail})`,
+  zipCrc: () => 'its content does not match its CRC-32',
+  zipNotText: () => 'its content is not UTF-8 text; a memory holds text files only',
 } as const;
