@@ -26,6 +26,8 @@ export interface WriteGuards {
   screen: (write: BeforeWrite) => MemoryToolError | undefined;
   /** The refusal for a new path (`create`'s, `rename`'s destination) holding a secret, or undefined; pure. */
   screenPath: (command: 'create' | 'rename', key: string) => MemoryToolError | undefined;
+  /** The kind of secret a path holds, or undefined (always, with the filter off): for each path a bundle brings. */
+  pathSecret: (key: string) => string | undefined;
   /** The text to store (the hook may rewrite it); throws to refuse. */
   filter: (write: BeforeWrite) => string;
   /** Whether `filter` can rewrite or refuse anything (a hook is set). */
@@ -33,6 +35,7 @@ export interface WriteGuards {
 }
 
 export function writeGuards(blockSecrets: boolean, hook: BeforeWriteHook | undefined): WriteGuards {
+  const pathSecret = (key: string): string | undefined => (blockSecrets ? findPathSecret(key) : undefined);
   return {
     screen: (write) => {
       if (!blockSecrets) return undefined;
@@ -42,9 +45,10 @@ export function writeGuards(blockSecrets: boolean, hook: BeforeWriteHook | undef
       return secret ? new MemoryToolError('forbidden', reply.secret(write.path, secret)) : undefined;
     },
     screenPath: (command, key) => {
-      const secret = blockSecrets ? findPathSecret(key) : undefined;
+      const secret = pathSecret(key);
       return secret ? pathSecretRefusal(command, secret) : undefined;
     },
+    pathSecret,
     filter: (write) => (hook ? applyHook(hook, write) : write.content),
     rewrites: hook !== undefined,
   };

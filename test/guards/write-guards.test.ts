@@ -88,6 +88,12 @@ describe('screenPath', () => {
     expect(writeGuards(true, undefined).screenPath('create', '/memories/aws/AKIA-prefix-explained.md')).toBeUndefined();
     expect(writeGuards(false, undefined).screenPath('rename', `/memories/${KEY}.md`)).toBeUndefined();
   });
+
+  it('names the kind of secret a path holds for a bundle import (pathSecret), nothing with the filter off', () => {
+    expect(writeGuards(true, undefined).pathSecret(`/memories/${KEY}/a.md`)).toBe('an AWS access key id');
+    expect(writeGuards(true, undefined).pathSecret('/memories/aws/AKIA-prefix-explained.md')).toBeUndefined();
+    expect(writeGuards(false, undefined).pathSecret(`/memories/${KEY}/a.md`)).toBeUndefined();
+  });
 });
 
 describe('filter', () => {
