@@ -1,5 +1,6 @@
 // The optimistic check of the totals, the storage side (./README.md, "The optimistic check of the totals").
 
+import { unwrap } from 'idb';
 import { isMemoryToolError } from '../core/errors.js';
 import { EMPTY_TOTALS, unpackTotals } from './schema.js';
 import type { JournalRecord, Totals } from './schema.js';
@@ -14,9 +15,23 @@ export interface RememberedTotals {
   totals: Totals;
 }
 
-/** The current totals: `known` as they are when `trusted`, after one key lookup if not, else from the last record. */
+/**
+ * The current totals: `known` as they are when `trusted`, after one key lookup if not, else from the last record.
+ * Read, never trusted, `nextBody` is also past the last body stored: a body whose write committed without its journal
+ * record (Firefox commits what a closing page had sent) would otherwise take that id from every later write.
+ */
 export async function readTotals(tx: ReadTx, known?: RememberedTotals, trusted = false): Promise<Totals> {
-  if (known && (trusted || (await totalsAreCurrent(tx, known)))) return { ...known.totals };
+  if (known && trusted) return { ...known.totals };
+  // Only a transaction that may write bodies needs it (one over the journal alone reads totals to show them).
+  const lastBody = unwrap(tx).objectStoreNames.contains('bodies')
+    ? request(plainStore(tx, 'bodies').openKeyCursor(null, 'prev')).then((cursor) => (cursor ? Number(cursor.primaryKey) : 0))
+    : Promise.resolve(0);
+  const usage = known && (await totalsAreCurrent(tx, known)) ? { ...known.totals } : await fromJournal(tx);
+  usage.nextBody = Math.max(usage.nextBody, (await lastBody) + 1);
+  return usage;
+}
+
+async function fromJournal(tx: ReadTx): Promise<Totals> {
   const newest = await request(plainStore(tx, 'journal').openCursor(null, 'prev'));
   const record = newest?.value as JournalRecord | undefined;
   if (!record?.totals) return { ...EMPTY_TOTALS };
