@@ -15,15 +15,20 @@ export interface Applied {
   nextBody: number;
 }
 
-/** Writes `plan`, awaiting only its requests; `step` is called once per bundle file, as it is written or skipped. */
-export async function applyPlan(
+/**
+ * Sends every write of `plan` at once, without awaiting anything, and returns the steps; `written` settles when they
+ * have. The caller sends the journal record right after, in the same synchronous run: a page closed mid-import
+ * then cannot leave the files without their record (Firefox commits what a closing page had sent). `step` is called
+ * once per bundle file, as it is written or skipped.
+ */
+export function applyPlan(
   tx: MemoryTx<'readwrite'>,
   plan: Plan,
   current: ReadonlyMap<string, EntryRecord>,
   nextBody: number,
   now: number,
   step: () => void,
-): Promise<Applied> {
+): Applied & { written: Promise<unknown> } {
   const entries = tx.objectStore('entries');
   const bodies = tx.objectStore('bodies');
   const ops: JournalOp[] = [];
@@ -59,9 +64,8 @@ export async function applyPlan(
     pending.push(bodies.add(file.content, entry.bodyId), entries.put(entry).then(step));
     ops.push({ type: 'file', path: file.key, before, after: fileState(entry) });
   }
-  await Promise.all(pending);
   const retired = ops.flatMap((op) =>
     op.type === 'file' && op.before ? [{ id: op.before.bodyId, size: op.before.size }] : [],
   );
-  return { ops, retired, nextBody: bodyId };
+  return { ops, retired, nextBody: bodyId, written: Promise.all(pending) };
 }

@@ -69,11 +69,14 @@ export async function importBundle(
     const plan = planImport(current, checked, settings, limits);
     let done = checked.fileCount;
     const byPath = new Map(current.map((entry) => [entry.path, entry]));
-    const applied = await applyPlan(tx, plan, byPath, totals.nextBody, now, () => {
+    const applied = applyPlan(tx, plan, byPath, totals.nextBody, now, () => {
       done++;
       if (done % 1000 === 0) progress(done);
     });
-    if (applied.ops.length === 0) return plan.report;
+    if (applied.ops.length === 0) {
+      await applied.written;
+      return plan.report;
+    }
     const paths = [...plan.report.addedPaths, ...plan.report.replacedPaths, ...plan.report.removedPaths];
     const draft: JournalDraft = {
       actor: 'user',
@@ -82,11 +85,13 @@ export async function importBundle(
       ops: applied.ops,
       retired: applied.retired,
     };
-    const recorded = await record(tx, draft, now, history, {
+    // No await since the first write: record() sends the journal record before its own first await.
+    const recording = record(tx, draft, now, history, {
       ...totals,
       ...plan.totals,
       nextBody: applied.nextBody,
     });
+    const [, recorded] = await Promise.all([applied.written, recording]);
     onRecorded?.(tx, recorded);
     return plan.report;
   });
