@@ -226,14 +226,15 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          // The demo driven by Playwright, built and on the dev server, with its own servers and Chromium (ports 0).
+          // Node drives real browsers: the demo (built and on the dev server), tabs and storms in Chromium, Firefox and
+          // WebKit (test/e2e/tabs/), workers; each file starts its own servers (ports 0), browsers and Xvfb.
           name: 'e2e',
           environment: 'node',
           provide: { engine: 'node' },
           include: ['test/e2e/**/*.test.ts'],
           testTimeout: 300_000,
           hookTimeout: 300_000,
-          // One Chromium at a time is enough load next to the chromium project.
+          // One browser at a time is enough load next to the browser projects.
           fileParallelism: false,
         },
       },
