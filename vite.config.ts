@@ -152,7 +152,7 @@ export default defineConfig({
   plugins: [anthropicDevProxy(), noFraming(), clearSiteData()],
   build: { outDir: 'dist/demo', emptyOutDir: true },
   // Prebundled before the browser tests start: found mid-run, Vite reloads the page and the test with it.
-  optimizeDeps: { include: ['ai', '@ai-sdk/anthropic', 'react', 'react-dom/client', 'react/jsx-runtime'] },
+  optimizeDeps: { include: ['idb', 'fflate', 'ai', '@ai-sdk/anthropic', 'react', 'react-dom/client', 'react/jsx-runtime'] },
   test: {
     // A poll or a wait ends as soon as its condition holds: its timeout only bounds a hang, so it is long enough for a
     // machine whose cores are busy with other work (expect.poll's default is 1 s).
