@@ -15,7 +15,13 @@ const PAGE = `<!doctype html>
 <meta charset="utf-8">
 <title>import map</title>
 <script type="importmap">
-  { "imports": { "idb-memory-tool": "./idb-memory-tool/dist/index.js", "idb": "./idb/build/index.js" } }
+  {
+    "imports": {
+      "idb-memory-tool": "./idb-memory-tool/dist/index.js",
+      "idb": "./idb/build/index.js",
+      "fflate": "./fflate/esm/browser.js"
+    }
+  }
 </script>
 <script type="module">
   import { IndexedDBMemoryTool, isMemoryToolError } from 'idb-memory-tool';
@@ -26,15 +32,20 @@ const PAGE = `<!doctype html>
   const listed = (await tool.list()).map((entry) => entry.path);
   const history = (await tool.history()).map((entry) => entry.command);
   const bundle = JSON.parse(await (await tool.exportBundle()).text());
+  // A zip, read back: fflate comes through the import map too.
+  const zipped = await tool.exportBundle({ format: 'zip' });
+  const other = await IndexedDBMemoryTool.init({ dbName: 'import-map-zip' });
+  const fromZip = (await other.importBundle(zipped)).added;
   let refused = false;
   try { await tool.view({ command: 'view', path: '/etc/passwd' }); } catch (error) { refused = isMemoryToolError(error) && error.code; }
-  document.body.dataset.result = JSON.stringify({ created, view, listed, history, files: bundle.files.length, refused });
+  document.body.dataset.result = JSON.stringify({ created, view, listed, history, files: bundle.files.length, fromZip, refused });
 </script>`;
 
 const site = servedForFile(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'idb-memory-import-map-'));
   execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', root, '--outDir', join(dir, 'idb-memory-tool/dist')], { stdio: 'pipe' });
   cpSync(join(root, 'node_modules/idb/build'), join(dir, 'idb/build'), { recursive: true });
+  cpSync(join(root, 'node_modules/fflate/esm'), join(dir, 'fflate/esm'), { recursive: true });
   writeFileSync(join(dir, 'index.html'), PAGE);
   const served = await serveStatic(dir, '/cdn/');
   return {
@@ -74,9 +85,11 @@ it('runs from the published files and an import map, no build: commands, the par
     listed: ['/memories/notes.md'],
     history: ['create'],
     files: 1,
+    fromZip: 1,
     refused: 'invalid_path',
   });
   expect(fetched).toContain('/cdn/idb-memory-tool/dist/storage/tree-reads.js');
   expect(fetched).toContain('/cdn/idb/build/index.js');
+  expect(fetched).toContain('/cdn/fflate/esm/browser.js');
   await page.context().close();
 });
