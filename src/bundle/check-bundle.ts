@@ -6,7 +6,7 @@ import type { ResolvedLimits } from '../core/limits.js';
 import { showText } from '../core/shown-text.js';
 import { utf8Length } from '../core/utf8.js';
 import { EntryChecker } from './check-entries.js';
-import type { CheckedFile, CheckedFolder, ParsedBundle } from './check-entries.js';
+import type { CheckedFile, CheckedFolder, ParsedBundle, PathSecret } from './check-entries.js';
 import { BUNDLE_FORMAT, BUNDLE_VERSION } from './format.js';
 import { parseIsoTime } from './iso-time.js';
 import { described, refused, shownPath } from './refusal.js';
@@ -33,7 +33,7 @@ export async function readText(input: unknown): Promise<string> {
  * The bundle's entries, checked; a bad top level throws, a bad entry is kept as `error`, thrown once the files before
  * it are hashed. Every field is read with {@link own}, so `__proto__` and `constructor` never count.
  */
-export function parseBundle(text: string, limits: Readonly<ResolvedLimits>): ParsedBundle {
+export function parseBundle(text: string, limits: Readonly<ResolvedLimits>, pathSecret?: PathSecret): ParsedBundle {
   let top: unknown;
   try {
     top = JSON.parse(text);
@@ -62,7 +62,7 @@ export function parseBundle(text: string, limits: Readonly<ResolvedLimits>): Par
   if (!Array.isArray(rawFolders)) throw refused('', bundleReply.badField('folders', 'an array', described(rawFolders)));
 
   const parsed: ParsedBundle = { fileCount: rawFiles.length, files: [], folders: [] };
-  const checker = new EntryChecker(limits);
+  const checker = new EntryChecker(limits, pathSecret);
   try {
     rawFiles.forEach((raw: unknown, index) => {
       parsed.files.push(checkFile(raw, index, checker));

@@ -39,21 +39,33 @@ export interface ParsedBundle {
   error?: MemoryToolError;
 }
 
+/** What a name holds that looks like a secret (its kind), or undefined. */
+export type PathSecret = (key: string) => string | undefined;
+
 /** Checks entries one at a time, every file before any folder, remembering what the earlier ones claimed. */
 export class EntryChecker {
   readonly #limits: Readonly<ResolvedLimits>;
   readonly #fileAt = new Map<string, string>(); // key -> where, of every file
   readonly #needed = new Map<string, string>(); // folder key -> where of the first file below it
   readonly #folderAt = new Map<string, string>();
+  readonly #pathSecret: PathSecret | undefined;
 
-  constructor(limits: Readonly<ResolvedLimits>) {
+  /** `pathSecret`: the tool's secret check of names (`blockSecrets`), which an imported path must pass as a created one. */
+  constructor(limits: Readonly<ResolvedLimits>, pathSecret?: PathSecret) {
     this.#limits = limits;
+    this.#pathSecret = pathSecret;
+  }
+
+  #noSecret(where: string, key: string): void {
+    const secret = this.#pathSecret?.(key);
+    if (secret !== undefined) throw refused(where, bundleReply.secretInPath(secret));
   }
 
   /** The key of a file entry of `size` UTF-8 bytes, or the refusal that names it. */
   file(where: string, path: string, size: number): string {
     const key = checkedPath(path, where);
     if (key === MEMORY_ROOT) throw refused(where, bundleReply.rootAsFile());
+    this.#noSecret(where, key);
     const twin = this.#fileAt.get(key);
     if (twin !== undefined) throw refused(where, bundleReply.duplicate(twin));
     const below = this.#needed.get(key);
@@ -80,6 +92,7 @@ export class EntryChecker {
       if (root === 'skip') return undefined;
       throw refused(where, bundleReply.rootAsFolder());
     }
+    this.#noSecret(where, key);
     const twin = this.#folderAt.get(key);
     if (twin !== undefined) throw refused(where, bundleReply.duplicate(twin));
     const file = this.#fileAt.get(key);

@@ -7,7 +7,7 @@ import { readTotals } from '../storage/optimistic-totals.js';
 import type { MemoryStore, MemoryTx } from '../storage/store.js';
 import { applyPlan } from './apply-import.js';
 import { parseBundle, readText } from './check-bundle.js';
-import type { ParsedBundle } from './check-entries.js';
+import type { ParsedBundle, PathSecret } from './check-entries.js';
 import type { ImportBundleOptions, ImportReport } from './format.js';
 import { planImport } from './plan-import.js';
 import type { Settings } from './plan-import.js';
@@ -28,11 +28,12 @@ export async function importBundle(
   options: ImportBundleOptions = {},
   history?: ResolvedHistoryLimits,
   onRecorded?: (tx: MemoryTx<'readwrite'>, recorded: Recorded) => void,
+  pathSecret?: PathSecret,
 ): Promise<ImportReport> {
   const settings = checkOptions(options);
   const zip = await startsAsZip(input);
-  const listing = zip ? await listZip(input as Blob, limits) : undefined;
-  const bundle: ParsedBundle = listing?.bundle ?? parseBundle(await readText(input), limits);
+  const listing = zip ? await listZip(input as Blob, limits, pathSecret) : undefined;
+  const bundle: ParsedBundle = listing?.bundle ?? parseBundle(await readText(input), limits, pathSecret);
   const total = bundle.fileCount * (settings.dryRun ? 1 : 2);
   const progress = (done: number): void => {
     if (done < total) options.onProgress?.(done, total);

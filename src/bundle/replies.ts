@@ -2,6 +2,8 @@
 
 /** Every refusal names the first bad entry and says nothing was changed; `where` is `entry(...)` or '' (top level). */
 export const bundleReply = {
+  secretInPath: (kind: string) =>
+    `its path looks like it holds ${kind}; rename it, or import into a tool opened with blockSecrets: false`,
   refused: (where: string, why: string) =>
     `Cannot import the bundle: ${where === '' ? '' : `${where}: `}${why}. Nothing was changed.`,
   conflict: (where: string) =>

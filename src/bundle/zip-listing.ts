@@ -4,7 +4,7 @@
 
 import type { ResolvedLimits } from '../core/limits.js';
 import { EntryChecker } from './check-entries.js';
-import type { CheckedFile, CheckedFolder, ParsedBundle } from './check-entries.js';
+import type { CheckedFile, CheckedFolder, ParsedBundle, PathSecret } from './check-entries.js';
 import { crc32 } from './crc32.js';
 import { refused, shownPath } from './refusal.js';
 import { bundleReply } from './replies.js';
@@ -43,7 +43,7 @@ export async function startsAsZip(input: unknown): Promise<boolean> {
 }
 
 /** The zip's files and folders, every check done that needs neither the memory nor the inflated data. */
-export async function listZip(blob: Blob, limits: Readonly<ResolvedLimits>): Promise<ZipListing> {
+export async function listZip(blob: Blob, limits: Readonly<ResolvedLimits>, pathSecret?: PathSecret): Promise<ZipListing> {
   const reader = new BlobWindow(blob);
   const { records, end } = await readCentralDirectory(reader);
   const named = records.map(namedEntry);
@@ -51,7 +51,7 @@ export async function listZip(blob: Blob, limits: Readonly<ResolvedLimits>): Pro
   const entries = named.filter((entry) => !isLitter(entry.name));
   const prefix = wrapperOf(entries);
 
-  const checker = new EntryChecker(limits);
+  const checker = new EntryChecker(limits, pathSecret);
   const files: CheckedFile[] = [];
   const fileRecords: ZipRecord[] = [];
   const folders: { entry: NamedEntry; path: string }[] = [];

@@ -353,6 +353,7 @@ export class IndexedDBMemoryTool {
         (tx, recorded) => {
           remembered = this.#writes.rememberLater(tx, recorded);
         },
+        this.#context.pathSecret,
       );
       remembered?.();
       if (!report.dryRun) this.#hub.publish(bundles.importChanges(report));
