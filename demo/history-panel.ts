@@ -97,6 +97,7 @@ export function setupHistoryPanel(tool: IndexedDBMemoryTool): { refresh(): Promi
       el('span', { className: `who actor-${cssName(entry.actor)}`, text: actorName(entry.actor) }),
       el('span', { className: 'what', text: ` ${describe(entry)}` }),
       ...(entry.undone ? [el('span', { className: 'tag', text: ' undone' })] : []),
+      ...(entry.forgotten ? [el('span', { className: 'tag', text: ' partly forgotten' })] : []),
     );
     const when = el('time', { className: 'when', text: formatWhen(entry.at), attrs: { datetime: entry.at.toISOString() } });
     when.title = entry.at.toString();
@@ -192,7 +193,13 @@ export function setupHistoryPanel(tool: IndexedDBMemoryTool): { refresh(): Promi
       entry?.querySelector<HTMLElement>('[data-focus-key]')?.focus();
     });
   });
-  tool.subscribe(() => void refresh());
+  tool.subscribe((event) => {
+    // What was forgotten must leave the screen too: open diffs are read again, not shown from what was kept.
+    if (event.changes.some((change) => change.type === 'forget' || change.type === 'history-cleared')) {
+      for (const id of expanded.keys()) expanded.set(id, undefined);
+    }
+    void refresh();
+  });
   return { refresh };
 }
 

@@ -8,6 +8,7 @@ import { setupCommandConsole } from './command-console.js';
 import { setupConnection } from './connection.js';
 import { messageOf } from './dom.js';
 import { setupExpiryControl } from './expiry-control.js';
+import { setupForgetControl } from './forget-control.js';
 import { setupHistoryPanel } from './history-panel.js';
 import { setupMemoryPanel } from './memory-panel.js';
 import { setupStoragePanel } from './storage-panel.js';
@@ -18,7 +19,9 @@ const DB_NAME = 'idb-memory-tool-demo';
 async function start(): Promise<void> {
   const tool = await IndexedDBMemoryTool.init({ dbName: DB_NAME });
   const connection = setupConnection();
-  const memory = setupMemoryPanel(tool);
+  // Forgetting and clearing are announced as changes: the panels redraw from those.
+  const forget = setupForgetControl(tool);
+  const memory = setupMemoryPanel(tool, (path) => forget.choose(path));
   const storage = setupStoragePanel();
   const history = setupHistoryPanel(tool);
   setupChat(tool, connection, storage.reportFailure);

@@ -9,7 +9,11 @@ import { formatSize } from '../src/index.js';
 import { buildTree } from './memory-tree.js';
 import type { MemoryNode } from './memory-tree.js';
 
-export function setupMemoryPanel(tool: IndexedDBMemoryTool): { refresh(): Promise<void> } {
+/** `onChoose`: a file was opened in the viewer (the Forget field follows it). */
+export function setupMemoryPanel(
+  tool: IndexedDBMemoryTool,
+  onChoose?: (path: string) => void,
+): { refresh(): Promise<void> } {
   const tree = byId('memory-tree', HTMLUListElement);
   const empty = byId('tree-empty', HTMLElement);
   const viewer = byId('viewer', HTMLElement);
@@ -112,7 +116,10 @@ export function setupMemoryPanel(tool: IndexedDBMemoryTool): { refresh(): Promis
 
   const activate = (item: HTMLElement) => {
     if (item.dataset.kind === 'folder') toggle(item, item.getAttribute('aria-expanded') !== 'true');
-    else void showFile(item.dataset.path);
+    else {
+      void showFile(item.dataset.path);
+      if (item.dataset.path !== undefined) onChoose?.(item.dataset.path);
+    }
   };
 
   tree.addEventListener('click', (event) => {
@@ -164,11 +171,14 @@ export function setupMemoryPanel(tool: IndexedDBMemoryTool): { refresh(): Promis
 
   let pending: Promise<void> | undefined;
   const onChange = (event: MemoryChangeEvent) => {
+    // Forgetting and clearing change the history; a forgotten path that was there comes as a delete too.
+    const changes = event.changes.filter((change) => change.type !== 'forget' && change.type !== 'history-cleared');
+    if (changes.length === 0) return;
     if (event.source === 'remote') {
-      status.textContent = `Changed in another tab: ${event.changes.map((change) => change.path).join(', ')}`;
+      status.textContent = `Changed in another tab: ${changes.map((change) => change.path).join(', ')}`;
     }
     let next = selected;
-    for (const change of event.changes) {
+    for (const change of changes) {
       if (next === undefined) break;
       if (change.type === 'rename' && (next === change.from || next.startsWith(`${change.from}/`))) {
         next = change.path + next.slice(change.from.length);
@@ -177,7 +187,7 @@ export function setupMemoryPanel(tool: IndexedDBMemoryTool): { refresh(): Promis
       }
     }
     const viewed = selected;
-    const touched = event.changes.some(
+    const touched = changes.some(
       (change) => change.path === viewed || (change.type === 'rename' && change.from === viewed),
     );
     // Several changes in a row make one refresh.

@@ -14,6 +14,8 @@ export interface HistoryEntry {
   undone: boolean;
   /** For an undo, the change it reversed. */
   undoOf?: number;
+  /** Part of it was forgotten for good (`tool.forget`): what is left is shown, and it can no longer be undone. */
+  forgotten?: true;
 }
 
 /** One file a change touched, with its text before and after (`null`: absent, or no longer kept). */
@@ -46,6 +48,7 @@ export function toHistoryEntry(record: JournalRecord): HistoryEntry {
     undoable: record.undoable && !record.undone,
     undone: record.undone === true,
     ...(record.undoOf === undefined ? {} : { undoOf: record.undoOf }),
+    ...(record.forgotten ? { forgotten: true as const } : {}),
   };
 }
 

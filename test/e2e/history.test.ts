@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { startMessagesApiServer } from '../helpers/messages-api-server.js';
-import { builtDemoForFile, diskProfile, openDemo, runCommand } from './harness.js';
+import { builtDemoForFile, diskProfile, dumpIndexedDB, openDemo, runCommand } from './harness.js';
 
 const NOTE = '/memories/offline-demo.md';
 const FIRST_TEXT = '# About the user\n- Drinks tea\n';
@@ -176,6 +176,60 @@ describe('the history panel', () => {
       await change(other, 'You wrote a file').getByRole('button', { name: 'Undo', exact: true }).click();
       await expect.poll(() => historyLines(page)).toEqual(['You undid change 1', 'You wrote a file undone']);
       await expect.poll(() => tree(page).getByRole('treeitem', { name: 'shared.md' }).count()).toBe(0);
+    });
+  });
+});
+
+describe('forget for good', () => {
+  it('forgets a file and every copy of it after a confirmation, then clears the history, live in another tab', async () => {
+    const marker = 'ORCHID-5501-marker';
+    await withDemo(async (page, context) => {
+      await runCommand(page, 'create', { path: '/memories/secret.md', file_text: `pin ${marker}` });
+      await runCommand(page, 'str_replace', { path: '/memories/secret.md', old_str: 'pin', new_str: 'PIN' });
+      await runCommand(page, 'create', { path: '/memories/keep.md', file_text: 'keep me' });
+      const other = await openDemo(context, site.url);
+      await expect.poll(() => historyLines(other)).toEqual(['You wrote a file', 'You edited a file', 'You wrote a file']);
+
+      // Opening the file in the tree puts its path in the field; the confirmation has the keyboard on Cancel.
+      await openFile(page, 'secret.md');
+      const path = historyPanel(page).getByLabel('Path', { exact: true });
+      await expect.poll(() => path.inputValue()).toBe('/memories/secret.md');
+      const status = page.locator('#forget-status');
+      await historyPanel(page).getByRole('button', { name: 'Forget…' }).click();
+      const confirmation = historyPanel(page).getByRole('group', { name: /^Forget \/memories\/secret\.md for good\?/u });
+      await expect.poll(() => confirmation.textContent()).toContain('This cannot be undone.');
+      await expect.poll(() => confirmation.getByRole('button', { name: 'Cancel' }).evaluate((button) => button === document.activeElement)).toBe(true);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => status.textContent()).toBe('Cancelled; nothing was changed.');
+      expect(await confirmation.isHidden()).toBe(true);
+      expect(await tree(page).getByRole('treeitem', { name: 'secret.md' }).count()).toBe(1);
+
+      await historyPanel(page).getByRole('button', { name: 'Forget…' }).click();
+      await confirmation.getByRole('button', { name: 'Forget for good' }).click();
+      await expect.poll(() => status.textContent()).toBe('Forgot /memories/secret.md for good: deleted 1 file or folder; erased 2 changes from the history.');
+      await expect.poll(() => tree(page).getByRole('treeitem', { name: 'secret.md' }).count()).toBe(0);
+      await expect.poll(() => historyLines(page)).toEqual(['You wrote a file']);
+      await expect.poll(() => historyLines(other)).toEqual(['You wrote a file']);
+      expect(await dumpIndexedDB(page)).not.toContain(marker);
+
+      // Clear history: the files stay, every change goes, here and in the other tab.
+      await historyPanel(page).getByRole('button', { name: 'Clear history…' }).click();
+      const clearing = historyPanel(page).getByRole('group', { name: /^Clear the whole history for good\?/u });
+      await clearing.getByRole('button', { name: 'Clear history for good' }).click();
+      await expect.poll(() => status.textContent()).toBe('Cleared the history: 1 change erased for good.');
+      await expect.poll(() => historyLines(page)).toEqual([]);
+      await historyPanel(page).getByText('No changes yet.').waitFor();
+      await expect.poll(() => historyLines(other)).toEqual([]);
+      expect(await tree(page).getByRole('treeitem', { name: 'keep.md' }).count()).toBe(1);
+
+      // A path nothing knows is refused in the tool's words.
+      await path.fill('/memories/never.md');
+      await historyPanel(page).getByRole('button', { name: 'Forget…' }).click();
+      const refusing = historyPanel(page).getByRole('group', { name: /^Forget \/memories\/never\.md for good\?/u });
+      await refusing.getByRole('button', { name: 'Forget for good' }).click();
+      await expect
+        .poll(() => status.textContent())
+        .toBe('There is nothing at /memories/never.md, in the memory or in its history, to forget. Nothing was changed.');
     });
   });
 });
