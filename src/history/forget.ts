@@ -95,23 +95,23 @@ export async function forgetPath(tx: WriteTx, key: string): Promise<Forgotten> {
     const lostPaths = new Set(lost.flatMap(pathsOfOp));
     const ops = lost.length === 0 ? record.ops : record.ops.filter((op) => !dropped(op, id));
     const listed = record.paths.filter((path) => !lostPaths.has(path) && !named(path, id));
-    // Listed paths all gone, steps left: the entry names those instead.
-    const paths = listed.length > 0 || ops.length === 0 ? listed : [...new Set(ops.flatMap(pathsOfOp))].slice(0, 20);
     // An entry keeps only the contents its steps left still show (for `change(id)`); it is not undone any more.
     const shown = new Set(ops.flatMap(bodiesOf));
     const retains = record.retains.filter((body) => !forgotten.has(body) && (lost.length === 0 || shown.has(body)));
-    if (lost.length === 0 && paths.length === record.paths.length && retains.length === record.retains.length) {
+    if (lost.length === 0 && listed.length === record.paths.length && retains.length === record.retains.length) {
       journalBytes += record.bytes;
       journalEntries++;
       continue;
     }
     released.push(...record.retains.filter((body) => !forgotten.has(body) && !retains.includes(body)));
-    // Gone whole when no file step or move is left (folders made or removed around the forgotten files say nothing
-    // on their own), or nothing at all (an entry kept as its paths only).
-    if (record.ops.length > 0 ? !ops.some((op) => op.type !== 'folder') : paths.length === 0) {
+    // Gone whole when it lost steps and no file step or move is left (the folders it made or removed around the
+    // forgotten files say nothing on their own), or when nothing at all is left.
+    if (lost.length > 0 ? !ops.some((op) => op.type !== 'folder') : ops.length === 0 && listed.length === 0) {
       removed.push(id);
       continue;
     }
+    // Listed paths all gone, steps left: the entry names those instead.
+    const paths = listed.length > 0 ? listed : [...new Set(ops.flatMap(pathsOfOp))].slice(0, 20);
     const sizes = bodySizes(record.ops);
     const left: JournalRecord = { ...record, ops, paths, retains, undoable: false, forgotten: true, bytes: 0 };
     left.bytes = recordSize(left) + retains.reduce((sum, body) => sum + (sizes.get(body) ?? 0), 0);

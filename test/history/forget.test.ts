@@ -8,6 +8,7 @@ import { openDB } from 'idb';
 import { IndexedDBMemoryTool } from '../../src/index.js';
 import type { MemoryChangeEvent } from '../../src/index.js';
 import type { MemorySchema } from '../../src/storage/schema.js';
+import { bundleOf } from '../helpers/bundles.js';
 import { toolsClosedAfterEach } from '../helpers/fresh-tool.js';
 
 const open = toolsClosedAfterEach('forget');
@@ -172,6 +173,18 @@ describe('forget', () => {
     expect(await totalsProblems(tool.dbName)).toEqual([]);
     await tool.undo();
     expect((await tool.list()).map((entry) => entry.path)).toEqual(['/memories/a']);
+  });
+
+  it('leaves every entry that holds nothing of it as it was, an import of folders alone (no paths listed) too', async () => {
+    const tool = await open();
+    await tool.importBundle(await bundleOf({}, ['/memories/empty']));
+    await ok(tool, { command: 'create', path: '/memories/gone.md', file_text: 'x' });
+    await ok(tool, { command: 'create', path: '/memories/stays.md', file_text: 'y' });
+    const before = await tool.history();
+    expect(await tool.forget('/memories/gone.md')).toMatchObject({ removedChanges: [before[1]?.id], trimmedChanges: [] });
+    expect(await tool.history()).toEqual([before[0], before[2]]);
+    await tool.undo(before[2]?.id);
+    expect((await tool.list()).map((entry) => entry.path)).toEqual(['/memories/stays.md']);
   });
 
   it('leaves a file the forgotten text was renamed into as it is, and says where it is', async () => {
