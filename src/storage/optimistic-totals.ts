@@ -26,8 +26,11 @@ export async function readTotals(tx: ReadTx, known?: RememberedTotals, trusted =
   const lastBody = unwrap(tx).objectStoreNames.contains('bodies')
     ? request(plainStore(tx, 'bodies').openKeyCursor(null, 'prev')).then((cursor) => (cursor ? Number(cursor.primaryKey) : 0))
     : Promise.resolve(0);
-  const usage = known && (await totalsAreCurrent(tx, known)) ? { ...known.totals } : await fromJournal(tx);
-  usage.nextBody = Math.max(usage.nextBody, (await lastBody) + 1);
+  const current = async (): Promise<Totals> =>
+    known && (await totalsAreCurrent(tx, known)) ? { ...known.totals } : fromJournal(tx);
+  // Awaited together: a transaction aborted under them fails both, and neither may be left unhandled.
+  const [usage, last] = await Promise.all([current(), lastBody]);
+  usage.nextBody = Math.max(usage.nextBody, last + 1);
   return usage;
 }
 
