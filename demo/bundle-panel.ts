@@ -1,4 +1,4 @@
-// The bundles panel: Export downloads the whole memory as claude-memory-YYYY-MM-DD.json; Import reads a file,
+// The bundles panel: Export downloads the whole memory as claude-memory-YYYY-MM-DD.json (or .zip); Import reads a file,
 // shows a dry-run report, and applies it only after a confirmation, with a progress bar. A refusal changes nothing.
 
 import { isMemoryToolError } from '../src/index.js';
@@ -20,11 +20,11 @@ export function setupBundlePanel(tool: IndexedDBMemoryTool, afterImport: () => P
   const status = byId('bundle-status', HTMLElement);
   let chosen: File | undefined;
 
-  exportButton.addEventListener('click', () => {
+  const exportAs = (format: 'json' | 'zip') => {
     status.textContent = 'Exporting…';
-    void tool.exportBundle().then(
+    void tool.exportBundle({ format }).then(
       (blob) => {
-        const name = `claude-memory-${localDate(new Date())}.json`;
+        const name = `claude-memory-${localDate(new Date())}.${format}`;
         const url = URL.createObjectURL(blob);
         const link = document.createElement('a');
         link.href = url;
@@ -38,7 +38,9 @@ export function setupBundlePanel(tool: IndexedDBMemoryTool, afterImport: () => P
         status.textContent = `Export failed: ${messageOf(error)}`;
       },
     );
-  });
+  };
+  exportButton.addEventListener('click', () => exportAs('json'));
+  byId('bundle-export-zip', HTMLButtonElement).addEventListener('click', () => exportAs('zip'));
 
   const options = (dryRun: boolean): ImportOptions => ({
     mode: mode.value === 'replace' ? 'replace' : 'merge',

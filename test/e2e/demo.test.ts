@@ -590,4 +590,33 @@ describe('the demo page', () => {
       await expect.poll(() => page.getByLabel('Memory files').getByRole('treeitem', { name: 'moved.md' }).count()).toBe(0);
     });
   });
+
+  it('exports the memory as a zip any unzip opens, and imports that zip elsewhere', async () => {
+    let zip: Buffer = Buffer.alloc(0);
+    await withPage([], async (page) => {
+      await page.getByLabel('Command', { exact: true }).selectOption('create');
+      await page.getByLabel('path', { exact: true }).fill('/memories/zipped/notes.md');
+      await page.getByLabel('file_text').fill('travels in a zip');
+      await page.getByRole('button', { name: 'Run command' }).click();
+      await page.getByText('is_error: false').waitFor();
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Export as zip' }).click(),
+      ]);
+      expect(download.suggestedFilename()).toMatch(/^claude-memory-\d{4}-\d{2}-\d{2}\.zip$/);
+      zip = await readFile(await download.path());
+    });
+    // A zip's local file header, and the file under memories/ as any unzip lists it.
+    expect(zip.subarray(0, 4).toString('binary')).toBe('PK\x03\x04');
+    expect(zip.includes(Buffer.from('memories/zipped/notes.md'))).toBe(true);
+
+    await withPage([], async (page) => {
+      await page.getByLabel('Import a bundle').setInputFiles({ name: 'claude-memory.zip', mimeType: 'application/zip', buffer: zip });
+      await expect.poll(() => page.getByLabel('Import report').textContent()).toContain('1 file(s) would be added');
+      await page.getByRole('button', { name: 'Apply import' }).click();
+      await page.getByRole('status').filter({ hasText: 'Imported claude-memory.zip.' }).waitFor();
+      await page.getByLabel('Memory files').getByRole('treeitem', { name: 'notes.md' }).click();
+      await expect.poll(() => page.getByLabel('File content').textContent()).toBe('travels in a zip');
+    });
+  });
 });
