@@ -49,4 +49,13 @@ describe('changesReaching', () => {
   it('takes no change for a refused path, whose reads all fail alike', () => {
     expect(changesReaching('/memories/../etc')(event(write('/memories/a.md')))).toBe(false);
   });
+
+  it('passes over the history-only changes: a forget (its file, if there, comes with a delete) and a cleared history', () => {
+    for (const path of ['/memories', '/memories/notes', '/memories/notes/a.md']) {
+      const reaches = changesReaching(path);
+      expect(reaches(event({ type: 'forget', path: '/memories/notes/a.md' }))).toBe(false);
+      expect(reaches(event({ type: 'history-cleared', path: '/memories' }))).toBe(false);
+      expect(reaches(event(remove('/memories/notes/a.md'), { type: 'forget', path: '/memories/notes/a.md' }))).toBe(true);
+    }
+  });
 });
