@@ -4,7 +4,7 @@ import type { RenameCommand } from '../core/command-input.js';
 import { MemoryToolError } from '../core/errors.js';
 import { MEMORY_ROOT, isWithin, normalizeMemoryPath } from '../core/paths.js';
 import { reply } from '../core/replies.js';
-import { getEntry, moveTree, movedThing } from '../storage/entries.js';
+import { entriesToMove, getEntry, movedThing, sendMove } from '../storage/entries.js';
 import { readTotals } from '../storage/optimistic-totals.js';
 import type { MemoryTx } from '../storage/store.js';
 import { folderOps, foldersToMake, makeFolders } from './parent-folders.js';
@@ -26,12 +26,15 @@ export async function rename(tx: WriteTx, command: RenameCommand, ctx: WriteCont
   }
   const secret = ctx.screenPath('rename', to);
   if (secret) throw secret;
-  const missingFolders = await foldersToMake(tx, to, (file) => reply.belowFile(command.new_path, file));
-
+  // Every read before the first write, and no wait after it: the journal record goes out in the same run.
+  const [missingFolders, moved] = await Promise.all([
+    foldersToMake(tx, to, (file) => reply.belowFile(command.new_path, file)),
+    entriesToMove(tx, source),
+  ]);
   makeFolders(tx, missingFolders, ctx.now);
-  // R-rename-limits: every path the move makes is held to the path limits.
-  await moveTree(tx, source, to, (moved, past) =>
-    new MemoryToolError('invalid_path', reply.renamePastLimits(command.old_path, command.new_path, moved, past)),
+  // R-rename-limits: every path the move makes is held to the path limits (a refusal aborts what was sent).
+  sendMove(tx, moved, to, (path, past) =>
+    new MemoryToolError('invalid_path', reply.renamePastLimits(command.old_path, command.new_path, path, past)),
   );
   return {
     reply: reply.renamed(command.old_path, command.new_path),

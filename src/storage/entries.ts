@@ -93,16 +93,26 @@ export function deleteEntries(
   return { ops, retired, usage: { ...usage, bytes: usage.bytes - bytes, files: usage.files - files } };
 }
 
-/** Moves `source`, and a folder's subtree, to `to`; `refuse` names a moved path past the limits before any write. */
-export async function moveTree(
+/** `source` and, for a folder, every entry below it: what a move of it rewrites. */
+export async function entriesToMove(tx: WriteTx, source: EntryRecord): Promise<EntryRecord[]> {
+  if (source.kind !== 'folder') return [source];
+  return [source, ...(await tx.objectStore('entries').getAll(subtreeRange(source.path)))];
+}
+
+/**
+ * Sends the writes that move `moved` (from {@link entriesToMove}) to `to`, awaiting nothing: a command sends its
+ * journal record in the same run, so a closing page cannot commit the move without it (Firefox commits what was
+ * sent). `refuse` names a moved path past the limits before any write.
+ */
+export function sendMove(
   tx: WriteTx,
-  source: EntryRecord,
+  moved: readonly EntryRecord[],
   to: string,
   refuse: (path: string, past: string) => MemoryToolError,
-): Promise<void> {
-  const entries = tx.objectStore('entries');
+): void {
+  const [source] = moved;
+  if (!source) return;
   const from = source.path;
-  const moved = source.kind === 'folder' ? [source, ...(await entries.getAll(subtreeRange(from)))] : [source];
   // Only a move to a deeper or longer place can put a path past a limit.
   if (source.kind === 'folder' && (depthOf(to) > depthOf(from) || utf8Length(to) > utf8Length(from))) {
     for (const entry of moved) {
@@ -111,11 +121,21 @@ export async function moveTree(
       if (past) throw refuse(path, PAST_LIMITS[past]);
     }
   }
-  const pending: Promise<unknown>[] = [entries.delete(from)];
-  if (source.kind === 'folder') pending.push(entries.delete(subtreeRange(from)));
+  const entries = writer(tx, 'entries');
+  entries.delete(from);
+  if (source.kind === 'folder') entries.delete(subtreeRange(from));
   for (const entry of moved) {
     const path = to + entry.path.slice(from.length);
-    pending.push(entries.put({ ...entry, path, parent: parentOf(path) }));
+    entries.put({ ...entry, path, parent: parentOf(path) });
   }
-  await Promise.all(pending);
+}
+
+/** Moves `source`, and a folder's subtree, to `to`: {@link entriesToMove}, then {@link sendMove}. */
+export async function moveTree(
+  tx: WriteTx,
+  source: EntryRecord,
+  to: string,
+  refuse: (path: string, past: string) => MemoryToolError,
+): Promise<void> {
+  sendMove(tx, await entriesToMove(tx, source), to, refuse);
 }
