@@ -157,3 +157,25 @@ export const journalReadsDuring = async (action: () => Promise<unknown>): Promis
 
 const isStoreGet = (spied: SpiedRequest): boolean => spied.method === 'get' && spied.index === undefined;
 const gotLine = (spied: SpiedRequest): string => (spied.store === 'bodies' ? 'got a body' : `got ${String(spied.query)}`);
+
+/**
+ * What `action` wrote to `stores` before it sent its journal record, and how many of those writes had been answered
+ * by then, for each record it sent. A command that awaits no answer between its first write and its record answers
+ * `0` (storage/README.md, "Transactions").
+ */
+export async function writesAnsweredAtRecord(
+  action: () => Promise<unknown>,
+  stores: readonly string[],
+): Promise<{ writes: number; answeredAtRecord: number[] }> {
+  const isWrite = (spied: SpiedRequest): boolean =>
+    stores.includes(spied.store) && spied.index === undefined && (WRITES as readonly string[]).includes(spied.method);
+  const answeredAtRecord: number[] = [];
+  const spy = await spyDuring(action, {
+    onAsk: (asked, current) => {
+      if (asked.store === 'journal' && asked.method === 'add') {
+        answeredAtRecord.push(current.asked.filter((spied) => isWrite(spied) && spied.request.readyState === 'done').length);
+      }
+    },
+  });
+  return { writes: spy.asked.filter(isWrite).length, answeredAtRecord };
+}
