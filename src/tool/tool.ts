@@ -20,18 +20,19 @@ import type {
 import { parseMemoryCommand } from '../core/command-input.js';
 import type { ResolvedLimits } from '../core/limits.js';
 import { positiveIntegers, resolveLimits } from '../core/limits.js';
-import { MEMORY_ROOT, normalizeMemoryPath } from '../core/paths.js';
+import { normalizeMemoryPath } from '../core/paths.js';
 import { ERROR_PREFIX } from '../core/replies.js';
 import { writeGuards } from '../guards/write-guards.js';
 import type { ChangeDetail, HistoryEntry, HistoryOptions } from '../history/read-history.js';
 import { expiryCutoff } from '../history/expiry-cutoff.js';
-import { DEFAULT_HISTORY_LIMITS, record } from '../history/journal.js';
+import { DEFAULT_HISTORY_LIMITS } from '../history/journal.js';
 import type { ResolvedHistoryLimits } from '../history/journal.js';
 import { ReadAhead } from '../storage/read-ahead.js';
 import { MemoryStore, READ_STORES, toMemoryError } from '../storage/store.js';
 import type { MemoryEntry } from '../storage/tree-reads.js';
 import { AccessTimes } from './access-times.js';
 import { CallOrder } from './call-order.js';
+import { HistoryActions } from './history-actions.js';
 import { parts, preloadParts } from './lazy-parts.js';
 import type {
   ClearHistoryReport,
@@ -52,7 +53,7 @@ import { WriteRunner } from './write-runner.js';
  * const tool = await IndexedDBMemoryTool.init({ dbName: 'my-app-memory' });
  * await client.beta.messages.toolRunner({ model, max_tokens, messages, tools: [memoryTool(tool)] });
  */
-// It is the SDK's `MemoryToolHandlers` without naming it, so its types need no SDK (test/tool/handlers-type.node.test.ts).
+// It is the SDK's `MemoryToolHandlers` without naming it, so its types need no SDK (test/adapters/sdk-runnable.test.ts).
 export class IndexedDBMemoryTool {
   readonly dbName: string;
   readonly limits: Readonly<ResolvedLimits>;
@@ -64,6 +65,7 @@ export class IndexedDBMemoryTool {
   readonly #context: CommandContext;
   readonly #ahead = new ReadAhead();
   readonly #access: AccessTimes;
+  readonly #actions: HistoryActions;
 
   private constructor(store: MemoryStore, options: IndexedDBMemoryToolOptions) {
     this.#store = store;
@@ -74,6 +76,7 @@ export class IndexedDBMemoryTool {
     this.#hub = new ChangeHub(store.dbName);
     this.#writes = new WriteRunner(store, this.#order, this.#hub, this.#history, this.#ahead);
     this.#access = new AccessTimes(store);
+    this.#actions = new HistoryActions(this.#writes, this.#hub, this.#history, this.limits, this.#access);
     this.#context = {
       limits: this.limits,
       overwrite: options.overwrite ?? true,
@@ -208,43 +211,7 @@ export class IndexedDBMemoryTool {
 
   /** Reverses change `id` (default the latest not undone) if it applies cleanly; journaled, so it can be undone too. */
   async undo(id?: number): Promise<HistoryEntry> {
-    return this.#inTurn(async () => {
-      // Loaded before the transaction starts: awaiting anything but its requests would let it commit.
-      const [{ findUndoTarget, markUndone, undoChange }, { readEntry }] = await Promise.all([
-        parts.undo(),
-        parts.history(),
-      ]);
-      const now = Date.now();
-      const result = await this.#writes.run(async (tx, remember) => {
-        const target = await findUndoTarget(tx, id);
-        const undone = await undoChange(tx, target, this.limits, now);
-        await markUndone(tx, target);
-        const draft = {
-          actor: 'user',
-          command: 'undo',
-          paths: target.paths,
-          ops: undone.ops,
-          retired: undone.retired,
-          undoOf: target.id ?? 0,
-        };
-        const recorded = await record(tx, draft, now, this.#history, undone.usage);
-        remember(recorded);
-        // Read back in the transaction: what `history()` will show for it, with no other change in between.
-        return { ...undone, paths: draft.paths, undoOf: draft.undoOf, entry: await readEntry(tx, await recorded.key) };
-      });
-      this.#hub.publish(result.changes);
-      // None when this tool keeps no history (it can still undo a change another tool journaled): not journaled, id 0.
-      return result.entry ?? {
-        id: 0,
-        at: new Date(now),
-        actor: 'user',
-        command: 'undo',
-        paths: result.paths,
-        undoable: false,
-        undone: false,
-        undoOf: result.undoOf,
-      };
-    });
+    return this.#inTurn(() => this.#actions.undo(id));
   }
 
   /**
@@ -254,26 +221,7 @@ export class IndexedDBMemoryTool {
   async expire(options: { olderThan: Date | number }): Promise<ExpireReport> {
     const now = Date.now();
     const cutoff = expiryCutoff(options, now);
-    return this.#inTurn(async () => {
-      const { expireFiles } = await parts.expire();
-      await this.#access.flush();
-      const result = await this.#writes.run(async (tx, remember) => {
-        const expired = await expireFiles(tx, cutoff, this.#access.viewed);
-        if (expired.paths.length > 0) {
-          const draft = {
-            actor: 'expire',
-            command: 'expire',
-            paths: expired.paths,
-            ops: expired.ops,
-            retired: expired.retired,
-          };
-          remember(await record(tx, draft, now, this.#history, expired.usage));
-        }
-        return expired;
-      });
-      this.#hub.publish(result.changes);
-      return { deleted: result.paths };
-    });
+    return this.#inTurn(() => this.#actions.expire(cutoff, now));
   }
 
   /**
@@ -284,25 +232,7 @@ export class IndexedDBMemoryTool {
    */
   async forget(path: string): Promise<ForgetReport> {
     const key = normalizeMemoryPath(path);
-    return this.#inTurn(async () => {
-      const { forgetPath } = await parts.forget();
-      const now = Date.now();
-      const result = await this.#writes.run(async (tx, remember) => {
-        const forgotten = await forgetPath(tx, key);
-        // Not a change in the history (it would name what was forgotten): the totals go in a hidden record.
-        const draft = { actor: 'user', command: 'forget', paths: [], ops: [], retired: [] };
-        remember(await record(tx, draft, now, undefined, forgotten.usage));
-        return forgotten;
-      });
-      this.#hub.publish(result.changes);
-      return {
-        path: key,
-        deleted: result.deleted,
-        removedChanges: result.removed,
-        trimmedChanges: result.trimmed,
-        keptIn: result.keptIn,
-      };
-    });
+    return this.#inTurn(() => this.#actions.forget(key));
   }
 
   /**
@@ -311,20 +241,7 @@ export class IndexedDBMemoryTool {
    * this is how to drop what was recorded (also by another tool on the database).
    */
   async clearHistory(): Promise<ClearHistoryReport> {
-    return this.#inTurn(async () => {
-      const { clearJournal } = await parts.forget();
-      const now = Date.now();
-      const cleared = await this.#writes.run(async (tx, remember) => {
-        const done = await clearJournal(tx);
-        if (done) {
-          const draft = { actor: 'user', command: 'clear-history', paths: [], ops: [], retired: [] };
-          remember(await record(tx, draft, now, undefined, done.usage));
-        }
-        return done;
-      });
-      if (cleared) this.#hub.publish([{ type: 'history-cleared', path: MEMORY_ROOT }]);
-      return { removedChanges: cleared?.removed ?? 0 };
-    });
+    return this.#inTurn(() => this.#actions.clearHistory());
   }
 
   /** Writes pending access times now (they are otherwise written shortly after the views). */
