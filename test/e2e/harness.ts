@@ -115,8 +115,9 @@ export async function startDevServer(env: Record<string, string | undefined> = {
   };
 }
 
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs, headless: true, timeout: 120_000 });
+/** Chromium with the project's flags, and `extraArgs` (e.g. `--host-resolver-rules`). */
+export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath, args: [...chromiumArgs, ...extraArgs], headless: true, timeout: 120_000 });
 }
 
 /**
@@ -269,6 +270,18 @@ export function servedForFile(start: () => Promise<Served>): { readonly url: str
     get url(): string {
       if (!served) throw new Error('servedForFile: the server starts before the tests, not while the file loads');
       return served.url;
+    },
+  };
+}
+
+/** {@link serveStatic} of a temporary folder, which `close()` also removes. */
+export async function serveTemporary(dir: string, prefix: string): Promise<Served> {
+  const served = await serveStatic(dir, prefix);
+  return {
+    url: served.url,
+    close: async () => {
+      await served.close();
+      await rm(dir, { recursive: true, force: true });
     },
   };
 }

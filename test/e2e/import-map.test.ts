@@ -2,12 +2,12 @@
 // builds them) and idb's, served as they are, named by an import map. The README's "Without a bundler" says so.
 
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { launchChromium, serveStatic, servedForFile } from './harness.js';
+import { launchChromium, serveTemporary, servedForFile } from './harness.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -47,14 +47,7 @@ const site = servedForFile(async () => {
   cpSync(join(root, 'node_modules/idb/build'), join(dir, 'idb/build'), { recursive: true });
   cpSync(join(root, 'node_modules/fflate/esm'), join(dir, 'fflate/esm'), { recursive: true });
   writeFileSync(join(dir, 'index.html'), PAGE);
-  const served = await serveStatic(dir, '/cdn/');
-  return {
-    url: served.url,
-    close: async () => {
-      await served.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  return serveTemporary(dir, '/cdn/');
 });
 
 let browser: Browser | undefined;

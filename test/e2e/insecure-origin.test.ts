@@ -4,15 +4,13 @@
 // and hashes as on http://127.0.0.1 (a secure context, where Web Crypto hashes).
 
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromiumArgs, chromiumPath } from '../../vite.config.js';
-import { serveStatic, servedForFile } from './harness.js';
+import { launchChromium, serveTemporary, servedForFile } from './harness.js';
 import type { PageContext, RoundTrip } from './pages/insecure-origin.js';
 
 const PAGES = resolve(import.meta.dirname, 'pages');
@@ -30,21 +28,13 @@ const site = servedForFile(async () => {
     logLevel: 'silent',
     build: { outDir: dir, emptyOutDir: true, rolldownOptions: { input: join(PAGES, 'insecure-origin.html') } },
   });
-  const served = await serveStatic(dir, '/insecure/');
-  return {
-    url: served.url,
-    close: async () => {
-      await served.close();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
+  return serveTemporary(dir, '/insecure/');
 });
 
 let browser: Browser | undefined;
 beforeAll(async () => {
   // Chromium resolves memory.test to the loopback server itself: the origin is http://memory.test, not localhost.
-  const args = [...chromiumArgs, `--host-resolver-rules=MAP ${HOST} 127.0.0.1`];
-  browser = await chromium.launch({ executablePath: chromiumPath, args, headless: true, timeout: 120_000 });
+  browser = await launchChromium([`--host-resolver-rules=MAP ${HOST} 127.0.0.1`]);
 });
 afterAll(async () => {
   await browser?.close();

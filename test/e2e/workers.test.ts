@@ -14,7 +14,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumArgs, chromiumPath } from '../../vite.config.js';
-import { launchChromium, serveStatic, servedForFile } from './harness.js';
+import { launchChromium, serveTemporary, servedForFile } from './harness.js';
 import type { MemoryChangeEvent } from '../../src/index.js';
 import type { ScenarioResult } from './pages/worker-api.js';
 import { EXPORTED_AT } from './pages/worker-api.js';
@@ -60,14 +60,7 @@ const site = servedForFile(async () => {
     background: { service_worker: 'background.js', type: 'module' },
   };
   await writeFile(join(dir, 'extension', 'manifest.json'), JSON.stringify(manifest));
-  const served = await serveStatic(dir, '/workers/');
-  return {
-    url: served.url,
-    close: async () => {
-      await served.close();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
+  return serveTemporary(dir, '/workers/');
 });
 
 let browser: Browser | undefined;
