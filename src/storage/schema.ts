@@ -3,7 +3,7 @@
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 
 /** Bump on every schema change and add its step to {@link upgradeMemoryDb}. */
-export const DB_VERSION = 5;
+export const DB_VERSION = 6;
 
 /** One file or folder. Keyed by its normalized path, so a folder's subtree is one key range. */
 export interface EntryRecord {
@@ -142,6 +142,27 @@ export interface MemorySchema extends DBSchema {
   bodies: { key: number; value: string };
   /** The bounded history, the last record carrying the current totals; `retains` is multi-entry. */
   journal: { key: number; value: JournalRecord; indexes: { retains: number } };
+  /** What each sync mount last agreed with its remote (../sync/README.md), kept beside the files it describes. */
+  sync: { key: [mount: string, path: string]; value: SyncRecord };
+}
+
+/**
+ * One file of a sync mount: the baseline of its three-way merge (`synced`), or a version a side refused (`skipped`).
+ * `path` is the remote's (below its root); `local` a body id, which every write of a file changes and a rename keeps.
+ */
+export interface SyncRecord {
+  mount: string;
+  path: string;
+  state: 'synced' | 'skipped';
+  /** The local body last synced, or (skipped) the one the remote refused. */
+  local?: number;
+  sha256?: string;
+  /** The remote file as last seen: version, hash, identity. */
+  remote?: { path: string; version: string; sha256?: string; id?: string; size?: number };
+  /** Skipped: why, in a sentence. */
+  reason?: string;
+  /** Skipped: which side refused (the remote refused our version, or we refused the remote's). */
+  refusedBy?: 'remote' | 'local';
 }
 
 /** `accessedAt` is refreshed when older than this: a `view` stays a read, not a write, almost always. */
@@ -179,6 +200,9 @@ export function upgradeMemoryDb(
     steps.push(lastCarriesTotals(transaction));
   }
   // Version 5 changes no store, only a rule the remembered totals rely on, and keeps older code off (./README.md).
+  if (oldVersion < 6 && target >= 6) {
+    db.createObjectStore('sync', { keyPath: ['mount', 'path'] });
+  }
   // The requests keep the versionchange transaction open; a failed step aborts it, which fails the open.
   void Promise.all(steps).catch(() => {
     try {

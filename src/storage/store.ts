@@ -10,7 +10,7 @@ import type { MemoryDb, MemorySchema, StoreName } from './schema.js';
 export type MemoryTx<Mode extends IDBTransactionMode> = IDBPTransaction<MemorySchema, StoreName[], Mode>;
 
 /** Every store a command may touch. Taking them all keeps each command one transaction whatever it needs. */
-export const ALL_STORES: StoreName[] = ['entries', 'bodies', 'journal'];
+export const ALL_STORES: StoreName[] = ['entries', 'bodies', 'journal', 'sync'];
 
 /** How long an open may wait for another tab that holds an older version open and does not let go. */
 export const BLOCKED_WAIT_MS = 5000;

@@ -33,6 +33,7 @@ import type { MemoryEntry } from '../storage/tree-reads.js';
 import { AccessTimes } from './access-times.js';
 import { CallOrder } from './call-order.js';
 import { HistoryActions } from './history-actions.js';
+import { registerInternals } from './internals.js';
 import { parts, preloadParts } from './lazy-parts.js';
 import type {
   ClearHistoryReport,
@@ -82,6 +83,15 @@ export class IndexedDBMemoryTool {
       overwrite: options.overwrite ?? true,
       ...writeGuards(options.blockSecrets !== false, options.beforeWrite),
     };
+    registerInternals(this, {
+      store,
+      limits: this.limits,
+      context: this.#context,
+      history: this.#history,
+      write: (body) => this.#writes.run(body),
+      publish: (changes) => this.#hub.publish(changes),
+      inTurn: (task) => this.#inTurn(task),
+    });
   }
 
   /** Opens (creating or upgrading) the database and returns a ready tool. */

@@ -18,7 +18,7 @@ describe('upgradeMemoryDb', () => {
   it('creates entries (by path; parent and bodyId indexes), bodies and journal (retains index) from nothing', async () => {
     const db = await openDB<MemorySchema>(freshDbName('schema'), DB_VERSION, { upgrade: upgradeMemoryDb });
     try {
-      expect([...db.objectStoreNames].sort()).toEqual(['bodies', 'entries', 'journal']);
+      expect([...db.objectStoreNames].sort()).toEqual(['bodies', 'entries', 'journal', 'sync']);
       const tx = db.transaction(['entries', 'bodies', 'journal']);
       expect(tx.objectStore('entries').keyPath).toBe('path');
       expect([...tx.objectStore('entries').indexNames].sort()).toEqual(['bodyId', 'parent']);
@@ -78,7 +78,7 @@ describe('upgradeMemoryDb', () => {
 
     const v3 = await openDB<MemorySchema>(name, DB_VERSION, { upgrade: upgradeMemoryDb });
     try {
-      expect([...v3.objectStoreNames].sort()).toEqual(['bodies', 'entries', 'journal']);
+      expect([...v3.objectStoreNames].sort()).toEqual(['bodies', 'entries', 'journal', 'sync']);
       const tx = v3.transaction('journal');
       const usage = await readTotals(tx as never);
       expect(usage).toMatchObject({ seq: 1, bytes: 12, files: 1, nextBody: old + 1, journalBytes: 15, journalEntries: 1 });
@@ -190,7 +190,7 @@ describe('upgradeMemoryDb', () => {
     }
     const v5 = await openDB<MemorySchema>(name, DB_VERSION);
     try {
-      expect(v5.version).toBe(5);
+      expect(v5.version).toBe(DB_VERSION);
       const tx = v5.transaction('journal');
       // Each write added the totals after every other record and dropped the one it read them from.
       const keys = await tx.store.getAllKeys();
@@ -229,7 +229,29 @@ describe('upgradeMemoryDb', () => {
       IDBObjectStore.prototype.createIndex = indexes;
     }
     const all = ['entries', 'entries.parent', 'bodies', 'journal', 'journal.retains', 'entries.bodyId'];
-    // What each step adds (version 1 the first three, version 2 the last three), and never `meta` or `totals`.
-    expect(made.sort()).toEqual(all.slice(from === 0 ? 0 : from === 1 ? 3 : 6).sort());
+    // What each step adds (version 1 the first three, version 2 the next three, version 6 `sync`), never `meta` or `totals`.
+    expect(made.sort()).toEqual([...all.slice(from === 0 ? 0 : from === 1 ? 3 : 6), 'sync'].sort());
+  });
+
+  it('adds the sync baseline store to a version 5 memory and keeps its files', async () => {
+    const name = freshDbName('schema');
+    const v5 = await openDB<MemorySchema>(name, 5, {
+      upgrade: (db, oldVersion, newVersion, transaction) => upgradeMemoryDb(db, oldVersion, newVersion, transaction),
+    });
+    expect([...v5.objectStoreNames].sort()).toEqual(['bodies', 'entries', 'journal']);
+    v5.close();
+    const tool = await IndexedDBMemoryTool.init({ dbName: name });
+    try {
+      await tool.create({ command: 'create', path: '/memories/a.md', file_text: 'a' });
+    } finally {
+      tool.close();
+    }
+    const v6 = await openDB<MemorySchema>(name, DB_VERSION);
+    try {
+      expect([...v6.objectStoreNames].sort()).toEqual(['bodies', 'entries', 'journal', 'sync']);
+      expect(await v6.count('entries')).toBe(1);
+    } finally {
+      v6.close();
+    }
   });
 });

@@ -1,0 +1,92 @@
+// The baseline of each mount, kept in the memory's own database (store `sync`): evicted or deleted with the files it
+// describes, so a baseline that exists always speaks of these very files (./README.md, "The baseline").
+
+import type { SyncRecord } from '../storage/schema.js';
+import type { MemoryTx } from '../storage/store.js';
+import type { Baseline } from './merge-plan.js';
+import type { RemoteFile } from './remote.js';
+
+type AnyTx = MemoryTx<'readonly'> | MemoryTx<'readwrite'>;
+
+/** A skipped version: refused by one side, not tried again until it changes. */
+export interface Skip {
+  path: string;
+  reason: string;
+  refusedBy: 'remote' | 'local';
+  /** The local body refused by the remote, or the remote version refused here. */
+  local?: number;
+  remoteVersion?: string;
+}
+
+/** The keys of one mount's records: `[mount, '/…']`. */
+const mountRange = (mount: string): IDBKeyRange => IDBKeyRange.bound([mount, '/'], [mount, '0'], false, true);
+
+export async function readBaseline(
+  tx: AnyTx,
+  mount: string,
+): Promise<{ synced: Map<string, Baseline>; skipped: Map<string, Skip> }> {
+  const records = await tx.objectStore('sync').getAll(mountRange(mount));
+  const synced = new Map<string, Baseline>();
+  const skipped = new Map<string, Skip>();
+  for (const record of records) {
+    if (record.state === 'synced' && record.local !== undefined && record.sha256 && record.remote) {
+      synced.set(record.path, { local: record.local, sha256: record.sha256, remote: { ...record.remote } });
+    } else if (record.state === 'skipped' && record.reason) {
+      const skip: Skip = { path: record.path, reason: record.reason, refusedBy: record.refusedBy ?? 'remote' };
+      if (record.local !== undefined) skip.local = record.local;
+      if (record.remote) skip.remoteVersion = record.remote.version;
+      skipped.set(record.path, skip);
+    }
+  }
+  return { synced, skipped };
+}
+
+/** A change to the baseline: agreed on `base`, skipped, or nothing known (the path left both sides, or starts over). */
+export type BaselineUpdate =
+  | { path: string; base: Baseline }
+  | { path: string; skip: Skip }
+  | { path: string; clear: true };
+
+/** Sends the updates without awaiting them (so they join a write's synchronous run); the transaction commits them. */
+export function sendBaseline(tx: MemoryTx<'readwrite'>, mount: string, updates: readonly BaselineUpdate[]): Promise<unknown> {
+  const store = tx.objectStore('sync');
+  return Promise.all(
+    updates.map((update) => {
+      if ('clear' in update) return store.delete([mount, update.path]);
+      if ('base' in update) {
+        return store.put({
+          mount,
+          path: update.path,
+          state: 'synced',
+          local: update.base.local,
+          sha256: update.base.sha256,
+          remote: plainRemote(update.base.remote),
+        });
+      }
+      const record: SyncRecord = {
+        mount,
+        path: update.path,
+        state: 'skipped',
+        reason: update.skip.reason,
+        refusedBy: update.skip.refusedBy,
+      };
+      if (update.skip.local !== undefined) record.local = update.skip.local;
+      if (update.skip.remoteVersion !== undefined) record.remote = { path: update.path, version: update.skip.remoteVersion };
+      return store.put(record);
+    }),
+  );
+}
+
+/** Deletes every record of a mount (`sync.forgetBaseline()`): the next pass compares everything afresh. */
+export function clearBaseline(tx: MemoryTx<'readwrite'>, mount: string): Promise<void> {
+  return tx.objectStore('sync').delete(mountRange(mount));
+}
+
+/** Only the known fields, so an adapter's extra properties (or a class) never reach structured clone. */
+function plainRemote(file: RemoteFile): NonNullable<SyncRecord['remote']> {
+  const plain: NonNullable<SyncRecord['remote']> = { path: file.path, version: file.version };
+  if (file.sha256 !== undefined) plain.sha256 = file.sha256;
+  if (file.id !== undefined) plain.id = file.id;
+  if (file.size !== undefined) plain.size = file.size;
+  return plain;
+}

@@ -1,0 +1,249 @@
+// What a pass brings here, applied in one readwrite transaction and journaled as one change by the actor `sync`
+// (undoable as one, heard by the page and the other tabs), with the baseline updated in the same transaction.
+// Each step holds only if the file is still as the pass saw it (optimistic concurrency on the body id).
+
+import type { MemoryChange } from '../core/change-events.js';
+import { isMemoryToolError } from '../core/errors.js';
+import { ancestorsOf, normalizeMemoryPath, parentOf } from '../core/paths.js';
+import { utf8Length } from '../core/utf8.js';
+import { record } from '../history/journal.js';
+import { fileState, folderRecord, getEntry, subtreeRange } from '../storage/entries.js';
+import type { RetiredBody } from '../storage/entries.js';
+import { readTotals } from '../storage/optimistic-totals.js';
+import type { EntryRecord, JournalOp } from '../storage/schema.js';
+import type { ToolInternals } from '../tool/internals.js';
+import { sendBaseline } from './baseline.js';
+import type { BaselineUpdate } from './baseline.js';
+import type { RemoteFile } from './remote.js';
+
+/** The remote side a step agrees on once applied: the baseline it leaves. */
+export interface Agreed {
+  sha256: string;
+  remote: RemoteFile;
+}
+
+export type LocalStep =
+  /** `expect`: the body the file must still have (null: no file there). */
+  | { op: 'write'; path: string; text: string; expect: number | null; agreed?: Agreed }
+  | { op: 'delete'; path: string; expect: number }
+  | { op: 'move'; from: string; to: string; expect: number; agreed?: Agreed };
+
+export interface LocalOutcome {
+  /** Paths (the remote's) written, deleted or moved to. */
+  applied: string[];
+  /** Steps dropped because the file changed here since the pass looked (the next pass sees the change). */
+  changed: string[];
+  /** Writes the memory refused (its limits, its secret filter, its path rules, the app's `beforeWrite`). */
+  refused: { path: string; reason: string }[];
+  /** The body each written or moved file now has, by path. */
+  bodies: Map<string, number>;
+}
+
+const DELETES_FIRST: Record<LocalStep['op'], number> = { delete: 0, move: 1, write: 2 };
+
+/** Applies `steps` (deletes, then moves, then writes) and `updates` to the baseline, in one transaction. */
+export async function applyLocal(
+  tool: ToolInternals,
+  mountFolder: string,
+  mountKey: string,
+  steps: readonly LocalStep[],
+  updates: readonly BaselineUpdate[],
+  actor = 'sync',
+  /** False for the person's own steps (resolving a conflict): the next pass sees them as local changes. */
+  mirrored = true,
+): Promise<LocalOutcome> {
+  const ordered = [...steps].sort((a, b) => DELETES_FIRST[a.op] - DELETES_FIRST[b.op]);
+  const outcome: LocalOutcome = { applied: [], changed: [], refused: [], bodies: new Map() };
+  if (ordered.length === 0 && updates.length === 0) return outcome;
+  const changes: MemoryChange[] = [];
+  await tool.inTurn(() =>
+    tool.write(async (tx, remember) => {
+      // Every read first; from the first write on, nothing is awaited until the journal record is sent.
+      const above = [...ancestorsOf(mountFolder + '/x')];
+      const [inside, aboveEntries, totals] = await Promise.all([
+        tx.objectStore('entries').getAll(subtreeRange(mountFolder)),
+        Promise.all(above.map((key) => getEntry(tx, key))),
+        readTotals(tx),
+      ]);
+      const byKey = new Map<string, EntryRecord>();
+      for (const entry of [...inside, ...aboveEntries]) if (entry) byKey.set(entry.path, entry);
+      outcome.applied = [];
+      outcome.changed = [];
+      outcome.refused = [];
+      outcome.bodies = new Map();
+      changes.length = 0;
+
+      const now = Date.now();
+      const ops: JournalOp[] = [];
+      const retired: RetiredBody[] = [];
+      const baseline: BaselineUpdate[] = [...updates];
+      const pending: Promise<unknown>[] = [];
+      const entries = tx.objectStore('entries');
+      const bodies = tx.objectStore('bodies');
+      let { bytes, files, nextBody } = totals;
+      const { context, limits } = tool;
+
+      const bodyAt = (key: string): number | null | 'folder' => {
+        const entry = byKey.get(key);
+        if (!entry) return null;
+        return entry.kind === 'folder' ? 'folder' : (entry.bodyId ?? 0);
+      };
+      /** Makes the missing folders above `key`; false when a file is in the way. */
+      const makeParents = (key: string): boolean => {
+        const missing: string[] = [];
+        for (const folder of ancestorsOf(key)) {
+          const entry = byKey.get(folder);
+          if (entry?.kind === 'file') return false;
+          if (!entry) missing.push(folder);
+        }
+        for (const folder of missing) {
+          const made = folderRecord(folder, now);
+          byKey.set(folder, made);
+          pending.push(entries.put(made));
+          ops.push({ type: 'folder', path: folder, before: false, after: true });
+          changes.push({ type: 'write', path: folder });
+        }
+        return true;
+      };
+      const retire = (entry: EntryRecord): void => {
+        if (entry.bodyId !== undefined) retired.push({ id: entry.bodyId, size: entry.size });
+      };
+
+      for (const step of ordered) {
+        if (step.op === 'delete') {
+          const key = mountFolder + step.path;
+          const entry = byKey.get(key);
+          if (!entry || bodyAt(key) !== step.expect) {
+            outcome.changed.push(step.path);
+            continue;
+          }
+          byKey.delete(key);
+          pending.push(entries.delete(key));
+          ops.push({ type: 'file', path: key, before: fileState(entry), after: null });
+          retire(entry);
+          bytes -= entry.size;
+          files--;
+          changes.push({ type: 'delete', path: key });
+          if (mirrored) baseline.push({ path: step.path, clear: true });
+          outcome.applied.push(step.path);
+        } else if (step.op === 'move') {
+          const from = mountFolder + step.from;
+          const to = mountFolder + step.to;
+          const entry = byKey.get(from);
+          if (!entry || bodyAt(from) !== step.expect || byKey.has(to)) {
+            outcome.changed.push(step.from);
+            continue;
+          }
+          const refusal = pathRefusal(to, tool);
+          if (refusal || !makeParents(to)) {
+            outcome.refused.push({ path: step.to, reason: refusal ?? 'a file here is in the way of its folder' });
+            continue;
+          }
+          const moved: EntryRecord = { ...entry, path: to, parent: parentOf(to) };
+          byKey.delete(from);
+          byKey.set(to, moved);
+          pending.push(entries.delete(from), entries.put(moved));
+          const op: JournalOp = { type: 'move', from, to, kind: 'file' };
+          if (entry.bodyId !== undefined) op.bodyId = entry.bodyId;
+          ops.push(op);
+          changes.push({ type: 'rename', path: to, from });
+          if (mirrored) baseline.push({ path: step.from, clear: true });
+          if (step.agreed) baseline.push({ path: step.to, base: { local: entry.bodyId ?? 0, ...step.agreed } });
+          outcome.bodies.set(step.to, entry.bodyId ?? 0);
+          outcome.applied.push(step.to);
+        } else {
+          const key = mountFolder + step.path;
+          const entry = byKey.get(key);
+          if (bodyAt(key) !== step.expect) {
+            outcome.changed.push(step.path);
+            continue;
+          }
+          const refusal = pathRefusal(key, tool) ?? textRefusal(key, step.text, tool);
+          let content = step.text;
+          let why = refusal;
+          if (!why) {
+            try {
+              content = context.filter({ path: key, key, content: step.text, command: 'create' });
+            } catch (error) {
+              why = isMemoryToolError(error) ? error.message : String(error);
+            }
+          }
+          const size = utf8Length(content);
+          const isNew = !entry;
+          why ??=
+            size > limits.maxFileBytes
+              ? `it is ${size} bytes, over this memory's limit of ${limits.maxFileBytes} a file`
+              : isNew && files + 1 > limits.maxFiles
+                ? `this memory holds its limit of ${limits.maxFiles} files`
+                : size > (entry?.size ?? 0) && bytes - (entry?.size ?? 0) + size > limits.maxTotalBytes
+                  ? `this memory would be over its limit of ${limits.maxTotalBytes} bytes`
+                  : undefined;
+          if (!why && !makeParents(key)) why = 'a file here is in the way of its folder';
+          if (why) {
+            outcome.refused.push({ path: step.path, reason: why });
+            if (step.agreed) {
+              baseline.push({
+                path: step.path,
+                skip: { path: step.path, reason: why, refusedBy: 'local', remoteVersion: step.agreed.remote.version },
+              });
+            }
+            continue;
+          }
+          const bodyId = nextBody++;
+          const written: EntryRecord = {
+            path: key,
+            parent: parentOf(key),
+            kind: 'file',
+            size,
+            bodyId,
+            createdAt: entry?.createdAt ?? now,
+            updatedAt: now,
+            accessedAt: now,
+          };
+          byKey.set(key, written);
+          pending.push(bodies.add(content, bodyId), entries.put(written));
+          ops.push({ type: 'file', path: key, before: entry ? fileState(entry) : null, after: fileState(written) });
+          if (entry) retire(entry);
+          bytes += size - (entry?.size ?? 0);
+          if (isNew) files++;
+          changes.push({ type: 'write', path: key });
+          if (step.agreed) baseline.push({ path: step.path, base: { local: bodyId, ...step.agreed } });
+          outcome.bodies.set(step.path, bodyId);
+          outcome.applied.push(step.path);
+        }
+      }
+
+      pending.push(sendBaseline(tx, mountKey, baseline));
+      if (ops.length === 0) {
+        await Promise.all(pending);
+        return;
+      }
+      const paths = changes.map((change) => change.path);
+      const recording = record(
+        tx,
+        { actor, command: 'sync', paths, ops, retired },
+        now,
+        tool.history,
+        { ...totals, bytes, files, nextBody },
+      );
+      const [, recorded] = await Promise.all([Promise.all(pending), recording]);
+      remember(recorded);
+    }),
+  );
+  if (changes.length > 0) tool.publish(changes);
+  return outcome;
+}
+
+/** Why this memory refuses `key` as a path (its path rules, the secret filter on paths), or undefined. */
+function pathRefusal(key: string, tool: ToolInternals): string | undefined {
+  try {
+    if (normalizeMemoryPath(key) !== key) return 'its path is not written as this memory writes paths';
+  } catch (error) {
+    return isMemoryToolError(error) ? error.message : String(error);
+  }
+  return tool.context.screenPath('create', key)?.message;
+}
+
+function textRefusal(key: string, text: string, tool: ToolInternals): string | undefined {
+  return tool.context.screen({ path: key, key, content: text, command: 'create' })?.message;
+}

@@ -1,0 +1,329 @@
+// createMemorySync: a mount of a remote at a local folder, its passes (on demand, after local changes, on an
+// interval, when the page comes back), one tab at a time, retried with backoff, its status for any UI.
+
+import { isMemoryToolError } from '../core/errors.js';
+import { MEMORY_ROOT, isWithin, normalizeMemoryPath } from '../core/paths.js';
+import type { IndexedDBMemoryTool } from '../tool/tool.js';
+import { internalsOf } from '../tool/internals.js';
+import type { ToolInternals } from '../tool/internals.js';
+import { subtreeRange } from '../storage/entries.js';
+import { clearBaseline } from './baseline.js';
+import { copiedAt, originalOf } from './conflict-names.js';
+import { applyLocal } from './local-apply.js';
+import { isSyncRemoteError, RETRYABLE_KINDS } from './remote.js';
+import type { SyncRemote } from './remote.js';
+import { withSyncLock } from './sync-lock.js';
+import { runPass } from './sync-pass.js';
+import type { SyncReport } from './sync-report.js';
+import { initialStatus } from './sync-status.js';
+import type { SyncConflict, SyncError, SyncStatus } from './sync-status.js';
+
+export interface MemorySyncOptions {
+  remote: SyncRemote;
+  /** The local folder that mirrors the remote's root. Default `/memories`. */
+  mount?: string;
+  /** Background passes this often (ms), and shortly after local changes; `null`: only `syncNow()`. Default 60,000. */
+  interval?: number | null;
+  /** How long after the last local change a pass starts (ms). Default 2,000. */
+  debounce?: number;
+  /** Deletes in one direction are held when a pass would make more than `min` and more than `share` of the synced files. */
+  deleteGuard?: { min?: number; share?: number };
+}
+
+export interface SyncNowOptions {
+  /** Carry out the deletes the mass-deletion guard holds. */
+  confirmDeletes?: boolean;
+}
+
+export interface MemorySync {
+  readonly mount: string;
+  readonly remote: SyncRemote;
+  /** One whole pass now (after one under way); rejects with a SyncRemoteError when the remote fails. */
+  syncNow(options?: SyncNowOptions): Promise<SyncReport>;
+  status(): SyncStatus;
+  /** Calls `listener` with every new status; returns unsubscribe. */
+  subscribe(listener: (status: SyncStatus) => void): () => void;
+  /**
+   * Settles a conflict in one undoable change: `current` keeps the version at the path and deletes the copy; `copy`
+   * puts the copy's version at the path (and deletes the copy). Both reach the remote with the next pass.
+   */
+  resolve(copy: string, keep: 'current' | 'copy'): Promise<void>;
+  /** Stops background passes and aborts the one under way (its agreed files are kept). `syncNow()` still works. */
+  stop(): void;
+  /** Starts background passes again after `stop()`. */
+  start(): void;
+  /** Forgets the baseline: the next pass compares every file afresh and deletes nothing. */
+  resetBaseline(): Promise<void>;
+  /** Stops for good and lets go of the mount folder (another `createMemorySync` may take it). */
+  close(): void;
+}
+
+const DEFAULTS = { interval: 60_000, debounce: 2_000, min: 10, share: 0.25 };
+const BACKOFF = { first: 1_000, max: 5 * 60_000 };
+/** Mount folders in use, per tool: an outer mount leaves the folders of the mounts inside it alone. */
+const mounted = new WeakMap<object, Set<string>>();
+
+export function createMemorySync(tool: IndexedDBMemoryTool, options: MemorySyncOptions): MemorySync {
+  return new Mount(tool, options);
+}
+
+class Mount implements MemorySync {
+  readonly mount: string;
+  readonly remote: SyncRemote;
+  readonly #tool: ToolInternals;
+  readonly #dbName: string;
+  readonly #key: string;
+  readonly #interval: number | null;
+  readonly #debounce: number;
+  readonly #guard: { min: number; share: number };
+  readonly #listeners = new Set<(status: SyncStatus) => void>();
+  readonly #channel: BroadcastChannel | undefined;
+  readonly #unsubscribe: () => void;
+  readonly #forget: () => void;
+  readonly #owner: IndexedDBMemoryTool;
+  #status = initialStatus();
+  #pending = new Set<string>();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #abort = new AbortController();
+  #running: Promise<unknown> = Promise.resolve();
+  #failures = 0;
+  #stopped = false;
+
+  constructor(tool: IndexedDBMemoryTool, options: MemorySyncOptions) {
+    const remote = options.remote;
+    if (!remote || typeof remote.list !== 'function' || typeof remote.id !== 'string') {
+      throw new TypeError('createMemorySync needs a remote (memoryStoreRemote(), webdavRemote() or a SyncRemote)');
+    }
+    this.#tool = internalsOf(tool);
+    this.#owner = tool;
+    this.#dbName = tool.dbName;
+    this.remote = remote;
+    this.mount = normalizeMemoryPath(options.mount ?? MEMORY_ROOT);
+    this.#key = `${remote.id}|${this.mount}`;
+    this.#interval = checkDelay(options.interval === undefined ? DEFAULTS.interval : options.interval, 'interval');
+    this.#debounce = checkDelay(options.debounce ?? DEFAULTS.debounce, 'debounce') ?? DEFAULTS.debounce;
+    this.#guard = { min: options.deleteGuard?.min ?? DEFAULTS.min, share: options.deleteGuard?.share ?? DEFAULTS.share };
+    const mounts = mounted.get(tool) ?? new Set<string>();
+    if (mounts.has(this.mount)) throw new TypeError(`${this.mount} is already mounted on this tool`);
+    mounts.add(this.mount);
+    mounted.set(tool, mounts);
+    this.#forget = () => mounts.delete(this.mount);
+    this.#unsubscribe = tool.subscribe((event) => {
+      let mine = false;
+      for (const change of event.changes) {
+        if (isWithin(change.path, this.mount) || ('from' in change && isWithin(change.from, this.mount))) {
+          this.#pending.add(change.path);
+          mine = true;
+        }
+      }
+      if (!mine) return;
+      this.#set({ pending: this.#pending.size });
+      if (this.#interval !== null) this.#schedule(this.#debounce);
+    });
+    this.#channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(this.#lockName()) : undefined;
+    this.#channel?.addEventListener('message', (event: MessageEvent<{ lastSync: number; report: SyncReport }>) => {
+      this.#set({ lastSync: new Date(event.data.lastSync), lastReport: event.data.report, skipped: event.data.report.skipped, held: event.data.report.held });
+      void this.#refreshConflicts();
+    });
+    this.#listenToPage();
+    if (this.#interval !== null) this.#schedule(0);
+  }
+
+  status(): SyncStatus {
+    return { ...this.#status };
+  }
+
+  subscribe(listener: (status: SyncStatus) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  syncNow(options: SyncNowOptions = {}): Promise<SyncReport> {
+    const pass = this.#running.catch(() => undefined).then(() => this.#pass(true, options.confirmDeletes ?? false));
+    this.#running = pass;
+    return pass.then((result) => {
+      if (result === 'busy') throw new Error('unreachable: a waiting pass always runs');
+      return result;
+    });
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    this.#abort.abort(new DOMException('sync stopped', 'AbortError'));
+    this.#abort = new AbortController();
+    this.#set({ state: 'stopped' });
+  }
+
+  start(): void {
+    if (!this.#stopped) return;
+    this.#stopped = false;
+    this.#set({ state: 'idle' });
+    if (this.#interval !== null) this.#schedule(0);
+  }
+
+  /** Stops for good and lets go of the mount (another `createMemorySync` may take it). */
+  close(): void {
+    this.stop();
+    this.#unsubscribe();
+    this.#channel?.close();
+    this.#forget();
+  }
+
+  async resolve(copy: string, keep: 'current' | 'copy'): Promise<void> {
+    const key = normalizeMemoryPath(copy);
+    const original = originalOf(key);
+    if (!original || !isWithin(key, this.mount)) throw new TypeError(`${copy} is not a conflict copy in ${this.mount}`);
+    const rel = (path: string): string => path.slice(this.mount.length);
+    const [copyEntry, originalEntry] = await this.#tool.store.run('readonly', (tx) =>
+      Promise.all([tx.objectStore('entries').get(key), tx.objectStore('entries').get(original)]),
+    );
+    if (copyEntry?.kind !== 'file') throw new TypeError(`${copy} is not a file`);
+    const steps =
+      keep === 'current'
+        ? [{ op: 'delete' as const, path: rel(key), expect: copyEntry.bodyId ?? 0 }]
+        : [
+            ...(originalEntry?.kind === 'file' ? [{ op: 'delete' as const, path: rel(original), expect: originalEntry.bodyId ?? 0 }] : []),
+            { op: 'move' as const, from: rel(key), to: rel(original), expect: copyEntry.bodyId ?? 0 },
+          ];
+    const done = await applyLocal(this.#tool, this.mount, this.#key, steps, [], 'user', false);
+    if (done.changed.length > 0 || done.refused.length > 0) {
+      throw new Error(`${copy} changed meanwhile; look again before choosing`);
+    }
+    await this.#refreshConflicts();
+  }
+
+  async resetBaseline(): Promise<void> {
+    await this.#tool.inTurn(() => this.#tool.write((tx) => clearBaseline(tx, this.#key)));
+  }
+
+  #lockName(): string {
+    return `idb-memory-tool sync ${this.#dbName} ${this.mount}`;
+  }
+
+  async #pass(wait: boolean, confirmDeletes: boolean): Promise<SyncReport | 'busy'> {
+    clearTimeout(this.#timer);
+    const heard = new Set(this.#pending);
+    this.#pending.clear();
+    const signal = this.#abort.signal;
+    this.#set({ state: 'syncing', pending: 0 });
+    try {
+      const outcome = await withSyncLock(this.#lockName(), wait, () =>
+        runPass({
+          tool: this.#tool,
+          remote: this.remote,
+          mountFolder: this.mount,
+          mountKey: this.#key,
+          excluded: [...(mounted.get(this.#owner) ?? [])].filter((m) => m !== this.mount && isWithin(m, this.mount)),
+          confirmDeletes,
+          deleteGuard: this.#guard,
+          signal,
+        }),
+      );
+      if (outcome === 'busy') {
+        for (const path of heard) this.#pending.add(path);
+        this.#set({ state: 'other-tab', pending: this.#pending.size });
+        return 'busy';
+      }
+      const report = outcome.done;
+      // Changes this pass made here were heard as local changes: they are not pending.
+      for (const path of [...report.pulled, ...report.deleted]) this.#pending.delete(path);
+      this.#failures = 0;
+      const lastSync = new Date();
+      this.#set({
+        state: this.#stopped ? 'stopped' : 'idle',
+        lastSync,
+        lastReport: report,
+        skipped: report.skipped,
+        held: report.held,
+        error: null,
+        pending: this.#pending.size,
+      });
+      this.#channel?.postMessage({ lastSync: lastSync.getTime(), report });
+      await this.#refreshConflicts();
+      if (this.#pending.size > 0 && this.#interval !== null) this.#schedule(this.#debounce);
+      else if (this.#interval !== null) this.#schedule(this.#interval);
+      return report;
+    } catch (error) {
+      for (const path of heard) this.#pending.add(path);
+      const failure = this.#failure(error);
+      this.#set({ state: this.#stopped ? 'stopped' : 'error', error: failure, pending: this.#pending.size });
+      if (failure.retryAt) this.#schedule(failure.retryAt.getTime() - Date.now());
+      throw error;
+    }
+  }
+
+  #failure(error: unknown): SyncError {
+    const at = new Date();
+    const message = error instanceof Error ? error.message : String(error);
+    const kind = isSyncRemoteError(error)
+      ? error.kind
+      : isMemoryToolError(error)
+        ? 'storage'
+        : (error as { name?: string } | null)?.name === 'AbortError'
+          ? 'aborted'
+          : 'unknown';
+    if (this.#stopped || kind === 'aborted' || this.#interval === null) return { kind, message, at, retryAt: null };
+    const retryable = kind === 'storage' || (isSyncRemoteError(error) && RETRYABLE_KINDS.has(error.kind));
+    if (!retryable) return { kind, message, at, retryAt: null };
+    this.#failures++;
+    const backoff = Math.min(BACKOFF.max, BACKOFF.first * 2 ** (this.#failures - 1));
+    const asked = isSyncRemoteError(error) ? (error.retryAfterMs ?? 0) : 0;
+    // Jitter, so tabs and devices that failed together do not come back together.
+    const delay = Math.max(asked, backoff * (0.75 + Math.random() * 0.5));
+    return { kind, message, at, retryAt: new Date(at.getTime() + delay) };
+  }
+
+  #schedule(delay: number): void {
+    if (this.#stopped || this.#interval === null) return;
+    clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => {
+      const pass = this.#running.catch(() => undefined).then(() => this.#pass(false, false));
+      this.#running = pass;
+      // A background failure is in the status; nobody awaits it.
+      pass.catch(() => undefined);
+    }, Math.max(0, delay));
+  }
+
+  /** Back online, or the page shown again: sync soon. Browsers only; there is nothing to listen to in Node. */
+  #listenToPage(): void {
+    const scope = globalThis as {
+      addEventListener?: (type: string, listener: () => void) => void;
+      document?: { visibilityState?: string; addEventListener?: (type: string, listener: () => void) => void };
+    };
+    scope.addEventListener?.('online', () => this.#schedule(0));
+    scope.document?.addEventListener?.('visibilitychange', () => {
+      if (scope.document?.visibilityState === 'visible') this.#schedule(0);
+    });
+  }
+
+  async #refreshConflicts(): Promise<void> {
+    const keys = await this.#tool.store.run('readonly', (tx) => tx.objectStore('entries').getAllKeys(subtreeRange(this.mount)), ['entries']);
+    const conflicts: SyncConflict[] = [];
+    for (const key of keys) {
+      const original = originalOf(key);
+      if (original) conflicts.push({ path: original, copy: key, at: copiedAt(key) });
+    }
+    this.#set({ conflicts });
+  }
+
+  #set(patch: Partial<SyncStatus>): void {
+    this.#status = { ...this.#status, ...patch };
+    const status = this.status();
+    for (const listener of this.#listeners) {
+      try {
+        listener(status);
+      } catch {
+        // A failing listener must not stop the others, nor the pass.
+      }
+    }
+  }
+}
+
+function checkDelay(value: number | null, name: string): number | null {
+  if (value === null) return null;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+    throw new TypeError(`${name} must be a number of milliseconds (0 or more) or null, got ${String(value)}`);
+  }
+  return value;
+}

@@ -1,0 +1,359 @@
+// One sync pass of a mount: list the remote once, read the local side once, merge each path three ways, then carry
+// the result out in an order that never strands a file: moves and deletes there, everything here in one
+// transaction, then the writes there (./README.md, "A pass").
+
+import { sha256All } from '../bundle/sha256.js';
+import type { ToolInternals } from '../tool/internals.js';
+import type { BaselineUpdate, Skip } from './baseline.js';
+import { conflictName } from './conflict-names.js';
+import { applyLocal } from './local-apply.js';
+import type { LocalStep } from './local-apply.js';
+import { readLocal, readTexts } from './local-files.js';
+import type { LocalSnapshot } from './local-files.js';
+import { decide, settle } from './merge-plan.js';
+import type { Baseline, LocalFile } from './merge-plan.js';
+import { eachLimited } from './pool.js';
+import { isSyncRemoteError } from './remote.js';
+import type { RemoteFile, SyncRemote } from './remote.js';
+import { remoteRefusal } from './remote-limits.js';
+import { emptyReport } from './sync-report.js';
+import type { SyncReport } from './sync-report.js';
+
+export interface PassSettings {
+  tool: ToolInternals;
+  remote: SyncRemote;
+  /** The local folder the remote's root maps to, a normalized key. */
+  mountFolder: string;
+  /** Names the baseline: the remote and the folder. */
+  mountKey: string;
+  /** Folders below the mount that other mounts own. */
+  excluded: readonly string[];
+  confirmDeletes: boolean;
+  /** Deletes in one direction are held when more than `min` and more than `share` of the synced files. */
+  deleteGuard: { min: number; share: number };
+  signal: AbortSignal;
+}
+
+interface Push {
+  path: string;
+  bodyId: number;
+  expected: RemoteFile | null;
+}
+
+interface Pull {
+  path: string;
+  remote: RemoteFile;
+  expectLocal: number | null;
+  base: Baseline | undefined;
+  text?: string;
+}
+
+/** Runs one pass; throws a SyncRemoteError of a retryable kind (or `auth`, `aborted`) after saving what it agreed. */
+export async function runPass(settings: PassSettings): Promise<SyncReport> {
+  const { tool, remote, mountFolder, signal } = settings;
+  const report = emptyReport();
+  const shown = (path: string): string => mountFolder + path;
+  const updates: BaselineUpdate[] = [];
+  const localSteps: LocalStep[] = [];
+  const pushes: Push[] = [];
+  const pulls: Pull[] = [];
+  const skip = (path: string, why: Skip): void => {
+    report.skipped.push({ path: shown(path), reason: why.reason, refusedBy: why.refusedBy });
+    updates.push({ path, skip: why });
+  };
+
+  signal.throwIfAborted();
+  const listing = await remote.list({ signal });
+  const remoteFiles = new Map<string, RemoteFile>();
+  for (const file of listing) remoteFiles.set(file.path, file);
+  const local = await readLocal(tool.store, mountFolder, settings.mountKey, settings.excluded);
+  const remoteFolders = foldersAbove(remoteFiles.keys());
+  const localFolders = new Set([...local.folders, ...foldersAbove(local.files.keys())]);
+  const handled = new Set<string>();
+  const remoteMoves: { from: string; to: string; expected: RemoteFile; bodyId?: number; base?: Baseline }[] = [];
+
+  findRenames(local, remoteFiles, remote, handled, remoteMoves, localSteps, pulls);
+
+  // A file on one side where the other has a folder: the folder keeps the name, the file moves aside.
+  for (const [path, file] of local.files) {
+    if (handled.has(path) || !remoteFolders.has(path)) continue;
+    const base = local.synced.get(path);
+    if (base && base.local === file.bodyId) continue; // deleted there, unchanged here: an ordinary delete below
+    const aside = conflictName(path, new Date());
+    handled.add(path);
+    localSteps.push({ op: 'move', from: path, to: aside, expect: file.bodyId });
+    pushes.push({ path: aside, bodyId: file.bodyId, expected: null });
+    report.conflicts.push(shown(path));
+  }
+  const movedAside: { path: string; remote: RemoteFile }[] = [];
+  for (const [path, file] of remoteFiles) {
+    if (handled.has(path) || !localFolders.has(path)) continue;
+    const base = local.synced.get(path);
+    if (base && base.remote.version === file.version) continue; // deleted here, unchanged there
+    handled.add(path);
+    remoteMoves.push({ from: path, to: conflictName(path, new Date()), expected: file });
+    report.conflicts.push(shown(path));
+  }
+
+  // Every other path, three ways.
+  const compares: { path: string; local: LocalFile; remote: RemoteFile; base: Baseline | undefined }[] = [];
+  const remoteDeletes: { path: string; expected: RemoteFile }[] = [];
+  const localDeletes: { path: string; expect: number }[] = [];
+  const paths = new Set([...local.files.keys(), ...remoteFiles.keys(), ...local.synced.keys()]);
+  for (const path of paths) {
+    if (handled.has(path)) continue;
+    const base = local.synced.get(path);
+    const here = local.files.get(path);
+    const there = remoteFiles.get(path);
+    const skipped = local.skipped.get(path);
+    if (skipped && !base) {
+      const same =
+        skipped.refusedBy === 'remote' ? here?.bodyId === skipped.local : there?.version === skipped.remoteVersion;
+      if (same) {
+        report.skipped.push({ path: shown(path), reason: skipped.reason, refusedBy: skipped.refusedBy });
+        continue;
+      }
+    }
+    const decision = decide(base, here, there);
+    switch (decision.kind) {
+      case 'none':
+        break;
+      case 'forget':
+        updates.push({ path, clear: true });
+        break;
+      case 'push':
+        if (here) pushes.push({ path, bodyId: here.bodyId, expected: decision.expected });
+        break;
+      case 'pull':
+        if (there) pulls.push({ path, remote: there, expectLocal: decision.expectLocal, base });
+        break;
+      case 'delete-remote':
+        remoteDeletes.push({ path, expected: decision.expected });
+        break;
+      case 'delete-local':
+        localDeletes.push({ path, expect: decision.expectLocal });
+        break;
+      case 'compare':
+        if (here && there) compares.push({ path, local: here, remote: there, base });
+    }
+  }
+
+  // The mass-deletion guard, each direction apart: a wiped remote or a wiped memory is held, not mirrored.
+  const tooMany = (count: number): boolean =>
+    !settings.confirmDeletes &&
+    count > settings.deleteGuard.min &&
+    count > settings.deleteGuard.share * local.synced.size;
+  for (const deletes of [remoteDeletes, localDeletes]) {
+    if (!tooMany(deletes.length)) continue;
+    report.held.push(...deletes.map((gone) => shown(gone.path)));
+    deletes.length = 0;
+  }
+
+  const save = (): Promise<unknown> => applyLocal(tool, mountFolder, settings.mountKey, [], updates.splice(0));
+  try {
+    // 1. There: moves and deletes first, so the paths they free can be written.
+    await eachLimited(
+      [...remoteMoves.map((move) => ({ move })), ...remoteDeletes.map((gone) => ({ gone }))],
+      remote.concurrency,
+      async (job) => {
+        if ('move' in job) {
+          const { move } = job;
+          const moved = await refusable(() => movingRemote(remote, move.expected, move.to, signal), move.from, skip);
+          if (!moved) return;
+          updates.push({ path: move.from, clear: true });
+          if (move.bodyId !== undefined && move.base) {
+            updates.push({ path: move.to, base: { local: move.bodyId, sha256: move.base.sha256, remote: moved } });
+            report.pushed.push(shown(move.to));
+          } else {
+            movedAside.push({ path: move.to, remote: moved });
+          }
+        } else {
+          const { gone } = job;
+          const done = await refusable(() => remote.delete(gone.expected, { signal }).then(() => true), gone.path, skip);
+          if (!done) return;
+          updates.push({ path: gone.path, clear: true });
+          report.deleted.push(shown(gone.path));
+        }
+      },
+      signal,
+    );
+    for (const aside of movedAside) pulls.push({ path: aside.path, remote: aside.remote, expectLocal: null, base: undefined });
+
+    // 2. Reads: the local texts the compares and pushes need, and the remote texts to bring here.
+    const needed = [...compares.map((c) => c.local.bodyId), ...pushes.map((p) => p.bodyId)];
+    const texts = await readTexts(tool.store, [...new Set(needed.filter((id) => id !== 0))]);
+    const textOf = (bodyId: number): string | undefined => (bodyId === 0 ? '' : texts.get(bodyId));
+    const localShas = await hashes(compares.map((c) => textOf(c.local.bodyId)));
+    const fetched = new Map<string, { file: RemoteFile; text: string }>();
+    const fetchable = compares.filter((c) => c.remote.sha256 === undefined).map((c) => c.remote);
+    await eachLimited([...fetchable, ...pulls.map((p) => p.remote)], remote.concurrency, async (file) => {
+      const read = await refusable(() => remote.read(file, { signal }), file.path, skip);
+      if (read) fetched.set(file.path, read);
+    }, signal);
+    const fetchedShas = await hashes(compares.map((c) => (c.remote.sha256 === undefined ? fetched.get(c.path)?.text : undefined)));
+    const remoteShas = compares.map((c, i) => c.remote.sha256 ?? fetchedShas[i]);
+    for (const [i, c] of compares.entries()) {
+      const localSha = localShas[i];
+      const remoteSha = remoteShas[i];
+      if (localSha === undefined || remoteSha === undefined) continue; // changed or gone meanwhile: next pass
+      const outcome = settle(c.base, localSha, remoteSha);
+      if (outcome === 'equal') {
+        updates.push({ path: c.path, base: { local: c.local.bodyId, sha256: localSha, remote: fetched.get(c.path)?.file ?? c.remote } });
+      } else if (outcome === 'push') {
+        pushes.push({ path: c.path, bodyId: c.local.bodyId, expected: c.remote });
+      } else {
+        pulls.push({ path: c.path, remote: c.remote, expectLocal: c.local.bodyId, base: c.base });
+        if (outcome === 'conflict') {
+          // Nothing is lost: this memory's version stays beside the remote's, and goes to the remote as a new file.
+          const aside = conflictName(c.path, new Date());
+          const text = textOf(c.local.bodyId);
+          if (text === undefined) continue;
+          localSteps.push({ op: 'write', path: aside, text, expect: null });
+          report.conflicts.push(shown(c.path));
+        }
+      }
+    }
+    const late = pulls.filter((p) => !fetched.has(p.path) && p.remote.sha256 !== undefined);
+    await eachLimited(late.map((p) => p.remote), remote.concurrency, async (file) => {
+      const read = await refusable(() => remote.read(file, { signal }), file.path, skip);
+      if (read) fetched.set(file.path, read);
+    }, signal);
+    const pulled = pulls.filter((p) => fetched.has(p.path));
+    const pulledShas = await hashes(pulled.map((p) => fetched.get(p.path)?.text));
+    for (const [i, pull] of pulled.entries()) {
+      const read = fetched.get(pull.path);
+      const sha256 = pulledShas[i];
+      if (!read || sha256 === undefined) continue;
+      if (pull.base && pull.expectLocal === pull.base.local && sha256 === pull.base.sha256) {
+        updates.push({ path: pull.path, base: { ...pull.base, remote: read.file } });
+        continue;
+      }
+      localSteps.push({ op: 'write', path: pull.path, text: read.text, expect: pull.expectLocal, agreed: { sha256, remote: read.file } });
+    }
+    for (const gone of localDeletes) localSteps.push({ op: 'delete', path: gone.path, expect: gone.expect });
+
+    // 3. Here: one transaction, one journaled change by `sync`.
+    const applied = await applyLocal(tool, mountFolder, settings.mountKey, localSteps, updates.splice(0));
+    const appliedSet = new Set(applied.applied);
+    for (const step of localSteps) {
+      if (step.op === 'delete' && appliedSet.has(step.path)) report.deleted.push(shown(step.path));
+      if (step.op === 'write' && step.agreed && appliedSet.has(step.path)) report.pulled.push(shown(step.path));
+      if (step.op === 'move' && step.agreed && appliedSet.has(step.to)) report.pulled.push(shown(step.to));
+      // A conflict copy made here goes there too.
+      if (step.op === 'write' && !step.agreed && appliedSet.has(step.path)) {
+        pushes.push({ path: step.path, bodyId: applied.bodies.get(step.path) ?? 0, expected: null });
+      }
+    }
+    for (const refused of applied.refused) {
+      report.skipped.push({ path: shown(refused.path), reason: refused.reason, refusedBy: 'local' });
+    }
+
+    // 4. There: the writes, each only over what was last seen.
+    const pushTexts = await readTexts(tool.store, [...new Set(pushes.map((p) => p.bodyId).filter((id) => id !== 0))]);
+    let count = remoteFiles.size;
+    await eachLimited(pushes, remote.concurrency, async (push) => {
+      const text = push.bodyId === 0 ? '' : pushTexts.get(push.bodyId);
+      if (text === undefined) return; // changed here meanwhile: the next pass sends the new text
+      const refusal = remoteRefusal(remote.limits, push.path, text, push.expected === null ? ++count : count);
+      if (refusal) {
+        skip(push.path, { path: push.path, reason: refusal, refusedBy: 'remote', local: push.bodyId });
+        return;
+      }
+      const written = await refusable(() => remote.write(push.path, text, push.expected, { signal }), push.path, (path, why) =>
+        skip(path, { ...why, local: push.bodyId }),
+      );
+      if (!written) return;
+      const [sha256] = await hashes([text]);
+      if (sha256 === undefined) return;
+      updates.push({ path: push.path, base: { local: push.bodyId, sha256, remote: written } });
+      report.pushed.push(shown(push.path));
+    }, signal);
+  } finally {
+    // What was agreed before a failure is kept, so the next pass does not redo it.
+    if (updates.length > 0) await save();
+  }
+  return report;
+}
+
+/** Pairs renames: a local file whose body left a synced path for a new one, a remote file whose id did. */
+function findRenames(
+  local: LocalSnapshot,
+  remoteFiles: ReadonlyMap<string, RemoteFile>,
+  remote: SyncRemote,
+  handled: Set<string>,
+  remoteMoves: { from: string; to: string; expected: RemoteFile; bodyId?: number; base?: Baseline }[],
+  localSteps: LocalStep[],
+  pulls: Pull[],
+): void {
+  const newHere = new Map<number, string>();
+  for (const [path, file] of local.files) if (!local.synced.has(path) && !remoteFiles.has(path)) newHere.set(file.bodyId, path);
+  const newThere = new Map<string, RemoteFile>();
+  for (const [path, file] of remoteFiles) if (file.id && !local.synced.has(path) && !local.files.has(path)) newThere.set(file.id, file);
+  for (const [path, base] of local.synced) {
+    if (local.files.has(path) && remoteFiles.has(path)) continue;
+    const there = remoteFiles.get(path);
+    // Moved here, unchanged there: moved there too, keeping its identity (a Memory Stores id, a WebDAV resource).
+    const to = newHere.get(base.local);
+    if (!local.files.has(path) && to !== undefined && remote.move && there?.version === base.remote.version) {
+      newHere.delete(base.local);
+      handled.add(path).add(to);
+      remoteMoves.push({ from: path, to, expected: there, bodyId: base.local, base });
+      continue;
+    }
+    // Moved there, unchanged here: moved here too, then brought up to date if its text changed as well.
+    const moved = base.remote.id === undefined ? undefined : newThere.get(base.remote.id);
+    if (!there && moved && local.files.get(path)?.bodyId === base.local) {
+      newThere.delete(base.remote.id ?? '');
+      handled.add(path).add(moved.path);
+      const same = moved.sha256 !== undefined && moved.sha256 === base.sha256;
+      localSteps.push({
+        op: 'move',
+        from: path,
+        to: moved.path,
+        expect: base.local,
+        ...(same ? { agreed: { sha256: base.sha256, remote: moved } } : {}),
+      });
+      if (!same) pulls.push({ path: moved.path, remote: moved, expectLocal: base.local, base: undefined });
+    }
+  }
+}
+
+/** Runs a remote call; a refusal of this one file is skipped (undefined), a precondition left to the next pass. */
+async function refusable<T>(
+  call: () => Promise<T>,
+  path: string,
+  skip: (path: string, why: Skip) => void,
+): Promise<T | undefined> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!isSyncRemoteError(error)) throw error;
+    if (error.kind === 'precondition' || error.kind === 'not-found' || error.kind === 'path-conflict') return undefined;
+    if (error.kind === 'too-large' || error.kind === 'full' || error.kind === 'refused-path') {
+      skip(path, { path, reason: error.message, refusedBy: 'remote' });
+      return undefined;
+    }
+    throw error;
+  }
+}
+
+async function movingRemote(remote: SyncRemote, expected: RemoteFile, to: string, signal: AbortSignal): Promise<RemoteFile> {
+  if (remote.move) return remote.move(expected, to, { signal });
+  // No move there: a copy under the new name, then the old one deleted if it is still what was copied.
+  const read = await remote.read(expected, { signal });
+  const written = await remote.write(to, read.text, null, { signal });
+  await remote.delete(read.file, { signal });
+  return written;
+}
+
+/** Every folder above the given paths (`/a/b/c.md` → `/a`, `/a/b`). */
+function foldersAbove(paths: Iterable<string>): Set<string> {
+  const folders = new Set<string>();
+  for (const path of paths) {
+    for (let at = path.indexOf('/', 1); at !== -1; at = path.indexOf('/', at + 1)) folders.add(path.slice(0, at));
+  }
+  return folders;
+}
+
+const hashes = (texts: readonly (string | undefined)[]): Promise<(string | undefined)[]> => sha256All(texts, () => undefined);
+

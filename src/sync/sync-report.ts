@@ -1,0 +1,29 @@
+// What one pass did, in memory paths (`/memories/…`), and the per-pass counters the engine folds into its status.
+
+/** A file a side would not take, with the reason in a sentence. */
+export interface SkippedFile {
+  path: string;
+  reason: string;
+  /** `remote`: the remote refused this memory's version; `local`: this memory refused the remote's. */
+  refusedBy: 'remote' | 'local';
+}
+
+/** One whole pass: every path it touched, by what it did. */
+export interface SyncReport {
+  /** Written here from the remote (new or changed), renames included. */
+  pulled: string[];
+  /** Written to the remote from here, renames included. */
+  pushed: string[];
+  /** Deleted on either side, as the other side had deleted them. */
+  deleted: string[];
+  /** Changed differently on both sides: the remote's version is at the path, this memory's beside it (a copy). */
+  conflicts: string[];
+  /** Refused by one side; tried again once that version changes. */
+  skipped: SkippedFile[];
+  /** Deletes held back by the mass-deletion guard, until `syncNow({ confirmDeletes: true })`. */
+  held: string[];
+}
+
+export function emptyReport(): SyncReport {
+  return { pulled: [], pushed: [], deleted: [], conflicts: [], skipped: [], held: [] };
+}

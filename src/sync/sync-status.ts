@@ -1,0 +1,43 @@
+// The status a UI shows: state, last pass, pending changes, conflicts, skipped files, the error and its retry.
+
+import type { RemoteErrorKind } from './remote.js';
+import type { SkippedFile, SyncReport } from './sync-report.js';
+
+/** A conflict copy in the memory: the version a device kept beside the one that took the path. */
+export interface SyncConflict {
+  /** The file both devices changed (it holds the version that won, the remote's). */
+  path: string;
+  /** The copy holding the other version. */
+  copy: string;
+  /** When the copy was made. */
+  at: Date | undefined;
+}
+
+export interface SyncError {
+  /** A remote's kind, `storage` (IndexedDB failed), or `unknown`. */
+  kind: RemoteErrorKind | 'storage' | 'unknown';
+  message: string;
+  at: Date;
+  /** When the engine tries again by itself; null when it waits for `syncNow()` (refused credentials, stopped). */
+  retryAt: Date | null;
+}
+
+export interface SyncStatus {
+  /** `other-tab`: another tab is syncing this mount and this one waits for its result. */
+  state: 'idle' | 'syncing' | 'other-tab' | 'error' | 'stopped';
+  /** When the last whole pass ended, here or in another tab. */
+  lastSync: Date | null;
+  lastReport: SyncReport | null;
+  /** Files changed here since the last pass began, not yet sent. */
+  pending: number;
+  conflicts: SyncConflict[];
+  /** Files a side refused, from the last pass. */
+  skipped: SkippedFile[];
+  /** Deletes the mass-deletion guard holds back. */
+  held: string[];
+  error: SyncError | null;
+}
+
+export function initialStatus(): SyncStatus {
+  return { state: 'idle', lastSync: null, lastReport: null, pending: 0, conflicts: [], skipped: [], held: [], error: null };
+}
