@@ -1,0 +1,275 @@
+// A WebDAV folder (RFC 4918; Apache mod_dav, Nextcloud, …) as a SyncRemote over fetch: PROPFIND to list, GET, and
+// PUT/DELETE/MOVE guarded by If-Match (optimistic concurrency), with the folders a write needs made by MKCOL.
+// Runs in pages, workers and Node; a page on another origin needs the server's CORS (see the sync README).
+
+import { sleep } from '../../offline/abortable-sleep.js';
+import { utf8Length } from '../../core/utf8.js';
+import { SyncRemoteError, type RemoteCallOptions, type RemoteFile, type SyncRemote } from '../remote.js';
+import { findConflict, listTree, makeParents, remoteFile, stat, type DavContext } from './webdav-folders.js';
+import { basicAuthorization, davSender, discard, statusError, transportError, type DavRequest } from './webdav-http.js';
+import { pathUrl, rootUrl } from './webdav-paths.js';
+import { conditionHeaders, etagVersion, weakTwin } from './webdav-versions.js';
+import type { DavEntry } from './webdav-xml.js';
+
+export interface WebdavRemoteOptions {
+  /** The folder to mirror, e.g. `https://cloud.example/remote.php/dav/files/alice/memory/`. */
+  url: string;
+  /** Basic auth (with `password`). Send it only over https: Basic is the password itself. */
+  username?: string;
+  password?: string;
+  /** A bearer token (`Authorization: Bearer …`), instead of a username and password. */
+  token?: string;
+  /** Defaults to the global fetch (looked up at each call). */
+  fetch?: typeof fetch;
+  /** Requests in flight at once (default 4). */
+  concurrency?: number;
+  /** The server's largest accepted file in UTF-8 bytes, when known: a bigger write is refused before it is sent. */
+  maxFileBytes?: number;
+}
+
+/**
+ * How long to wait before retrying an If-Match that failed only because the server's tag was still weak. Apache's
+ * tag is strong once the request comes more than a second after the file's modification time.
+ */
+export const WEAK_ETAG_WAIT_MS = 1200;
+
+/** An answer, and what a PROPFIND after its 412 found at the path (null: nothing), when one was made. */
+interface Sent {
+  response: Response;
+  now?: DavEntry | null;
+}
+
+const positiveInteger = (value: number | undefined) => value === undefined || (Number.isInteger(value) && value > 0);
+
+function authorization(options: WebdavRemoteOptions): string | undefined {
+  const { username, password, token } = options;
+  if (token !== undefined) {
+    if (username !== undefined || password !== undefined)
+      throw new TypeError('webdavRemote: give a token or a username and password, not both');
+    if (token === '' || /[\r\n]/.test(token))
+      throw new TypeError('webdavRemote: token must be a non-empty single line');
+    return `Bearer ${token}`;
+  }
+  if (username === undefined && password === undefined) return undefined;
+  if (username === undefined || password === undefined)
+    throw new TypeError('webdavRemote: username and password go together');
+  // RFC 7617: the user-id ends at the first colon.
+  if (username.includes(':')) throw new TypeError('webdavRemote: a Basic auth username cannot contain ":"');
+  return basicAuthorization(username, password);
+}
+
+/** A {@link SyncRemote} on a WebDAV folder. Throws a TypeError for options that cannot work together. */
+export function webdavRemote(options: WebdavRemoteOptions): SyncRemote {
+  const root = rootUrl(options.url);
+  const concurrency = options.concurrency ?? 4;
+  if (!positiveInteger(options.concurrency))
+    throw new TypeError('webdavRemote: concurrency must be a positive integer');
+  if (!positiveInteger(options.maxFileBytes))
+    throw new TypeError('webdavRemote: maxFileBytes must be a positive integer');
+  const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const names = new Map<string, string>();
+  const dav: DavContext = {
+    root,
+    send: davSender(fetchImpl, authorization(options)),
+    url: (path, folder = false) => pathUrl(root, names.get(path) ?? path, folder),
+    names,
+  };
+  const maxFileBytes = options.maxFileBytes;
+
+  /** Sends `request`; on a 412 that was only our tag still being weak, waits and sends it once more. */
+  async function guarded(request: DavRequest, path: string, version: string): Promise<Sent> {
+    const response = await dav.send(request);
+    if (response.status !== 412) return { response };
+    await discard(response);
+    const now = await stat(dav, path, request.signal);
+    if (!weakTwin(now, version)) return { response, now };
+    await sleep(WEAK_ETAG_WAIT_MS, request.signal).catch((error: unknown) => {
+      throw transportError(error, request);
+    });
+    return { response: await dav.send(request) };
+  }
+
+  /** The file just written at `path`: a strong ETag from the answer, else what a PROPFIND now says. */
+  async function written(
+    path: string,
+    response: Response,
+    size: number,
+    signal: AbortSignal | undefined,
+  ): Promise<RemoteFile> {
+    await discard(response);
+    const etag = response.headers.get('ETag');
+    if (etag !== null && !etag.startsWith('W/')) return { path, version: etagVersion(etag), size };
+    const now = await stat(dav, path, signal);
+    if (now === null || now.collection)
+      throw new SyncRemoteError('precondition', `WebDAV: ${path} changed again right after it was written`);
+    return { ...remoteFile(path, now), size };
+  }
+
+  return {
+    id: `webdav:${root.href}`,
+    kind: 'webdav',
+    limits: maxFileBytes === undefined ? {} : { maxFileBytes },
+    concurrency,
+
+    list: (callOptions?: RemoteCallOptions) => listTree(dav, concurrency, callOptions?.signal),
+
+    async read(file, callOptions) {
+      const signal = callOptions?.signal;
+      const request: DavRequest = { method: 'GET', url: dav.url(file.path), path: file.path, signal };
+      const response = await dav.send(request);
+      if (!response.ok) throw await statusError(response, request);
+      let bytes: ArrayBuffer;
+      try {
+        bytes = await response.arrayBuffer();
+      } catch (error) {
+        throw transportError(error, request);
+      }
+      let text: string;
+      try {
+        // ignoreBOM keeps a BOM in the text, so the file is written back byte for byte.
+        text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+      } catch (cause) {
+        throw new SyncRemoteError('protocol', `WebDAV: ${file.path} is not UTF-8 text`, { cause });
+      }
+      // A page sees the ETag only when the server exposes it to CORS; else a PROPFIND tells.
+      const etag = response.headers.get('ETag');
+      if (etag !== null) return { file: { path: file.path, version: etagVersion(etag), size: bytes.byteLength }, text };
+      const now = await stat(dav, file.path, signal);
+      if (now === null || now.collection) throw new SyncRemoteError('not-found', `WebDAV: ${file.path} is gone`);
+      return { file: { ...remoteFile(file.path, now), size: bytes.byteLength }, text };
+    },
+
+    async write(path, text, expected, callOptions) {
+      const signal = callOptions?.signal;
+      const size = utf8Length(text);
+      if (maxFileBytes !== undefined && size > maxFileBytes) {
+        throw new SyncRemoteError(
+          'too-large',
+          `WebDAV: ${path} is ${size} bytes; the server takes at most ${maxFileBytes}`,
+        );
+      }
+      const request: DavRequest = {
+        method: 'PUT',
+        url: dav.url(path),
+        path,
+        headers: {
+          'Content-Type': 'text/plain; charset=utf-8',
+          ...(expected === null ? { 'If-None-Match': '*' } : conditionHeaders(expected.version)),
+        },
+        body: text,
+        signal,
+      };
+      const put = (): Promise<Sent> =>
+        expected === null
+          ? dav.send(request).then((response) => ({ response }))
+          : guarded(request, path, expected.version);
+      let { response, now } = await put();
+      // 409: a folder on the way is missing (RFC 4918 §9.7.1), or a folder stands at the path; some servers say 404.
+      if (response.status === 409 || response.status === 404) {
+        await discard(response);
+        await makeParents(dav, path, signal);
+        ({ response, now } = await put());
+      }
+      if (response.ok) return written(path, response, size, signal);
+      if (response.status === 412) {
+        // Taken by a folder is a path conflict; by a file (or a changed file) the precondition it looks like.
+        now ??= await stat(dav, path, signal);
+        if (now?.collection === true) {
+          await discard(response);
+          throw new SyncRemoteError('path-conflict', `WebDAV: ${path} cannot be written: a folder is there`, {
+            status: 412,
+            conflictingPath: path,
+          });
+        }
+      } else if (response.status === 400 || response.status === 405 || response.status === 409) {
+        const blocker = await findConflict(dav, path, false, signal);
+        if (blocker !== undefined) {
+          await discard(response);
+          throw blocker;
+        }
+      }
+      throw await statusError(
+        response,
+        request,
+        response.status === 412 ? (expected === null ? ' (the path is taken)' : ' (the file changed)') : '',
+      );
+    },
+
+    async delete(expected, callOptions) {
+      const signal = callOptions?.signal;
+      const request: DavRequest = {
+        method: 'DELETE',
+        url: dav.url(expected.path),
+        path: expected.path,
+        signal,
+        headers: conditionHeaders(expected.version),
+      };
+      const { response, now } = await guarded(request, expected.path, expected.version);
+      // Gone already (before, or between the 412 and our look) is what was asked.
+      if (response.ok || response.status === 404 || (response.status === 412 && now === null)) {
+        await discard(response);
+        return;
+      }
+      throw await statusError(response, request, response.status === 412 ? ' (the file changed)' : '');
+    },
+
+    async move(expected, to, callOptions) {
+      const signal = callOptions?.signal;
+      const from = expected.path;
+      if (to === from) throw new TypeError(`webdavRemote: move of ${from} onto itself`);
+      if (to.lastIndexOf('/') > 0) await makeParents(dav, to, signal);
+      const request: DavRequest = {
+        method: 'MOVE',
+        url: dav.url(from),
+        path: from,
+        // Destination must be an absolute URL (Apache answers 400 to a path); Overwrite F: a taken `to` is a 412.
+        headers: { Destination: dav.url(to), Overwrite: 'F', ...conditionHeaders(expected.version) },
+        signal,
+      };
+      let response = await dav.send(request);
+      if (response.status === 412) {
+        await discard(response);
+        // Tell the two 412s apart: `to` taken, or the source changed (or only its tag still weak).
+        const there = await stat(dav, to, signal);
+        if (there !== null) {
+          if (there.collection)
+            throw new SyncRemoteError('path-conflict', `WebDAV: cannot move ${from} to ${to}: a folder is there`, {
+              status: 412,
+              conflictingPath: to,
+            });
+          throw new SyncRemoteError('precondition', `WebDAV: cannot move ${from} to ${to}: a file is there`, {
+            status: 412,
+            conflictingPath: to,
+          });
+        }
+        const source = await stat(dav, from, signal);
+        if (source === null) throw new SyncRemoteError('not-found', `WebDAV: ${from} is gone`, { status: 412 });
+        if (!weakTwin(source, expected.version))
+          throw new SyncRemoteError('precondition', `WebDAV: ${from} changed since it was seen`, { status: 412 });
+        await sleep(WEAK_ETAG_WAIT_MS, signal).catch((error: unknown) => {
+          throw transportError(error, request);
+        });
+        response = await dav.send(request);
+      }
+      if (response.ok) {
+        await discard(response);
+        const now = await stat(dav, to, signal);
+        if (now === null || now.collection)
+          throw new SyncRemoteError('precondition', `WebDAV: ${to} changed again right after the move`);
+        return remoteFile(to, now);
+      }
+      if (response.status === 400 || response.status === 409) {
+        const blocker = await findConflict(dav, to, false, signal);
+        if (blocker !== undefined) {
+          await discard(response);
+          throw blocker;
+        }
+      }
+      throw await statusError(
+        response,
+        request,
+        response.status === 412 ? ' (the file changed, or the destination is taken)' : '',
+      );
+    },
+  };
+}

@@ -1,0 +1,254 @@
+// The WebDAV adapter against a real Apache httpd with mod_dav on loopback (test/servers/apache-webdav.ts): Basic
+// and bearer auth, the tree walk, optimistic concurrency with Apache's weak-then-strong ETags, MKCOL, MOVE, limits,
+// names, and the failures a sync engine must tell apart. Each test works in a root folder of its own.
+
+import { readFile, readdir } from 'node:fs/promises';
+import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SyncRemoteError, type RemoteFile, type SyncRemote } from '../../../src/sync/remote.js';
+import { webdavRemote } from '../../../src/sync/remotes/webdav.js';
+import { startApacheWebdav, type ApacheWebdav } from '../../servers/apache-webdav.js';
+
+const TOKEN = 'test-token-7c1f';
+const LIMIT = 4096;
+
+let server: ApacheWebdav;
+beforeAll(async () => {
+  server = await startApacheWebdav({ limitRequestBody: LIMIT, token: TOKEN });
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+interface Sent {
+  method: string;
+  url: string;
+}
+
+let rootCount = 0;
+/** A remote on a folder of its own below /dav/ (not there until the first write), and the requests it sends. */
+function remoteAt(options: { password?: string; root?: string } = {}): {
+  remote: SyncRemote;
+  sent: Sent[];
+  root: string;
+} {
+  const sent: Sent[] = [];
+  const root = options.root ?? `t${++rootCount}`;
+  const remote = webdavRemote({
+    url: `${server.url}${root}/`,
+    username: server.username,
+    password: options.password ?? server.password,
+    fetch: (input, init) => {
+      sent.push({ method: init?.method ?? 'GET', url: String(input) });
+      return fetch(input, init);
+    },
+  });
+  return { remote, sent, root };
+}
+
+async function failure(promise: Promise<unknown>): Promise<SyncRemoteError> {
+  const error: unknown = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(SyncRemoteError);
+  return error as SyncRemoteError;
+}
+
+const byPath = (files: RemoteFile[]) => [...files].sort((a, b) => (a.path < b.path ? -1 : 1));
+
+describe('the WebDAV adapter on Apache mod_dav', () => {
+  it('lists a root that does not exist yet as empty (a new remote)', async () => {
+    const { remote } = remoteAt();
+    expect(await remote.list()).toEqual([]);
+  });
+
+  it('refuses a wrong password as auth (401)', async () => {
+    const { remote } = remoteAt({ password: 'not-the-password' });
+    const error = await failure(remote.list());
+    expect(error.kind).toBe('auth');
+    expect(error.status).toBe(401);
+  });
+
+  it('accepts the right bearer token at a token-protected folder and refuses a wrong one', async () => {
+    const url = server.tokenUrl ?? '';
+    const good = webdavRemote({ url, token: TOKEN });
+    const written = await good.write('/b.md', 'bearer', null);
+    expect((await good.read(written)).text).toBe('bearer');
+    const error = await failure(webdavRemote({ url, token: 'wrong' }).list());
+    expect(error.kind).toBe('auth');
+  });
+
+  it('creates a file (and the missing root), reads it back, and lists it with the same version', async () => {
+    const { remote, root } = remoteAt();
+    const written = await remote.write('/notes.md', 'hello\n', null);
+    expect(written).toMatchObject({ path: '/notes.md', size: 6 });
+    expect(await readFile(join(server.root, root, 'notes.md'), 'utf8')).toBe('hello\n');
+    const read = await remote.read(written);
+    expect(read.text).toBe('hello\n');
+    expect(read.file.version).toBe(written.version);
+    expect(await remote.list()).toEqual([{ path: '/notes.md', version: written.version, size: 6 }]);
+  });
+
+  it('lists a nested tree with one PROPFIND Depth 1 per folder', async () => {
+    const { remote, sent } = remoteAt();
+    for (const path of ['/a.md', '/x/b.md', '/x/y/c.md', '/x/y/d.md', '/z/e.md']) await remote.write(path, path, null);
+    sent.length = 0;
+    const files = byPath(await remote.list());
+    expect(files.map((file) => file.path)).toEqual(['/a.md', '/x/b.md', '/x/y/c.md', '/x/y/d.md', '/z/e.md']);
+    expect(files.every((file) => file.size === file.path.length && file.version.startsWith('"'))).toBe(true);
+    expect(sent.map((request) => request.method)).toEqual(['PROPFIND', 'PROPFIND', 'PROPFIND', 'PROPFIND']);
+    expect(new Set(sent.map((request) => new URL(request.url).pathname.split('/').slice(3).join('/')))).toEqual(
+      new Set(['', 'x/', 'z/', 'x/y/']),
+    );
+  });
+
+  it('refuses a create on a taken path as precondition', async () => {
+    const { remote } = remoteAt();
+    await remote.write('/taken.md', 'first', null);
+    const error = await failure(remote.write('/taken.md', 'second', null));
+    expect(error.kind).toBe('precondition');
+    expect((await remote.read({ path: '/taken.md', version: '' })).text).toBe('first');
+  });
+
+  it('refuses an update with a stale version as precondition', async () => {
+    const { remote } = remoteAt();
+    const first = await remote.write('/stale.md', 'one', null);
+    await remote.write('/stale.md', 'two', first);
+    const error = await failure(remote.write('/stale.md', 'three', first));
+    expect(error.kind).toBe('precondition');
+    expect((await remote.read(first)).text).toBe('two');
+  });
+
+  it('updates a file right after writing it, while Apache still calls its ETag weak', async () => {
+    const { remote } = remoteAt();
+    const first = await remote.write('/quick.md', 'one', null);
+    const second = await remote.write('/quick.md', 'two!', first);
+    const third = await remote.write('/quick.md', 'three', second);
+    expect(new Set([first.version, second.version, third.version]).size).toBe(3);
+    const read = await remote.read(third);
+    expect(read).toEqual({ file: { path: '/quick.md', version: third.version, size: 5 }, text: 'three' });
+  });
+
+  it('refuses a delete with a stale version, deletes with the current one, and counts a gone file as deleted', async () => {
+    const { remote, root } = remoteAt();
+    const first = await remote.write('/del.md', 'one', null);
+    const second = await remote.write('/del.md', 'two', first);
+    expect((await failure(remote.delete(first))).kind).toBe('precondition');
+    await remote.delete(second);
+    expect(await readdir(join(server.root, root))).toEqual([]);
+    await remote.delete(second);
+  });
+
+  it('moves a file, also into folders that do not exist yet', async () => {
+    const { remote } = remoteAt();
+    const file = await remote.write('/from.md', 'moving', null);
+    const moved = await remote.move?.(file, '/to.md');
+    expect(moved).toMatchObject({ path: '/to.md', size: 6 });
+    const deeper = await remote.move?.(moved ?? file, '/new/folders/here.md');
+    expect(deeper?.path).toBe('/new/folders/here.md');
+    expect(await remote.list()).toEqual([deeper]);
+    expect((await remote.read({ path: '/new/folders/here.md', version: '' })).text).toBe('moving');
+  });
+
+  it('refuses a move onto a taken path, or of a changed file, as precondition and says which', async () => {
+    const { remote } = remoteAt();
+    const a = await remote.write('/a.md', 'a', null);
+    await remote.write('/b.md', 'b', null);
+    const taken = await failure(remote.move?.(a, '/b.md') ?? Promise.resolve());
+    expect(taken).toMatchObject({ kind: 'precondition', conflictingPath: '/b.md' });
+    await remote.write('/a.md', 'a changed', a);
+    const changed = await failure(remote.move?.(a, '/c.md') ?? Promise.resolve());
+    expect(changed.kind).toBe('precondition');
+    expect(changed.conflictingPath).toBeUndefined();
+    const gone = await failure(remote.move?.({ path: '/none.md', version: '"x"' }, '/d.md') ?? Promise.resolve());
+    expect(gone.kind).toBe('not-found');
+  });
+
+  it('refuses a body over LimitRequestBody as too-large (413)', async () => {
+    const { remote } = remoteAt();
+    await remote.write('/small.md', 'x', null);
+    const error = await failure(remote.write('/big.md', 'x'.repeat(LIMIT + 1), null));
+    expect(error).toMatchObject({ kind: 'too-large', status: 413 });
+  });
+
+  it('round-trips names with spaces, non-ASCII letters and URL punctuation', async () => {
+    const { remote, root } = remoteAt();
+    const paths = ['/Ünïcödé ✓/naïve file.md', '/a#b?c%20d&e+f.md', "/日本語/emoji 🦊/it's (1).md"];
+    for (const path of paths) await remote.write(path, `text of ${path}`, null);
+    expect(byPath(await remote.list()).map((file) => file.path)).toEqual([...paths].sort());
+    for (const path of paths) expect((await remote.read({ path, version: '' })).text).toBe(`text of ${path}`);
+    expect((await readdir(join(server.root, root))).sort()).toEqual(['a#b?c%20d&e+f.md', 'Ünïcödé ✓', '日本語'].sort());
+  });
+
+  it('refuses a file where a folder is, or under a file, as path-conflict naming what is in the way', async () => {
+    const { remote } = remoteAt();
+    await remote.write('/file.md', 'a file', null);
+    await remote.write('/folder/inside.md', 'inside', null);
+    expect(await failure(remote.write('/file.md/below.md', 'x', null))).toMatchObject({
+      kind: 'path-conflict',
+      conflictingPath: '/file.md',
+    });
+    expect(await failure(remote.write('/file.md/deeper/below.md', 'x', null))).toMatchObject({
+      kind: 'path-conflict',
+      conflictingPath: '/file.md',
+    });
+    expect(await failure(remote.write('/folder', 'x', null))).toMatchObject({
+      kind: 'path-conflict',
+      conflictingPath: '/folder',
+    });
+    const file = (await remote.list()).find((entry) => entry.path === '/file.md');
+    expect(await failure(remote.write('/folder', 'x', file ?? null))).toMatchObject({ kind: 'path-conflict' });
+    expect(
+      await failure(remote.move?.(file ?? { path: '', version: '' }, '/folder') ?? Promise.resolve()),
+    ).toMatchObject({
+      kind: 'path-conflict',
+      conflictingPath: '/folder',
+    });
+  });
+
+  it('reports a missing file as not-found on read', async () => {
+    const { remote } = remoteAt();
+    expect((await failure(remote.read({ path: '/nothing.md', version: '"x"' }))).kind).toBe('not-found');
+  });
+
+  it('reports a closed port as network', async () => {
+    const port = await new Promise<number>((resolvePort) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: free } = probe.address() as AddressInfo;
+        probe.close(() => resolvePort(free));
+      });
+    });
+    const remote = webdavRemote({ url: `http://127.0.0.1:${port}/dav/`, username: 'a', password: 'b' });
+    expect((await failure(remote.list())).kind).toBe('network');
+  });
+
+  it('reports an aborted call as aborted', async () => {
+    const { remote } = remoteAt();
+    const stopped = new AbortController();
+    stopped.abort();
+    expect((await failure(remote.list({ signal: stopped.signal }))).kind).toBe('aborted');
+    expect((await failure(remote.write('/x.md', 'x', null, { signal: stopped.signal }))).kind).toBe('aborted');
+  });
+
+  it('answers a preflight from another origin without credentials and lets the page read ETag and 401s', async () => {
+    const origin = 'http://page.example:5173';
+    const preflight = await fetch(`${server.url}x.md`, {
+      method: 'OPTIONS',
+      headers: {
+        Origin: origin,
+        'Access-Control-Request-Method': 'PUT',
+        'Access-Control-Request-Headers': 'authorization,if-match',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('PROPFIND');
+    expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('if-match');
+    const refused = await fetch(`${server.url}x.md`, { headers: { Origin: origin } });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(refused.headers.get('access-control-expose-headers')).toContain('ETag');
+  });
+});
