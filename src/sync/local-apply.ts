@@ -158,9 +158,11 @@ export async function applyLocal(
             outcome.changed.push(step.path);
             continue;
           }
-          const refusal = pathRefusal(key, tool) ?? textRefusal(key, step.text, tool);
+          // Refusals of the path or the text last until the remote's version changes; room and obstacles here
+          // change with the memory, so those are tried again on the next pass.
+          let why = pathRefusal(key, tool) ?? textRefusal(key, step.text, tool);
+          let lasting = true;
           let content = step.text;
-          let why = refusal;
           if (!why) {
             try {
               content = context.filter({ path: key, key, content: step.text, command: 'create' });
@@ -170,18 +172,18 @@ export async function applyLocal(
           }
           const size = utf8Length(content);
           const isNew = !entry;
-          why ??=
-            size > limits.maxFileBytes
-              ? `it is ${size} bytes, over this memory's limit of ${limits.maxFileBytes} a file`
-              : isNew && files + 1 > limits.maxFiles
-                ? `this memory holds its limit of ${limits.maxFiles} files`
-                : size > (entry?.size ?? 0) && bytes - (entry?.size ?? 0) + size > limits.maxTotalBytes
-                  ? `this memory would be over its limit of ${limits.maxTotalBytes} bytes`
-                  : undefined;
-          if (!why && !makeParents(key)) why = 'a file here is in the way of its folder';
+          if (!why && size > limits.maxFileBytes) {
+            why = `it is ${size} bytes, over this memory's limit of ${limits.maxFileBytes} a file`;
+          } else if (!why) {
+            lasting = false;
+            if (isNew && files + 1 > limits.maxFiles) why = `this memory holds its limit of ${limits.maxFiles} files`;
+            else if (size > (entry?.size ?? 0) && bytes - (entry?.size ?? 0) + size > limits.maxTotalBytes) {
+              why = `this memory would be over its limit of ${limits.maxTotalBytes} bytes`;
+            } else if (!makeParents(key)) why = 'a file here is in the way of its folder';
+          }
           if (why) {
             outcome.refused.push({ path: step.path, reason: why });
-            if (step.agreed) {
+            if (step.agreed && lasting) {
               baseline.push({
                 path: step.path,
                 skip: { path: step.path, reason: why, refusedBy: 'local', remoteVersion: step.agreed.remote.version },

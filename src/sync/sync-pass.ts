@@ -72,7 +72,11 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
   const handled = new Set<string>();
   const remoteMoves: { from: string; to: string; expected: RemoteFile; bodyId?: number; base?: Baseline }[] = [];
 
-  findRenames(local, remoteFiles, remote, handled, remoteMoves, localSteps, pulls);
+  // A rename is carried as a move only where its new path is free of the other side's folders and files; one that
+  // lands on a file/folder collision goes the long way (a delete and a new file), so the collision rules below apply.
+  const freeThere = (path: string): boolean => !remoteFolders.has(path) && !aboveIsFile(path, remoteFiles);
+  const freeHere = (path: string): boolean => !localFolders.has(path) && !aboveIsFile(path, local.files);
+  findRenames(local, remoteFiles, remote, handled, remoteMoves, localSteps, pulls, freeThere, freeHere);
 
   // A file on one side where the other has a folder: the folder keeps the name, the file moves aside.
   for (const [path, file] of local.files) {
@@ -284,6 +288,8 @@ function findRenames(
   remoteMoves: { from: string; to: string; expected: RemoteFile; bodyId?: number; base?: Baseline }[],
   localSteps: LocalStep[],
   pulls: Pull[],
+  freeThere: (path: string) => boolean,
+  freeHere: (path: string) => boolean,
 ): void {
   const newHere = new Map<number, string>();
   for (const [path, file] of local.files) if (!local.synced.has(path) && !remoteFiles.has(path)) newHere.set(file.bodyId, path);
@@ -294,7 +300,7 @@ function findRenames(
     const there = remoteFiles.get(path);
     // Moved here, unchanged there: moved there too, keeping its identity (a Memory Stores id, a WebDAV resource).
     const to = newHere.get(base.local);
-    if (!local.files.has(path) && to !== undefined && remote.move && there?.version === base.remote.version) {
+    if (!local.files.has(path) && to !== undefined && remote.move && there?.version === base.remote.version && freeThere(to)) {
       newHere.delete(base.local);
       handled.add(path).add(to);
       remoteMoves.push({ from: path, to, expected: there, bodyId: base.local, base });
@@ -302,7 +308,7 @@ function findRenames(
     }
     // Moved there, unchanged here: moved here too, then brought up to date if its text changed as well.
     const moved = base.remote.id === undefined ? undefined : newThere.get(base.remote.id);
-    if (!there && moved && local.files.get(path)?.bodyId === base.local) {
+    if (!there && moved && local.files.get(path)?.bodyId === base.local && freeHere(moved.path)) {
       newThere.delete(base.remote.id ?? '');
       handled.add(path).add(moved.path);
       const same = moved.sha256 !== undefined && moved.sha256 === base.sha256;
@@ -344,6 +350,12 @@ async function movingRemote(remote: SyncRemote, expected: RemoteFile, to: string
   const written = await remote.write(to, read.text, null, { signal });
   await remote.delete(read.file, { signal });
   return written;
+}
+
+/** Whether a folder above `path` is a file in `files`. */
+function aboveIsFile(path: string, files: ReadonlyMap<string, unknown>): boolean {
+  for (let at = path.indexOf('/', 1); at !== -1; at = path.indexOf('/', at + 1)) if (files.has(path.slice(0, at))) return true;
+  return false;
 }
 
 /** Every folder above the given paths (`/a/b/c.md` → `/a`, `/a/b`). */

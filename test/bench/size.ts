@@ -60,6 +60,7 @@ export const PACKAGE_ENTRIES: Readonly<Record<string, string>> = {
   'idb-memory-tool/worker': 'src/entries/worker.ts',
   'idb-memory-tool/ai-sdk': 'src/entries/ai-sdk.ts',
   'idb-memory-tool/react': 'src/entries/react.ts',
+  'idb-memory-tool/sync': 'src/entries/sync.ts',
 };
 
 /** A module id as the report shows it: `src/…` (also for the --head snapshot) or `node_modules/…`. */

@@ -1,0 +1,9 @@
+// `idb-memory-tool/sync`: the memory kept in step with a remote store — Anthropic's Memory Stores (through the SDK
+// client the app already has) or any WebDAV server — by a three-way merge that loses nothing.
+
+export { createMemorySync } from '../sync/memory-sync.js';
+export type { MemorySync, MemorySyncOptions, SyncNowOptions } from '../sync/memory-sync.js';
+export type { SyncReport, SkippedFile } from '../sync/sync-report.js';
+export type { SyncStatus, SyncConflict, SyncError } from '../sync/sync-status.js';
+export { SyncRemoteError, isSyncRemoteError } from '../sync/remote.js';
+export type { SyncRemote, RemoteFile, RemoteLimits, RemoteCallOptions, RemoteErrorKind } from '../sync/remote.js';
