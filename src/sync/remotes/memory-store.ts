@@ -1,0 +1,274 @@
+// Anthropic's Memory Stores API as a SyncRemote: a store, or one folder of it, whose memories are the files. Every
+// update, move and delete carries the `content_sha256` the caller saw (optimistic concurrency). SDK types only.
+
+import type { BetaManagedAgentsMemory, MemoryStoreMemories } from '../../core/sdk-types.js';
+import { utf8Length } from '../../core/utf8.js';
+import {
+  SyncRemoteError,
+  isSyncRemoteError,
+  type RemoteCallOptions,
+  type RemoteErrorKind,
+  type RemoteFile,
+  type SyncRemote,
+} from '../remote.js';
+
+export interface MemoryStoreRemoteOptions {
+  /** An `@anthropic-ai/sdk` client; only `client.beta.memoryStores.memories` is called. */
+  client: { beta: { memoryStores: { memories: MemoryStoreMemories } } };
+  /** The store, `memstore_…`. */
+  storeId: string;
+  /** A folder of the store as the remote's root, e.g. `/team/`; the whole store by default. */
+  pathPrefix?: string;
+  /** The workspace, for a key that can act on more than one. */
+  workspaceId?: string;
+  /** Requests in flight at once; 6 by default. */
+  concurrency?: number;
+}
+
+/** The service's limits, as the SDK's doc comments give them. */
+const SERVICE = { maxFileBytes: 102_400, maxFiles: 2000, maxPathBytes: 1024, maxSegments: 20 } as const;
+/** The largest page a listing without content (`view: 'basic'`) may ask for. */
+const PAGE_LIMIT = 100;
+// Control and format characters, U+2028 and U+2029 (the API's rule); lone surrogates, which UTF-8 cannot carry.
+const FORBIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\u2028\u2029]/u;
+
+/** Why the API would refuse `path` (a path in the store, not below the root), or undefined. */
+function pathProblem(path: string): string | undefined {
+  if (!path.startsWith('/')) return 'it does not start with "/"';
+  if (utf8Length(path) > SERVICE.maxPathBytes) return `it is over ${SERVICE.maxPathBytes} bytes`;
+  if (FORBIDDEN.test(path)) return 'it holds a control or format character, U+2028 or U+2029';
+  if (path.normalize('NFC') !== path) return 'it is not in Unicode NFC';
+  const segments = path.slice(1).split('/');
+  if (segments.length > SERVICE.maxSegments) return `it has over ${SERVICE.maxSegments} segments`;
+  if (segments.some((segment) => segment === '' || segment === '.' || segment === '..')) {
+    return 'a segment is empty, "." or ".."';
+  }
+  return undefined;
+}
+
+/** `/team/` for `/team` or `/team/`; `/` for the whole store. */
+function rootOf(pathPrefix: string): string {
+  const root = pathPrefix.endsWith('/') ? pathPrefix : `${pathPrefix}/`;
+  if (root !== '/' && pathProblem(root.slice(0, -1)) !== undefined) {
+    throw new TypeError(`pathPrefix must be a folder of the store such as "/team/", not ${JSON.stringify(pathPrefix)}`);
+  }
+  return root;
+}
+
+/** The fields of an SDK error this adapter reads, checked at run time: the SDK is never imported here. */
+interface SdkError {
+  name?: unknown;
+  message?: unknown;
+  status?: unknown;
+  headers?: { get?: (name: string) => string | null };
+  error?: { error?: { type?: unknown; message?: unknown; conflicting_path?: unknown } };
+}
+
+const sdkError = (error: unknown): SdkError => (typeof error === 'object' && error !== null ? error : {});
+
+/** Milliseconds to wait, from `retry-after-ms` or `retry-after` (seconds or a date), when the answer gives them. */
+function retryAfterOf(headers: SdkError['headers']): number | undefined {
+  const ms = Number(headers?.get?.('retry-after-ms') ?? Number.NaN);
+  if (ms >= 0) return ms;
+  const after = headers?.get?.('retry-after');
+  if (typeof after !== 'string' || after === '') return undefined;
+  const seconds = Number(after);
+  const wait = Number.isNaN(seconds) ? Date.parse(after) - Date.now() : seconds * 1000;
+  return Number.isNaN(wait) ? undefined : Math.max(0, wait);
+}
+
+/** What a call was doing, for the wording of its failure and the kinds that depend on the call. */
+interface Attempt {
+  /** The remote path the call was about. */
+  path: string;
+  /** The store path a create or rename asked for: a conflict on that very path means it is taken. */
+  target?: string;
+  /** The kind of a 404. */
+  gone: RemoteErrorKind;
+  signal: AbortSignal | undefined;
+}
+
+/** An SDK error as a SyncRemoteError of the kind the engine acts on; `belowRoot` maps a store path to the remote's. */
+function failure(error: unknown, attempt: Attempt, belowRoot: (path: string) => string | undefined): SyncRemoteError {
+  if (isSyncRemoteError(error)) return error;
+  const sdk = sdkError(error);
+  const say = (kind: RemoteErrorKind, what: string, extra: { status?: number; retryAfterMs?: number; conflictingPath?: string } = {}) =>
+    new SyncRemoteError(kind, `Memory Stores, ${attempt.path}: ${what} (${String(sdk.message ?? error)})`, { ...extra, cause: error });
+  if (attempt.signal?.aborted || sdk.name === 'APIUserAbortError' || sdk.name === 'AbortError') return say('aborted', 'stopped');
+  if (typeof sdk.status !== 'number') {
+    if (sdk.name === 'APIConnectionTimeoutError') return say('server', 'no answer in time');
+    return say(sdk.name === 'APIConnectionError' ? 'network' : 'protocol', 'no answer');
+  }
+  const status = sdk.status;
+  const body = sdk.error?.error;
+  const message = typeof body?.message === 'string' ? body.message : '';
+  const retryAfterMs = retryAfterOf(sdk.headers);
+  const retry = retryAfterMs === undefined ? { status } : { status, retryAfterMs };
+  if (status === 401 || status === 403) return say('auth', 'the key was refused', { status });
+  if (status === 404) return say(attempt.gone, 'not there', { status });
+  if (status === 429) return say('rate-limited', 'too many requests', retry);
+  if (status === 408 || status >= 500) return say('server', 'the service failed', retry);
+  if (status === 409 && body?.type === 'memory_path_conflict_error') {
+    const conflicting = typeof body.conflicting_path === 'string' ? body.conflicting_path : undefined;
+    const below = conflicting === undefined ? undefined : belowRoot(conflicting);
+    const at = below === undefined ? { status } : { status, conflictingPath: below };
+    // The very path asked for holds another memory: a file appeared there since it was seen free.
+    if (conflicting === attempt.target) return say('precondition', 'the path is taken', at);
+    return say('path-conflict', `the path overlaps ${conflicting ?? 'another memory'}`, at);
+  }
+  if (status === 409) return say('precondition', 'it changed since it was seen', { status });
+  if (status === 413) return say('too-large', 'the content is too large', { status });
+  if (status === 400 || status === 422) {
+    // The count limit has no error type of its own: only its wording tells it from the other refusals.
+    if (/memories/i.test(message) && /maximum|limit|at most|too many|full/i.test(message)) return say('full', 'the store is full', { status });
+    if (/\bpath\b/i.test(message)) return say('refused-path', 'the path is refused', { status });
+    if (/content|bytes|size|large/i.test(message)) return say('too-large', 'the content is too large', { status });
+  }
+  return say('protocol', 'an answer this adapter does not understand', { status });
+}
+
+/** A Memory Stores remote: `memory-store:<storeId><pathPrefix>`. */
+export function memoryStoreRemote(options: MemoryStoreRemoteOptions): SyncRemote {
+  const { storeId } = options;
+  const root = rootOf(options.pathPrefix ?? '/');
+  const concurrency = options.concurrency ?? 6;
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError('concurrency must be a positive integer');
+  const memories = options.client.beta.memoryStores.memories;
+  const workspace = options.workspaceId === undefined ? {} : { workspace_id: options.workspaceId };
+  const inStore = { memory_store_id: storeId, ...workspace };
+  const folder = (prefix: string) => (prefix === '/' ? {} : { path_prefix: prefix });
+  // The engine retries by kind; the SDK would retry as well, and every 409 with it (it takes one for a lock timeout).
+  const request = (signal: AbortSignal | undefined) => ({ maxRetries: 0, ...(signal ? { signal } : {}) });
+
+  const inStorePath = (path: string): string => root.slice(0, -1) + path;
+  const belowRoot = (path: string): string | undefined => (path.startsWith(root) ? path.slice(root.length - 1) : undefined);
+  const fileOf = (memory: BetaManagedAgentsMemory, path: string): RemoteFile => ({
+    path,
+    version: memory.memory_version_id,
+    sha256: memory.content_sha256,
+    id: memory.id,
+    size: memory.content_size_bytes,
+  });
+
+  /** The store path for `path`, refused here when the API would refuse it. */
+  function checked(path: string): string {
+    const full = inStorePath(path);
+    const problem = path.startsWith('/') ? pathProblem(full) : 'it does not start with "/"';
+    if (problem !== undefined) throw new SyncRemoteError('refused-path', `Memory Stores refuses ${path}: ${problem}.`);
+    return full;
+  }
+
+  /** Runs `call`, its failure worded as a SyncRemoteError. */
+  async function attempt<T>(what: Attempt, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      throw failure(error, what, belowRoot);
+    }
+  }
+
+  /** The memory at `path`, found in its folder's listing; undefined when there is none. */
+  async function find(path: string, signal: AbortSignal | undefined): Promise<BetaManagedAgentsMemory | undefined> {
+    const full = inStorePath(path);
+    const parent = full.slice(0, full.lastIndexOf('/') + 1);
+    const params = { ...workspace, ...folder(parent), depth: 1, view: 'basic', limit: PAGE_LIMIT } as const;
+    for await (const item of memories.list(storeId, params, request(signal))) {
+      if (item.type === 'memory' && item.path === full) return item;
+    }
+    return undefined;
+  }
+
+  /**
+   * The id and hash to send for a file as it was seen. A file this remote listed carries both; one without them is
+   * looked up, and must still have the version seen. Undefined when the memory is gone.
+   */
+  async function seen(file: RemoteFile, signal: AbortSignal | undefined): Promise<{ id: string; sha256: string } | undefined> {
+    if (file.id !== undefined && file.sha256 !== undefined) return { id: file.id, sha256: file.sha256 };
+    const memory =
+      file.id === undefined ?
+        await find(file.path, signal)
+      : await memories.retrieve(file.id, { ...inStore, view: 'basic' }, request(signal)).catch((error: unknown) => {
+          if (sdkError(error).status === 404) return undefined;
+          throw error;
+        });
+    if (memory === undefined) return undefined;
+    if (memory.memory_version_id !== file.version) {
+      throw new SyncRemoteError('precondition', `Memory Stores, ${file.path}: it changed since it was seen.`);
+    }
+    return { id: memory.id, sha256: memory.content_sha256 };
+  }
+
+  const gone = (file: RemoteFile) => new SyncRemoteError('precondition', `Memory Stores, ${file.path}: it was deleted since it was seen.`);
+
+  return {
+    id: `memory-store:${storeId}${root}`,
+    kind: 'memory-store',
+    limits: {
+      maxFileBytes: SERVICE.maxFileBytes,
+      maxFiles: SERVICE.maxFiles,
+      // The root's own bytes and segments count against the service's limits.
+      maxPathBytes: SERVICE.maxPathBytes - (utf8Length(root) - 1),
+      maxSegments: SERVICE.maxSegments - (root.split('/').length - 2),
+    },
+    concurrency,
+
+    list: ({ signal } = {}) =>
+      attempt({ path: '/', gone: 'not-found', signal }, async () => {
+        const files: RemoteFile[] = [];
+        const params = { ...workspace, ...folder(root), depth: 0, view: 'basic', limit: PAGE_LIMIT } as const;
+        for await (const item of memories.list(storeId, params, request(signal))) {
+          const path = item.type === 'memory' ? belowRoot(item.path) : undefined;
+          if (item.type === 'memory' && path !== undefined) files.push(fileOf(item, path));
+        }
+        return files;
+      }),
+
+    read: (file, { signal } = {}) =>
+      attempt({ path: file.path, gone: 'not-found', signal }, async () => {
+        const id = file.id ?? (await find(file.path, signal))?.id;
+        if (id === undefined) throw new SyncRemoteError('not-found', `Memory Stores, ${file.path}: not there.`);
+        const memory = await memories.retrieve(id, { ...inStore, view: 'full' }, request(signal));
+        // A memory keeps its id when renamed: it is read where it is now, unless that is outside the root.
+        const path = belowRoot(memory.path);
+        if (path === undefined) throw new SyncRemoteError('not-found', `Memory Stores, ${file.path}: moved to ${memory.path}.`);
+        return { file: fileOf(memory, path), text: memory.content ?? '' };
+      }),
+
+    write: async (path, text, expected, { signal }: RemoteCallOptions = {}) => {
+      const target = checked(path);
+      // A 404: the store is not there (a create), or the memory is gone since it was seen (an update).
+      const what = { path, target, gone: expected === null ? 'not-found' : 'precondition', signal } as const;
+      return attempt(what, async () => {
+        if (utf8Length(text) > SERVICE.maxFileBytes) {
+          throw new SyncRemoteError('too-large', `Memory Stores, ${path}: over ${SERVICE.maxFileBytes} bytes.`);
+        }
+        if (expected === null) return fileOf(await memories.create(storeId, { ...workspace, path: target, content: text }, request(signal)), path);
+        const known = await seen(expected, signal);
+        if (known === undefined) throw gone(expected);
+        const precondition = { type: 'content_sha256', content_sha256: known.sha256 } as const;
+        const rename = path === expected.path ? {} : { path: target };
+        return fileOf(await memories.update(known.id, { ...inStore, content: text, ...rename, precondition }, request(signal)), path);
+      });
+    },
+
+    delete: (expected, { signal } = {}) =>
+      attempt({ path: expected.path, gone: 'precondition', signal }, async () => {
+        const known = await seen(expected, signal);
+        if (known === undefined) return;
+        await memories.delete(known.id, { ...inStore, expected_content_sha256: known.sha256 }, request(signal)).catch((error: unknown) => {
+          // Gone already: what the delete was for.
+          if (sdkError(error).status !== 404) throw error;
+        });
+      }),
+
+    move: async (expected, to, { signal } = {}) => {
+      const target = checked(to);
+      return attempt({ path: expected.path, target, gone: 'precondition', signal }, async () => {
+        const known = await seen(expected, signal);
+        if (known === undefined) throw gone(expected);
+        const precondition = { type: 'content_sha256', content_sha256: known.sha256 } as const;
+        return fileOf(await memories.update(known.id, { ...inStore, path: target, precondition }, request(signal)), to);
+      });
+    },
+  };
+}
