@@ -1,0 +1,261 @@
+// The WebDAV adapter against a scripted fake fetch, for what a real server will not do on cue: the weak-ETag 412 and
+// its one retry, aborts mid-wait, every status a server may answer, servers without ETags, options refused. Pure
+// code: runs in Node and in every browser project (the Apache tests are in webdav.node.test.ts).
+
+import { describe, expect, it } from 'vitest';
+import { SyncRemoteError } from '../../../src/sync/remote.js';
+import { webdavRemote } from '../../../src/sync/remotes/webdav.js';
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: Headers;
+  body: string | undefined;
+}
+
+const ROOT = 'https://dav.example/files/me/';
+
+/** A fetch that answers with `handler` and records each request; an aborted signal rejects as fetch does. */
+function fakeDav(handler: (request: Seen, index: number) => Response | Promise<Response>) {
+  const seen: Seen[] = [];
+  const fetch: typeof globalThis.fetch = async (input, init) => {
+    const request: Seen = {
+      method: init?.method ?? 'GET',
+      url: String(input),
+      headers: new Headers(init?.headers),
+      body: typeof init?.body === 'string' ? init.body : undefined,
+    };
+    seen.push(request);
+    init?.signal?.throwIfAborted();
+    return handler(request, seen.length - 1);
+  };
+  const steps = () =>
+    seen.map((request) => `${request.method} ${new URL(request.url).pathname.slice('/files/me'.length)}`);
+  return { fetch, seen, steps };
+}
+
+const entry = (href: string, props: string) =>
+  `<D:response><D:href>${href}</D:href><D:propstat><D:prop>${props}</D:prop>` +
+  '<D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>';
+const file = (href: string, etag: string, size = 3) =>
+  entry(href, `<D:resourcetype/><D:getetag>${etag}</D:getetag><D:getcontentlength>${size}</D:getcontentlength>`);
+const folder = (href: string) => entry(href, '<D:resourcetype><D:collection/></D:resourcetype>');
+const multistatus = (...responses: string[]) =>
+  new Response(`<?xml version="1.0"?><D:multistatus xmlns:D="DAV:">${responses.join('')}</D:multistatus>`, {
+    status: 207,
+  });
+const status = (code: number, headers: Record<string, string> = {}) =>
+  new Response(code === 204 ? null : '', { status: code, headers });
+
+async function failure(promise: Promise<unknown> | undefined): Promise<SyncRemoteError> {
+  const error: unknown = await (promise ?? Promise.resolve()).then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(SyncRemoteError);
+  return error as SyncRemoteError;
+}
+
+describe('the WebDAV adapter, on a scripted server', () => {
+  it("retries an update once, after a wait, when the 412 was only its own tag still weak (Apache's first second)", async () => {
+    const dav = fakeDav(
+      (request, i) =>
+        [
+          () => status(412),
+          () => multistatus(file('/files/me/a.md', 'W/"v1"')),
+          () => status(204),
+          () => multistatus(file('/files/me/a.md', 'W/"v2"', 4)),
+        ][i]?.() ?? status(500),
+    );
+    const remote = webdavRemote({ url: ROOT, fetch: dav.fetch });
+    const written = await remote.write('/a.md', 'four', { path: '/a.md', version: '"v1"' });
+    expect(written).toEqual({ path: '/a.md', version: '"v2"', size: 4 });
+    expect(dav.steps()).toEqual(['PUT /a.md', 'PROPFIND /a.md', 'PUT /a.md', 'PROPFIND /a.md']);
+    expect(dav.seen[2]?.headers.get('If-Match')).toBe('"v1"');
+  });
+
+  it('answers precondition at once, with no wait, when the tag on the server has another value', async () => {
+    const dav = fakeDav((request) =>
+      request.method === 'PROPFIND' ? multistatus(file('/files/me/a.md', 'W/"v9"')) : status(412),
+    );
+    const remote = webdavRemote({ url: ROOT, fetch: dav.fetch });
+    expect((await failure(remote.write('/a.md', 'x', { path: '/a.md', version: '"v1"' }))).kind).toBe('precondition');
+    expect((await failure(remote.delete({ path: '/a.md', version: '"v1"' }))).kind).toBe('precondition');
+    expect(dav.steps()).toEqual(['PUT /a.md', 'PROPFIND /a.md', 'DELETE /a.md', 'PROPFIND /a.md']);
+  });
+
+  it('stops waiting for a weak tag to turn strong when the call is aborted', async () => {
+    const stop = new AbortController();
+    const dav = fakeDav((request) => {
+      if (request.method !== 'PROPFIND') return status(412);
+      setTimeout(() => stop.abort(), 10);
+      return multistatus(file('/files/me/a.md', 'W/"v1"'));
+    });
+    const remote = webdavRemote({ url: ROOT, fetch: dav.fetch });
+    const error = await failure(remote.delete({ path: '/a.md', version: '"v1"' }, { signal: stop.signal }));
+    expect(error.kind).toBe('aborted');
+    expect(dav.steps()).toEqual(['DELETE /a.md', 'PROPFIND /a.md']);
+  });
+
+  it('counts a delete as done when the file is gone, also when the 412 came from it going', async () => {
+    const dav = fakeDav((request, i) =>
+      i === 0 ? status(404) : request.method === 'DELETE' ? status(412) : status(404),
+    );
+    const remote = webdavRemote({ url: ROOT, fetch: dav.fetch });
+    await remote.delete({ path: '/a.md', version: '"v1"' });
+    await remote.delete({ path: '/a.md', version: '"v1"' });
+    expect(dav.steps()).toEqual(['DELETE /a.md', 'DELETE /a.md', 'PROPFIND /a.md']);
+  });
+
+  it.each([
+    [401, 'auth'],
+    [403, 'auth'],
+    [404, 'not-found'],
+    [413, 'too-large'],
+    [414, 'refused-path'],
+    [423, 'protocol'],
+    [500, 'server'],
+    [502, 'server'],
+    [507, 'full'],
+  ] as const)('words a %i answer as %s', async (code, kind) => {
+    const remote = webdavRemote({ url: ROOT, fetch: fakeDav(() => status(code)).fetch });
+    expect(await failure(remote.read({ path: '/a.md', version: '"1"' }))).toMatchObject({ kind, status: code });
+  });
+
+  it('passes on Retry-After, in seconds or as a date, for 429 and 503', async () => {
+    const at = new Date(Date.now() + 60_000).toUTCString();
+    const answers = [status(429, { 'Retry-After': '7' }), status(503, { 'Retry-After': at })];
+    const remote = webdavRemote({ url: ROOT, fetch: fakeDav((_request, i) => answers[i] ?? status(500)).fetch });
+    expect(await failure(remote.list())).toMatchObject({ kind: 'rate-limited', retryAfterMs: 7000 });
+    const server = await failure(remote.list());
+    expect(server.kind).toBe('server');
+    expect(server.retryAfterMs).toBeGreaterThan(50_000);
+    expect(server.retryAfterMs).toBeLessThanOrEqual(60_000);
+  });
+
+  it('words a fetch that throws as network, an abort as aborted, and a timeout as server', async () => {
+    const offline = webdavRemote({ url: ROOT, fetch: () => Promise.reject(new TypeError('Failed to fetch')) });
+    expect((await failure(offline.list())).kind).toBe('network');
+    const remote = webdavRemote({ url: ROOT, fetch: fakeDav(() => status(200)).fetch });
+    const stopped = new AbortController();
+    stopped.abort();
+    expect((await failure(remote.list({ signal: stopped.signal }))).kind).toBe('aborted');
+    const timedOut = new AbortController();
+    timedOut.abort(new DOMException('The operation timed out.', 'TimeoutError'));
+    expect((await failure(remote.read({ path: '/a.md', version: '' }, { signal: timedOut.signal }))).kind).toBe(
+      'server',
+    );
+  });
+
+  it('refuses a PROPFIND answered with a page instead of a multistatus as protocol', async () => {
+    const remote = webdavRemote({ url: ROOT, fetch: fakeDav(() => new Response('<html>login</html>')).fetch });
+    expect(await failure(remote.list())).toMatchObject({ kind: 'protocol', status: 200 });
+    const garbled = webdavRemote({ url: ROOT, fetch: fakeDav(() => new Response('<D:multi', { status: 207 })).fetch });
+    expect((await failure(garbled.list())).kind).toBe('protocol');
+  });
+
+  it('lists a server without ETags by date and size, and guards a write with If-Unmodified-Since', async () => {
+    const date = 'Tue, 12 Mar 2024 10:00:01 GMT';
+    const undated = entry(
+      '/files/me/a.md',
+      `<D:getlastmodified>${date}</D:getlastmodified><D:getcontentlength>3</D:getcontentlength>`,
+    );
+    const dav = fakeDav((request) => {
+      if (request.method !== 'PROPFIND') return status(412);
+      return request.headers.get('Depth') === '1' ? multistatus(folder('/files/me/'), undated) : multistatus(undated);
+    });
+    const remote = webdavRemote({ url: ROOT, fetch: dav.fetch });
+    const [listed] = await remote.list();
+    expect(listed).toEqual({ path: '/a.md', version: `modified:3:${date}`, size: 3 });
+    expect((await failure(remote.write('/a.md', 'new', listed ?? null))).kind).toBe('precondition');
+    expect(dav.seen[1]?.headers.get('If-Unmodified-Since')).toBe(date);
+    expect(dav.seen[1]?.headers.get('If-Match')).toBeNull();
+  });
+
+  it('reads the version with a PROPFIND when the GET answer shows no ETag (a page the server did not expose it to)', async () => {
+    const dav = fakeDav((request) =>
+      request.method === 'GET' ? new Response('\ufeffhé') : multistatus(file('/files/me/a.md', '"v3"', 6)),
+    );
+    const read = await webdavRemote({ url: ROOT, fetch: dav.fetch }).read({ path: '/a.md', version: '"v1"' });
+    expect(read).toEqual({ file: { path: '/a.md', version: '"v3"', size: 6 }, text: '\ufeffhé' });
+  });
+
+  it('refuses a file that is not UTF-8 text as protocol', async () => {
+    const remote = webdavRemote({
+      url: ROOT,
+      fetch: fakeDav(() => new Response(new Uint8Array([0xff, 0xfe, 0x41]))).fetch,
+    });
+    expect((await failure(remote.read({ path: '/a.bin', version: '' }))).kind).toBe('protocol');
+  });
+
+  it('walks at most `concurrency` folders at once, and a folder removed mid-walk holds nothing', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const dav = fakeDav(async (request) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      await new Promise((wake) => setTimeout(wake, 5));
+      inFlight--;
+      const path = new URL(request.url).pathname;
+      if (path === '/files/me/')
+        return multistatus(folder(path), ...['a', 'b', 'c', 'd', 'e'].map((f) => folder(`${path}${f}/`)));
+      if (path === '/files/me/c/') return status(404);
+      return multistatus(folder(path), file(`${path}x.md`, `"${path}"`));
+    });
+    const files = await webdavRemote({ url: ROOT, fetch: dav.fetch, concurrency: 2 }).list();
+    expect(files.map((f) => f.path).sort()).toEqual(['/a/x.md', '/b/x.md', '/d/x.md', '/e/x.md']);
+    expect(most).toBe(2);
+    expect(dav.seen.every((request) => request.headers.get('Depth') === '1')).toBe(true);
+  });
+
+  it('addresses a name the server keeps in another Unicode form as the server spells it', async () => {
+    const nfd = encodeURIComponent('Cafe\u0301.md');
+    const dav = fakeDav((request) =>
+      request.method === 'PROPFIND'
+        ? multistatus(folder('/files/me/'), file(`/files/me/${nfd}`, '"n1"'))
+        : new Response('abc', { headers: { ETag: '"n1"' } }),
+    );
+    const remote = webdavRemote({ url: ROOT, fetch: dav.fetch });
+    const [listed] = await remote.list();
+    expect(listed?.path).toBe('/Caf\u00e9.md');
+    await remote.read({ path: '/Caf\u00e9.md', version: '"n1"' });
+    expect(dav.seen[1]?.url).toBe(`${ROOT}${nfd}`);
+  });
+
+  it('sends Basic credentials as UTF-8, or a bearer token, and names itself by its root URL', async () => {
+    const basic = fakeDav(() => multistatus());
+    const remote = webdavRemote({
+      url: 'https://dav.example/files/me',
+      username: 'zoë',
+      password: 'pä:ss',
+      fetch: basic.fetch,
+    });
+    await remote.list();
+    expect(basic.seen[0]?.headers.get('Authorization')).toBe('Basic em/Dqzpww6Q6c3M=');
+    expect(remote).toMatchObject({ id: `webdav:${ROOT}`, kind: 'webdav', concurrency: 4, limits: {} });
+    const bearer = fakeDav(() => multistatus());
+    await webdavRemote({ url: ROOT, token: 'abc.def', fetch: bearer.fetch }).list();
+    expect(bearer.seen[0]?.headers.get('Authorization')).toBe('Bearer abc.def');
+  });
+
+  it('refuses a write over maxFileBytes before sending anything', async () => {
+    const dav = fakeDav(() => status(201));
+    const remote = webdavRemote({ url: ROOT, fetch: dav.fetch, maxFileBytes: 4 });
+    expect(remote.limits).toEqual({ maxFileBytes: 4 });
+    expect((await failure(remote.write('/a.md', 'ééé', null))).kind).toBe('too-large');
+    expect(dav.seen).toEqual([]);
+  });
+
+  it.each([
+    ['a token with a password', { token: 't', username: 'u', password: 'p' }],
+    ['a username without a password', { username: 'u' }],
+    ['a password without a username', { password: 'p' }],
+    ['a colon in a Basic username', { username: 'a:b', password: 'p' }],
+    ['an empty token', { token: '' }],
+    ['concurrency 0', { concurrency: 0 }],
+    ['a fractional concurrency', { concurrency: 1.5 }],
+    ['a negative maxFileBytes', { maxFileBytes: -1 }],
+  ])('refuses %s with a TypeError', (_what, options) => {
+    expect(() => webdavRemote({ url: ROOT, ...options })).toThrow(TypeError);
+  });
+});
