@@ -84,6 +84,7 @@ class Mount implements MemorySync {
   #status = initialStatus();
   #pending = new Set<string>();
   #timer: ReturnType<typeof setTimeout> | undefined;
+  #due = 0;
   #abort = new AbortController();
   #running: Promise<unknown> = Promise.resolve();
   #failures = 0;
@@ -150,6 +151,7 @@ class Mount implements MemorySync {
   stop(): void {
     this.#stopped = true;
     clearTimeout(this.#timer);
+    this.#timer = undefined;
     this.#abort.abort(new DOMException('sync stopped', 'AbortError'));
     this.#abort = new AbortController();
     this.#set({ state: 'stopped' });
@@ -203,6 +205,7 @@ class Mount implements MemorySync {
 
   async #pass(wait: boolean, confirmDeletes: boolean): Promise<SyncReport | 'busy'> {
     clearTimeout(this.#timer);
+    this.#timer = undefined;
     const heard = new Set(this.#pending);
     this.#pending.clear();
     const signal = this.#abort.signal;
@@ -274,10 +277,15 @@ class Mount implements MemorySync {
     return { kind, message, at, retryAt: new Date(at.getTime() + delay) };
   }
 
+  /** Plans a background pass in `delay` ms, unless one is already planned sooner. */
   #schedule(delay: number): void {
     if (this.#stopped || this.#interval === null) return;
+    const due = Date.now() + Math.max(0, delay);
+    if (this.#timer !== undefined && this.#due <= due) return;
     clearTimeout(this.#timer);
+    this.#due = due;
     this.#timer = setTimeout(() => {
+      this.#timer = undefined;
       const pass = this.#running.catch(() => undefined).then(() => this.#pass(false, false));
       this.#running = pass;
       // A background failure is in the status; nobody awaits it.
