@@ -3,7 +3,11 @@
 import { createHash } from 'node:crypto';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startMemoryStoresServer, type MemoryStoresServer, type MemoryStoresServerOptions } from './memory-stores-server.js';
+import {
+  startMemoryStoresServer,
+  type MemoryStoresServer,
+  type MemoryStoresServerOptions,
+} from './memory-stores-server.js';
 
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -44,7 +48,12 @@ async function listAll(params: Anthropic.Beta.MemoryStores.MemoryListParams = {}
 describe('memory stores', () => {
   it('creates a store and retrieves it by id', async () => {
     const store = await client.beta.memoryStores.create({ name: 'Team notes', description: 'What we know' });
-    expect(store).toMatchObject({ type: 'memory_store', name: 'Team notes', description: 'What we know', archived_at: null });
+    expect(store).toMatchObject({
+      type: 'memory_store',
+      name: 'Team notes',
+      description: 'What we know',
+      archived_at: null,
+    });
     expect(store.id).toMatch(/^memstore_/);
     await expect(client.beta.memoryStores.retrieve(store.id)).resolves.toEqual(store);
   });
@@ -74,7 +83,9 @@ describe('create and retrieve', () => {
   it('retrieves a memory with its content by default, and without it in the basic view', async () => {
     const { id } = await create('/a.md', 'alpha');
     await expect(memories().retrieve(id, { memory_store_id: storeId })).resolves.toMatchObject({ content: 'alpha' });
-    await expect(memories().retrieve(id, { memory_store_id: storeId, view: 'basic' })).resolves.toMatchObject({ content: null });
+    await expect(memories().retrieve(id, { memory_store_id: storeId, view: 'basic' })).resolves.toMatchObject({
+      content: null,
+    });
   });
 
   it('answers 404 for a memory that does not exist', async () => {
@@ -123,7 +134,11 @@ describe('path conflicts', () => {
     expect(error).toBeInstanceOf(Anthropic.ConflictError);
     expect(error.error).toMatchObject({
       type: 'error',
-      error: { type: 'memory_path_conflict_error', conflicting_path: '/notes/todo.md', conflicting_memory_id: taken.id },
+      error: {
+        type: 'memory_path_conflict_error',
+        conflicting_path: '/notes/todo.md',
+        conflicting_memory_id: taken.id,
+      },
     });
   });
 
@@ -180,7 +195,9 @@ describe('update', () => {
   it('applies a content_sha256 precondition that holds', async () => {
     const before = await create('/a.md', 'one');
     const precondition = { type: 'content_sha256', content_sha256: sha256('one') } as const;
-    await expect(memories().update(before.id, { memory_store_id: storeId, content: 'two', precondition })).resolves.toMatchObject({
+    await expect(
+      memories().update(before.id, { memory_store_id: storeId, content: 'two', precondition }),
+    ).resolves.toMatchObject({
       content_sha256: sha256('two'),
     });
   });
@@ -188,23 +205,34 @@ describe('update', () => {
   it('refuses a stale precondition with 409 memory_precondition_failed_error and changes nothing', async () => {
     const before = await create('/a.md', 'one');
     const precondition = { type: 'content_sha256', content_sha256: sha256('zero') } as const;
-    const error = await refusal(memories().update(before.id, { memory_store_id: storeId, content: 'two', path: '/b.md', precondition }));
+    const error = await refusal(
+      memories().update(before.id, { memory_store_id: storeId, content: 'two', path: '/b.md', precondition }),
+    );
     expect(error).toBeInstanceOf(Anthropic.ConflictError);
     expect(error.error).toMatchObject({ type: 'error', error: { type: 'memory_precondition_failed_error' } });
-    await expect(memories().retrieve(before.id, { memory_store_id: storeId })).resolves.toMatchObject({ path: '/a.md', content: 'one' });
+    await expect(memories().retrieve(before.id, { memory_store_id: storeId })).resolves.toMatchObject({
+      path: '/a.md',
+      content: 'one',
+    });
   });
 
   it('succeeds despite a stale precondition when the memory already holds that content at that path', async () => {
     const before = await create('/a.md', 'one');
     const precondition = { type: 'content_sha256', content_sha256: sha256('zero') } as const;
-    await expect(memories().update(before.id, { memory_store_id: storeId, content: 'one', precondition })).resolves.toMatchObject({
+    await expect(
+      memories().update(before.id, { memory_store_id: storeId, content: 'one', precondition }),
+    ).resolves.toMatchObject({
       memory_version_id: before.memory_version_id,
     });
   });
 
   it('refuses a field the API does not take', async () => {
     const { id } = await create('/a.md');
-    const body = { memory_store_id: storeId, content: 'x', colour: 'red' } as Anthropic.Beta.MemoryStores.MemoryUpdateParams;
+    const body = {
+      memory_store_id: storeId,
+      content: 'x',
+      colour: 'red',
+    } as Anthropic.Beta.MemoryStores.MemoryUpdateParams;
     expect((await refusal(memories().update(id, body))).status).toBe(400);
   });
 });
@@ -217,7 +245,7 @@ describe('limits', () => {
     expect(error.type).toBe('invalid_request_error');
   });
 
-  it('refuses a memory past the store\'s count limit, and takes one again after a delete', async () => {
+  it("refuses a memory past the store's count limit, and takes one again after a delete", async () => {
     await start({ maxMemories: 2 });
     const first = await create('/1.md');
     await create('/2.md');
@@ -324,7 +352,9 @@ describe('list', () => {
   it('refuses a page cursor from another listing', async () => {
     const first = await memories().list(storeId, { limit: 2 });
     const cursor = first.next_page ?? '';
-    expect((await refusal(memories().list(storeId, { limit: 2, path_prefix: '/notes/', page: cursor }))).status).toBe(400);
+    expect((await refusal(memories().list(storeId, { limit: 2, path_prefix: '/notes/', page: cursor }))).status).toBe(
+      400,
+    );
     expect((await refusal(memories().list(storeId, { page: 'garbage' }))).status).toBe(400);
   });
 });
@@ -332,7 +362,9 @@ describe('list', () => {
 describe('delete', () => {
   it('deletes a memory whose content still has the expected hash', async () => {
     const { id } = await create('/a.md', 'one');
-    await expect(memories().delete(id, { memory_store_id: storeId, expected_content_sha256: sha256('one') })).resolves.toEqual({
+    await expect(
+      memories().delete(id, { memory_store_id: storeId, expected_content_sha256: sha256('one') }),
+    ).resolves.toEqual({
       id,
       type: 'memory_deleted',
     });
@@ -342,7 +374,9 @@ describe('delete', () => {
 
   it('refuses a stale expected_content_sha256 with 409 and keeps the memory', async () => {
     const { id } = await create('/a.md', 'one');
-    const error = await refusal(memories().delete(id, { memory_store_id: storeId, expected_content_sha256: sha256('two') }));
+    const error = await refusal(
+      memories().delete(id, { memory_store_id: storeId, expected_content_sha256: sha256('two') }),
+    );
     expect(error.status).toBe(409);
     expect(error.type).toBe('memory_precondition_failed_error');
     await expect(memories().retrieve(id, { memory_store_id: storeId })).resolves.toBeDefined();
@@ -350,12 +384,15 @@ describe('delete', () => {
 });
 
 describe('memory versions', () => {
-  it('keeps every version, newest first, a deleted memory\'s too', async () => {
+  it("keeps every version, newest first, a deleted memory's too", async () => {
     const created = await create('/a.md', 'one');
     const modified = await memories().update(created.id, { memory_store_id: storeId, content: 'two', path: '/b.md' });
     await memories().delete(created.id, { memory_store_id: storeId });
     const versions = [];
-    for await (const version of client.beta.memoryStores.memoryVersions.list(storeId, { memory_id: created.id, limit: 1 })) {
+    for await (const version of client.beta.memoryStores.memoryVersions.list(storeId, {
+      memory_id: created.id,
+      limit: 1,
+    })) {
       versions.push(version);
     }
     expect(versions.map((version) => [version.operation, version.path, version.content_sha256 ?? null])).toEqual([
@@ -389,7 +426,11 @@ describe('the HTTP edge', () => {
   it('answers 401 authentication_error without x-api-key or a bearer token', async () => {
     const response = await fetch(`${server.url}/v1/memory_stores/${storeId}`, { headers: beta });
     expect(response.status).toBe(401);
-    expect(await response.json()).toMatchObject({ type: 'error', error: { type: 'authentication_error' }, request_id: expect.any(String) });
+    expect(await response.json()).toMatchObject({
+      type: 'error',
+      error: { type: 'authentication_error' },
+      request_id: expect.any(String),
+    });
   });
 
   it('takes a bearer token, and refuses a key other than the one configured', async () => {
@@ -429,7 +470,10 @@ describe('the HTTP edge', () => {
         method: 'GET',
         path: `/v1/memory_stores/${storeId}/memories`,
         query: { path_prefix: '/x/' },
-        headers: expect.objectContaining({ 'anthropic-workspace-id': 'wrkspc_1', 'anthropic-beta': 'agent-memory-2026-07-22' }),
+        headers: expect.objectContaining({
+          'anthropic-workspace-id': 'wrkspc_1',
+          'anthropic-beta': 'agent-memory-2026-07-22',
+        }),
       }),
     ]);
     server.reset();
@@ -465,7 +509,9 @@ describe('the HTTP edge', () => {
     const { id } = await create('/a.md', 'one');
     server.reset();
     const precondition = { type: 'content_sha256', content_sha256: sha256('zero') } as const;
-    const error = await refusal(retrying.beta.memoryStores.memories.update(id, { memory_store_id: storeId, content: 'x', precondition }));
+    const error = await refusal(
+      retrying.beta.memoryStores.memories.update(id, { memory_store_id: storeId, content: 'x', precondition }),
+    );
     expect(error.status).toBe(409);
     // The SDK retries every 409 (as a lock timeout) unless the answer says `x-should-retry: false`.
     expect(server.requests).toHaveLength(3);

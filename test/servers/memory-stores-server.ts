@@ -7,7 +7,8 @@
 // actor and session filters, version retention and any version cap; rate limits and overload beyond `fail()`;
 // request size limits; sessions (a store mounted under /mnt/memory); message wording. Undocumented, so guessed here:
 // the count limit answers 400 invalid_request_error, a create with `content: null` is refused, versions list newest
-// first, a `limit` over 100 is refused (with `view=full`, up to 100 is capped to 20), no answer sends `x-should-retry`.
+// first, a `limit` over 100 is refused (with `view=full`, up to 100 is capped to 20), no answer sends `x-should-retry`,
+// and a request whose caller gave up during `latencyMs` is still carried out (the service may well do the same).
 
 import { Buffer } from 'node:buffer';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -35,7 +36,7 @@ export interface InjectedFailure {
   times?: number;
   /** Sent as `retry-after` (seconds or a date), as given. */
   retryAfter?: string;
-  /** Sent as `retry-after-ms`; a 429 or 5xx sends 1 unless `retryAfter` is given, so the SDK's own retry comes at once. */
+  /** Sent as `retry-after-ms`. A 429 or 5xx sends 1 unless `retryAfter` is given: the SDK's own retry comes at once. */
   retryAfterMs?: number;
 }
 
@@ -103,11 +104,27 @@ function routesOf(model: MemoryStoresModel): [string, RegExp, Handler][] {
     ['GET', new RegExp(`${stores}/([^/]+)$`), ([store]) => model.retrieveStore(at(store))],
     ['POST', new RegExp(`${memories}$`), ([store], body, query) => model.createMemory(at(store), body, query)],
     ['GET', new RegExp(`${memories}$`), ([store], _, query) => model.listMemories(at(store), query)],
-    ['GET', new RegExp(`${memories}/([^/]+)$`), ([store, id], _, query) => model.retrieveMemory(at(store), at(id), query)],
-    ['POST', new RegExp(`${memories}/([^/]+)$`), ([store, id], body, query) => model.updateMemory(at(store), at(id), body, query)],
-    ['DELETE', new RegExp(`${memories}/([^/]+)$`), ([store, id], _, query) => model.deleteMemory(at(store), at(id), query)],
+    [
+      'GET',
+      new RegExp(`${memories}/([^/]+)$`),
+      ([store, id], _, query) => model.retrieveMemory(at(store), at(id), query),
+    ],
+    [
+      'POST',
+      new RegExp(`${memories}/([^/]+)$`),
+      ([store, id], body, query) => model.updateMemory(at(store), at(id), body, query),
+    ],
+    [
+      'DELETE',
+      new RegExp(`${memories}/([^/]+)$`),
+      ([store, id], _, query) => model.deleteMemory(at(store), at(id), query),
+    ],
     ['GET', new RegExp(`${versions}$`), ([store], _, query) => model.listVersions(at(store), query)],
-    ['GET', new RegExp(`${versions}/([^/]+)$`), ([store, id], _, query) => model.retrieveVersion(at(store), at(id), query)],
+    [
+      'GET',
+      new RegExp(`${versions}/([^/]+)$`),
+      ([store, id], _, query) => model.retrieveVersion(at(store), at(id), query),
+    ],
   ];
 }
 
@@ -133,7 +150,8 @@ function parseBody(text: string): Body {
   } catch {
     throw ApiRefusal.invalid('The request body is not valid JSON.');
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw ApiRefusal.invalid('The request body must be a JSON object.');
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw ApiRefusal.invalid('The request body must be a JSON object.');
   return body as Body;
 }
 

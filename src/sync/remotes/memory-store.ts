@@ -66,6 +66,17 @@ interface SdkError {
 
 const sdkError = (error: unknown): SdkError => (typeof error === 'object' && error !== null ? error : {});
 
+/** Rethrows all but a 404, which it answers as undefined (the memory is not there). */
+function unless404(error: unknown): undefined {
+  if (sdkError(error).status === 404) return undefined;
+  throw error;
+}
+
+/** A memory's id and content hash, as the caller last saw them. */
+type Known = { id: string; sha256: string };
+
+const precondition = (sha256: string) => ({ type: 'content_sha256', content_sha256: sha256 }) as const;
+
 /** Milliseconds to wait, from `retry-after-ms` or `retry-after` (seconds or a date), when the answer gives them. */
 function retryAfterOf(headers: SdkError['headers']): number | undefined {
   const ms = Number(headers?.get?.('retry-after-ms') ?? Number.NaN);
@@ -92,9 +103,18 @@ interface Attempt {
 function failure(error: unknown, attempt: Attempt, belowRoot: (path: string) => string | undefined): SyncRemoteError {
   if (isSyncRemoteError(error)) return error;
   const sdk = sdkError(error);
-  const say = (kind: RemoteErrorKind, what: string, extra: { status?: number; retryAfterMs?: number; conflictingPath?: string } = {}) =>
-    new SyncRemoteError(kind, `Memory Stores, ${attempt.path}: ${what} (${String(sdk.message ?? error)})`, { ...extra, cause: error });
-  if (attempt.signal?.aborted || sdk.name === 'APIUserAbortError' || sdk.name === 'AbortError') return say('aborted', 'stopped');
+  const say = (
+    kind: RemoteErrorKind,
+    what: string,
+    extra: { status?: number; retryAfterMs?: number; conflictingPath?: string } = {},
+  ) =>
+    new SyncRemoteError(kind, `Memory Stores, ${attempt.path}: ${what} (${String(sdk.message ?? error)})`, {
+      ...extra,
+      cause: error,
+    });
+  if (attempt.signal?.aborted || sdk.name === 'APIUserAbortError' || sdk.name === 'AbortError') {
+    return say('aborted', 'stopped');
+  }
   if (typeof sdk.status !== 'number') {
     if (sdk.name === 'APIConnectionTimeoutError') return say('server', 'no answer in time');
     return say(sdk.name === 'APIConnectionError' ? 'network' : 'protocol', 'no answer');
@@ -120,7 +140,8 @@ function failure(error: unknown, attempt: Attempt, belowRoot: (path: string) => 
   if (status === 413) return say('too-large', 'the content is too large', { status });
   if (status === 400 || status === 422) {
     // The count limit has no error type of its own: only its wording tells it from the other refusals.
-    if (/memories/i.test(message) && /maximum|limit|at most|too many|full/i.test(message)) return say('full', 'the store is full', { status });
+    const full = /memories/i.test(message) && /maximum|limit|at most|too many|full/i.test(message);
+    if (full) return say('full', 'the store is full', { status });
     if (/\bpath\b/i.test(message)) return say('refused-path', 'the path is refused', { status });
     if (/content|bytes|size|large/i.test(message)) return say('too-large', 'the content is too large', { status });
   }
@@ -141,7 +162,8 @@ export function memoryStoreRemote(options: MemoryStoreRemoteOptions): SyncRemote
   const request = (signal: AbortSignal | undefined) => ({ maxRetries: 0, ...(signal ? { signal } : {}) });
 
   const inStorePath = (path: string): string => root.slice(0, -1) + path;
-  const belowRoot = (path: string): string | undefined => (path.startsWith(root) ? path.slice(root.length - 1) : undefined);
+  const belowRoot = (path: string): string | undefined =>
+    path.startsWith(root) ? path.slice(root.length - 1) : undefined;
   const fileOf = (memory: BetaManagedAgentsMemory, path: string): RemoteFile => ({
     path,
     version: memory.memory_version_id,
@@ -182,15 +204,12 @@ export function memoryStoreRemote(options: MemoryStoreRemoteOptions): SyncRemote
    * The id and hash to send for a file as it was seen. A file this remote listed carries both; one without them is
    * looked up, and must still have the version seen. Undefined when the memory is gone.
    */
-  async function seen(file: RemoteFile, signal: AbortSignal | undefined): Promise<{ id: string; sha256: string } | undefined> {
+  async function seen(file: RemoteFile, signal: AbortSignal | undefined): Promise<Known | undefined> {
     if (file.id !== undefined && file.sha256 !== undefined) return { id: file.id, sha256: file.sha256 };
     const memory =
       file.id === undefined ?
         await find(file.path, signal)
-      : await memories.retrieve(file.id, { ...inStore, view: 'basic' }, request(signal)).catch((error: unknown) => {
-          if (sdkError(error).status === 404) return undefined;
-          throw error;
-        });
+      : await memories.retrieve(file.id, { ...inStore, view: 'basic' }, request(signal)).catch(unless404);
     if (memory === undefined) return undefined;
     if (memory.memory_version_id !== file.version) {
       throw new SyncRemoteError('precondition', `Memory Stores, ${file.path}: it changed since it was seen.`);
@@ -198,7 +217,12 @@ export function memoryStoreRemote(options: MemoryStoreRemoteOptions): SyncRemote
     return { id: memory.id, sha256: memory.content_sha256 };
   }
 
-  const gone = (file: RemoteFile) => new SyncRemoteError('precondition', `Memory Stores, ${file.path}: it was deleted since it was seen.`);
+  /** As `seen`, for a call that needs the memory still there. */
+  async function stillThere(file: RemoteFile, signal: AbortSignal | undefined): Promise<Known> {
+    const known = await seen(file, signal);
+    if (!known) throw new SyncRemoteError('precondition', `Memory Stores, ${file.path}: deleted since it was seen.`);
+    return known;
+  }
 
   return {
     id: `memory-store:${storeId}${root}`,
@@ -230,7 +254,9 @@ export function memoryStoreRemote(options: MemoryStoreRemoteOptions): SyncRemote
         const memory = await memories.retrieve(id, { ...inStore, view: 'full' }, request(signal));
         // A memory keeps its id when renamed: it is read where it is now, unless that is outside the root.
         const path = belowRoot(memory.path);
-        if (path === undefined) throw new SyncRemoteError('not-found', `Memory Stores, ${file.path}: moved to ${memory.path}.`);
+        if (path === undefined) {
+          throw new SyncRemoteError('not-found', `Memory Stores, ${file.path}: moved to ${memory.path}.`);
+        }
         return { file: fileOf(memory, path), text: memory.content ?? '' };
       }),
 
@@ -242,32 +268,32 @@ export function memoryStoreRemote(options: MemoryStoreRemoteOptions): SyncRemote
         if (utf8Length(text) > SERVICE.maxFileBytes) {
           throw new SyncRemoteError('too-large', `Memory Stores, ${path}: over ${SERVICE.maxFileBytes} bytes.`);
         }
-        if (expected === null) return fileOf(await memories.create(storeId, { ...workspace, path: target, content: text }, request(signal)), path);
-        const known = await seen(expected, signal);
-        if (known === undefined) throw gone(expected);
-        const precondition = { type: 'content_sha256', content_sha256: known.sha256 } as const;
+        if (expected === null) {
+          const params = { ...workspace, path: target, content: text };
+          return fileOf(await memories.create(storeId, params, request(signal)), path);
+        }
+        const { id, sha256 } = await stillThere(expected, signal);
         const rename = path === expected.path ? {} : { path: target };
-        return fileOf(await memories.update(known.id, { ...inStore, content: text, ...rename, precondition }, request(signal)), path);
+        const params = { ...inStore, content: text, ...rename, precondition: precondition(sha256) };
+        return fileOf(await memories.update(id, params, request(signal)), path);
       });
     },
 
     delete: (expected, { signal } = {}) =>
       attempt({ path: expected.path, gone: 'precondition', signal }, async () => {
         const known = await seen(expected, signal);
+        // Gone already, before or during the call: what the delete was for.
         if (known === undefined) return;
-        await memories.delete(known.id, { ...inStore, expected_content_sha256: known.sha256 }, request(signal)).catch((error: unknown) => {
-          // Gone already: what the delete was for.
-          if (sdkError(error).status !== 404) throw error;
-        });
+        const params = { ...inStore, expected_content_sha256: known.sha256 };
+        await memories.delete(known.id, params, request(signal)).catch(unless404);
       }),
 
     move: async (expected, to, { signal } = {}) => {
       const target = checked(to);
       return attempt({ path: expected.path, target, gone: 'precondition', signal }, async () => {
-        const known = await seen(expected, signal);
-        if (known === undefined) throw gone(expected);
-        const precondition = { type: 'content_sha256', content_sha256: known.sha256 } as const;
-        return fileOf(await memories.update(known.id, { ...inStore, path: target, precondition }, request(signal)), to);
+        const { id, sha256 } = await stillThere(expected, signal);
+        const params = { ...inStore, path: target, precondition: precondition(sha256) };
+        return fileOf(await memories.update(id, params, request(signal)), to);
       });
     },
   };

@@ -105,11 +105,17 @@ export class MemoryStoresModel {
     this.#checkContent(content);
     this.#checkFree(state, path, undefined);
     if (state.memories.size >= this.limits.maxMemories) {
-      throw ApiRefusal.invalid(`The memory store already holds the maximum number of memories (${this.limits.maxMemories}).`);
+      throw ApiRefusal.invalid(
+        `The memory store already holds the maximum number of memories (${this.limits.maxMemories}).`,
+      );
     }
     const now = new Date().toISOString();
     const memory = { id: this.#id('mem'), type: 'memory', memory_store_id: storeId, created_at: now } as const;
-    const stored = this.#write(state, { ...memory, path, content, updated_at: now, ...sizeAndHash(content), memory_version_id: '' }, 'created');
+    const stored = this.#write(
+      state,
+      { ...memory, path, content, updated_at: now, ...sizeAndHash(content), memory_version_id: '' },
+      'created',
+    );
     return present(stored, view);
   }
 
@@ -130,7 +136,8 @@ export class MemoryStoresModel {
     // Already as asked: nothing to write, and no precondition can fail (the API's rule).
     if (content === current.content && path === current.path) return present(current, view);
     if (precondition !== undefined) {
-      if (precondition.type !== 'content_sha256') throw ApiRefusal.invalid('precondition.type must be "content_sha256"');
+      if (precondition.type !== 'content_sha256')
+        throw ApiRefusal.invalid('precondition.type must be "content_sha256"');
       const expected = precondition.content_sha256;
       if (typeof expected !== 'string' || !SHA256.test(expected)) {
         throw ApiRefusal.invalid('precondition.content_sha256 must be 64 lowercase hexadecimal characters');
@@ -147,7 +154,8 @@ export class MemoryStoresModel {
     const current = this.#memory(storeId, memoryId);
     const expected = query.expected_content_sha256;
     if (expected !== undefined) {
-      if (!SHA256.test(expected)) throw ApiRefusal.invalid('expected_content_sha256 must be 64 lowercase hexadecimal characters');
+      if (!SHA256.test(expected))
+        throw ApiRefusal.invalid('expected_content_sha256 must be 64 lowercase hexadecimal characters');
       if (expected !== current.content_sha256) throw preconditionFailed(memoryId);
     }
     state.memories.delete(memoryId);
@@ -189,13 +197,19 @@ export class MemoryStoresModel {
     const { limit, after } = pageParams(query, view, this.limits.pageSize, filter);
     // Newest first; a cursor names the last version shown, and older ones follow it.
     let newestFirst = [...state.versions].reverse();
-    if (after !== undefined) newestFirst = newestFirst.slice(newestFirst.findIndex((version) => version.id === after) + 1);
+    if (after !== undefined)
+      newestFirst = newestFirst.slice(newestFirst.findIndex((version) => version.id === after) + 1);
     const matching = newestFirst.filter(
       (version) =>
         (query.memory_id === undefined || version.memory_id === query.memory_id) &&
         (query.operation === undefined || version.operation === query.operation),
     );
-    return pageOf(matching.map((version) => presentVersion(version, view)), limit, (version) => version.id, filter);
+    return pageOf(
+      matching.map((version) => presentVersion(version, view)),
+      limit,
+      (version) => version.id,
+      filter,
+    );
   }
 
   retrieveVersion(storeId: string, versionId: string, query: Query = {}): Version {
@@ -205,7 +219,11 @@ export class MemoryStoresModel {
   }
 
   /** Stores `memory` under a new version id and records the version. */
-  #write(state: StoreState, memory: Memory & { content: string }, operation: 'created' | 'modified'): Memory & { content: string } {
+  #write(
+    state: StoreState,
+    memory: Memory & { content: string },
+    operation: 'created' | 'modified',
+  ): Memory & { content: string } {
     const stored = { ...memory, memory_version_id: this.#id('memver') };
     state.memories.set(stored.id, stored);
     state.versions.push({
@@ -245,11 +263,15 @@ export class MemoryStoresModel {
   /** Refuses `path` when another memory holds it or a path above or below it (the memory `self` may). */
   #checkFree(state: StoreState, path: string, self: string | undefined): void {
     const others = [...state.memories.values()].filter((memory) => memory.id !== self);
-    const blocking = others.find((memory) => memory.path === path) ?? others.find((memory) => overlaps(memory.path, path));
+    const blocking =
+      others.find((memory) => memory.path === path) ?? others.find((memory) => overlaps(memory.path, path));
     if (!blocking) return;
     throw new ApiRefusal(409, {
       type: 'memory_path_conflict_error',
-      message: blocking.path === path ? `A memory already exists at ${path}.` : `${path} overlaps the memory at ${blocking.path}.`,
+      message:
+        blocking.path === path ?
+          `A memory already exists at ${path}.`
+        : `${path} overlaps the memory at ${blocking.path}.`,
       conflicting_path: blocking.path,
       conflicting_memory_id: blocking.id,
     });

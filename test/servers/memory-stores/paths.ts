@@ -47,7 +47,11 @@ export function comparePaths(a: string, b: string): number {
  * What a listing shows for `path` below `prefix` at `depth`: the path itself, or the `memory_prefix` folder that
  * stands for it (`depth` segments deep, ending in `/`); undefined when `path` is not below `prefix`.
  */
-export function listedAs(path: string, prefix: string, depth: number): { memory: string } | { folder: string } | undefined {
+export function listedAs(
+  path: string,
+  prefix: string,
+  depth: number,
+): { memory: string } | { folder: string } | undefined {
   if (!path.startsWith(prefix)) return undefined;
   const below = path.slice(prefix.length).split('/');
   if (depth === 0 || below.length <= depth) return { memory: path };

@@ -70,23 +70,38 @@ function decodeCursor(page: string, scope: string): string {
   } catch {
     cursor = undefined;
   }
-  if (!page.startsWith('page_') || typeof cursor?.after !== 'string') throw ApiRefusal.invalid('page is not a valid cursor');
+  if (!page.startsWith('page_') || typeof cursor?.after !== 'string')
+    throw ApiRefusal.invalid('page is not a valid cursor');
   if (cursor.scope !== scope) throw ApiRefusal.invalid('page belongs to a listing with other parameters');
   return cursor.after;
 }
 
 /** The page size and the key to start after, from `limit` and `page`; `scope` names the listing's other parameters. */
-export function pageParams(query: Query, view: View, pageSize: number, scope: string): { limit: number; after: string | undefined } {
+export function pageParams(
+  query: Query,
+  view: View,
+  pageSize: number,
+  scope: string,
+): { limit: number; after: string | undefined } {
   const asked = query.limit === undefined ? pageSize : Number(query.limit);
-  if (!Number.isInteger(asked) || asked < 1 || asked > MAX_PAGE) throw ApiRefusal.invalid(`limit must be 1 to ${MAX_PAGE}`);
+  if (!Number.isInteger(asked) || asked < 1 || asked > MAX_PAGE)
+    throw ApiRefusal.invalid(`limit must be 1 to ${MAX_PAGE}`);
   const limit = view === 'full' ? Math.min(asked, MAX_FULL_PAGE) : asked;
   const after = query.page === undefined || query.page === '' ? undefined : decodeCursor(query.page, scope);
   return { limit, after };
 }
 
 /** The first `limit` of `rest`, and the cursor to the others when there are any. */
-export function pageOf<T>(rest: readonly T[], limit: number, keyOf: (item: T) => string, scope: string): { data: T[]; next_page: string | null } {
+export function pageOf<T>(
+  rest: readonly T[],
+  limit: number,
+  keyOf: (item: T) => string,
+  scope: string,
+): { data: T[]; next_page: string | null } {
   const data = rest.slice(0, limit);
   const last = data.at(-1);
-  return { data, next_page: rest.length > limit && last !== undefined ? encodeCursor({ after: keyOf(last), scope }) : null };
+  return {
+    data,
+    next_page: rest.length > limit && last !== undefined ? encodeCursor({ after: keyOf(last), scope }) : null,
+  };
 }

@@ -6,7 +6,11 @@ import Anthropic from '@anthropic-ai/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { memoryStoreRemote, type MemoryStoreRemoteOptions } from '../../../src/sync/remotes/memory-store.js';
 import { SyncRemoteError, type RemoteErrorKind, type RemoteFile, type SyncRemote } from '../../../src/sync/remote.js';
-import { startMemoryStoresServer, type MemoryStoresServer, type MemoryStoresServerOptions } from '../../servers/memory-stores-server.js';
+import {
+  startMemoryStoresServer,
+  type MemoryStoresServer,
+  type MemoryStoresServerOptions,
+} from '../../servers/memory-stores-server.js';
 
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -54,7 +58,7 @@ const move = (remote: SyncRemote, file: RemoteFile, to: string) => {
 };
 
 describe('identity and limits', () => {
-  it('names itself by store and root, and has the service\'s limits', () => {
+  it("names itself by store and root, and has the service's limits", () => {
     const remote = remoteOf();
     expect(remote.id).toBe(`memory-store:${storeId}/`);
     expect(remote.kind).toBe('memory-store');
@@ -62,7 +66,7 @@ describe('identity and limits', () => {
     expect(remote.limits).toEqual({ maxFileBytes: 102_400, maxFiles: 2000, maxPathBytes: 1024, maxSegments: 20 });
   });
 
-  it('takes a folder as its root, with or without the trailing slash, and leaves the root\'s share of the path limits', () => {
+  it("takes a folder as its root, with or without the trailing slash, and leaves the root's share of the path limits", () => {
     const remote = remoteOf({ pathPrefix: '/team/ü', concurrency: 2 });
     expect(remote.id).toBe(`memory-store:${storeId}/team/ü/`);
     expect(remote.concurrency).toBe(2);
@@ -108,7 +112,7 @@ describe('list and read', () => {
     expect(server.requests[0]?.query).toMatchObject({ path_prefix: '/team/' });
   });
 
-  it('reads a file\'s text with what the store now says of it', async () => {
+  it("reads a file's text with what the store now says of it", async () => {
     const remote = remoteOf({ pathPrefix: '/team/' });
     seed('/team/a.md', 'alpha');
     const [file] = await remote.list();
@@ -146,7 +150,10 @@ describe('write', () => {
   it('refuses a path that overlaps a file, as path-conflict naming it below the root', async () => {
     const remote = remoteOf({ pathPrefix: '/team/' });
     seed('/team/notes');
-    expect(await failureOf(remote.write('/notes/todo.md', 'x', null))).toMatchObject({ kind: 'path-conflict', conflictingPath: '/notes' });
+    expect(await failureOf(remote.write('/notes/todo.md', 'x', null))).toMatchObject({
+      kind: 'path-conflict',
+      conflictingPath: '/notes',
+    });
     seed('/team/projects/a/b.md');
     expect(await failureOf(remote.write('/projects', 'x', null))).toMatchObject({
       kind: 'path-conflict',
@@ -160,7 +167,9 @@ describe('write', () => {
     const after = await remote.write('/a.md', 'two', before);
     expect(after).toMatchObject({ path: '/a.md', id: before.id, sha256: sha256('two') });
     expect(after.version).not.toBe(before.version);
-    const update = server.requests.find((request) => request.method === 'POST' && request.path.endsWith(`/${before.id}`));
+    const update = server.requests.find(
+      (request) => request.method === 'POST' && request.path.endsWith(`/${before.id}`),
+    );
     expect(update).toBeDefined();
   });
 
@@ -193,11 +202,13 @@ describe('write', () => {
   it('updates a file known only by path and version, when that version is still there', async () => {
     const remote = remoteOf();
     const seen = await remote.write('/a.md', 'one', null);
-    await expect(remote.write('/a.md', 'two', { path: '/a.md', version: seen.version })).resolves.toMatchObject({ id: seen.id });
+    await expect(remote.write('/a.md', 'two', { path: '/a.md', version: seen.version })).resolves.toMatchObject({
+      id: seen.id,
+    });
     expect(await kindOf(remote.write('/a.md', 'three', { path: '/a.md', version: seen.version }))).toBe('precondition');
-    expect(await kindOf(remote.write('/a.md', 'three', { path: '/a.md', id: seen.id ?? '', version: seen.version }))).toBe(
-      'precondition',
-    );
+    expect(
+      await kindOf(remote.write('/a.md', 'three', { path: '/a.md', id: seen.id ?? '', version: seen.version })),
+    ).toBe('precondition');
   });
 });
 
@@ -240,8 +251,14 @@ describe('delete and move', () => {
     const remote = remoteOf();
     const seen = await remote.write('/a.md', 'one', null);
     await remote.write('/b.md', 'other', null);
-    expect(await failureOf(move(remote, seen, '/b.md'))).toMatchObject({ kind: 'precondition', conflictingPath: '/b.md' });
-    expect(await failureOf(move(remote, seen, '/b.md/c.md'))).toMatchObject({ kind: 'path-conflict', conflictingPath: '/b.md' });
+    expect(await failureOf(move(remote, seen, '/b.md'))).toMatchObject({
+      kind: 'precondition',
+      conflictingPath: '/b.md',
+    });
+    expect(await failureOf(move(remote, seen, '/b.md/c.md'))).toMatchObject({
+      kind: 'path-conflict',
+      conflictingPath: '/b.md',
+    });
     server.api.updateMemory(storeId, seen.id ?? '', { content: 'theirs' });
     expect(await kindOf(move(remote, seen, '/c.md'))).toBe('precondition');
   });
@@ -251,10 +268,19 @@ describe('refusals before sending', () => {
   it('refuses a path the service would refuse, without a request', async () => {
     const remote = remoteOf({ pathPrefix: '/team/' });
     server.reset();
-    for (const path of ['a.md', '/a//b.md', '/a/../b.md', '/cafe\u0301.md', '/zero\u200bwidth.md', `/${'x'.repeat(1019)}`]) {
+    for (const path of [
+      'a.md',
+      '/a//b.md',
+      '/a/../b.md',
+      '/cafe\u0301.md',
+      '/zero\u200bwidth.md',
+      `/${'x'.repeat(1019)}`,
+    ]) {
       expect(await kindOf(remote.write(path, 'x', null))).toBe('refused-path');
     }
-    expect(await kindOf(remote.write(`/${Array.from({ length: 20 }, () => 's').join('/')}`, 'x', null))).toBe('refused-path');
+    expect(await kindOf(remote.write(`/${Array.from({ length: 20 }, () => 's').join('/')}`, 'x', null))).toBe(
+      'refused-path',
+    );
     expect(server.requests).toEqual([]);
     await expect(remote.write(`/${'x'.repeat(1018)}`, 'x', null)).resolves.toBeDefined();
   });
@@ -267,7 +293,7 @@ describe('refusals before sending', () => {
     await expect(remote.write('/big.md', 'é'.repeat(51_200), null)).resolves.toMatchObject({ size: 102_400 });
   });
 
-  it('words the store\'s count limit as full', async () => {
+  it("words the store's count limit as full", async () => {
     await start({ maxMemories: 2 });
     const remote = remoteOf();
     await remote.write('/1.md', 'x', null);
