@@ -7,3 +7,7 @@ export type { SyncReport, SkippedFile } from '../sync/sync-report.js';
 export type { SyncStatus, SyncConflict, SyncError } from '../sync/sync-status.js';
 export { SyncRemoteError, isSyncRemoteError } from '../sync/remote.js';
 export type { SyncRemote, RemoteFile, RemoteLimits, RemoteCallOptions, RemoteErrorKind } from '../sync/remote.js';
+export { memoryStoreRemote } from '../sync/remotes/memory-store.js';
+export type { MemoryStoreRemoteOptions } from '../sync/remotes/memory-store.js';
+export { webdavRemote } from '../sync/remotes/webdav.js';
+export type { WebdavRemoteOptions } from '../sync/remotes/webdav.js';
