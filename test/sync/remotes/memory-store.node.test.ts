@@ -1,6 +1,7 @@
 // The Memory Stores remote through the real SDK client against the loopback server: the SyncRemote contract (paths
 // below the root, preconditions, conflicts, limits) and the kinds its failures arrive as.
 
+import { Buffer } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -70,7 +71,7 @@ describe('identity and limits', () => {
     const remote = remoteOf({ pathPrefix: '/team/ü', concurrency: 2 });
     expect(remote.id).toBe(`memory-store:${storeId}/team/ü/`);
     expect(remote.concurrency).toBe(2);
-    expect(remote.limits).toMatchObject({ maxPathBytes: 1024 - '/team/ü'.length - 1, maxSegments: 18 });
+    expect(remote.limits).toMatchObject({ maxPathBytes: 1024 - Buffer.byteLength('/team/ü'), maxSegments: 18 });
   });
 
   it('refuses a root that is no folder path, and a concurrency below 1', () => {
