@@ -155,9 +155,13 @@ async function run(dir: string, port: number): Promise<Running> {
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   let gone = false;
+  // A test process that ends without stop() (a crash, a timeout) must not leave Apache serving.
+  const orphaned = () => child.kill('SIGTERM');
+  process.once('exit', orphaned);
   const exited = new Promise<void>((resolveExit) => {
     child.once('exit', () => {
       gone = true;
+      process.off('exit', orphaned);
       resolveExit();
     });
     child.once('error', (error) => {

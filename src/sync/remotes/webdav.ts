@@ -31,7 +31,7 @@ export interface WebdavRemoteOptions {
  * How long to wait before retrying an If-Match that failed only because the server's tag was still weak. Apache's
  * tag is strong once the request comes more than a second after the file's modification time.
  */
-export const WEAK_ETAG_WAIT_MS = 1200;
+const WEAK_ETAG_WAIT_MS = 1200;
 
 /** An answer, and what a PROPFIND after its 412 found at the path (null: nothing), when one was made. */
 interface Sent {

@@ -2,7 +2,7 @@
 // and bearer auth, the tree walk, optimistic concurrency with Apache's weak-then-strong ETags, MKCOL, MOVE, limits,
 // names, and the failures a sync engine must tell apart. Each test works in a root folder of its own.
 
-import { readFile, readdir } from 'node:fs/promises';
+import { readFile, readdir, utimes } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -121,7 +121,7 @@ describe('the WebDAV adapter on Apache mod_dav', () => {
     expect((await remote.read(first)).text).toBe('two');
   });
 
-  it('updates a file right after writing it, while Apache still calls its ETag weak', async () => {
+  it('updates a file right after writing it, whether or not Apache still calls its ETag weak', async () => {
     const { remote } = remoteAt();
     const first = await remote.write('/quick.md', 'one', null);
     const second = await remote.write('/quick.md', 'two!', first);
@@ -129,6 +129,21 @@ describe('the WebDAV adapter on Apache mod_dav', () => {
     expect(new Set([first.version, second.version, third.version]).size).toBe(3);
     const read = await remote.read(third);
     expect(read).toEqual({ file: { path: '/quick.md', version: third.version, size: 5 }, text: 'three' });
+  });
+
+  it('waits once for a weak tag to turn strong, then calls a tag that stays weak (an mtime ahead) a precondition', async () => {
+    const { remote, sent, root } = remoteAt();
+    const file = await remote.write('/ahead.md', 'one', null);
+    // Apache calls a tag weak until a second after the file's mtime: an hour ahead keeps it weak for this test.
+    const ahead = new Date(Date.now() + 3_600_000);
+    await utimes(join(server.root, root, 'ahead.md'), ahead, ahead);
+    const [listed] = await remote.list();
+    expect(listed?.version).not.toBe(file.version);
+    sent.length = 0;
+    const error = await failure(remote.write('/ahead.md', 'two', listed ?? null));
+    expect(error.kind).toBe('precondition');
+    expect(sent.map((request) => request.method)).toEqual(['PUT', 'PROPFIND', 'PUT', 'PROPFIND']);
+    expect(await readFile(join(server.root, root, 'ahead.md'), 'utf8')).toBe('one');
   });
 
   it('refuses a delete with a stale version, deletes with the current one, and counts a gone file as deleted', async () => {
