@@ -44,15 +44,16 @@ const positiveInteger = (value: number | undefined) => value === undefined || (N
 function authorization(options: WebdavRemoteOptions): string | undefined {
   const { username, password, token } = options;
   if (token !== undefined) {
-    if (username !== undefined || password !== undefined)
+    if (username !== undefined || password !== undefined) {
       throw new TypeError('webdavRemote: give a token or a username and password, not both');
-    if (token === '' || /[\r\n]/.test(token))
-      throw new TypeError('webdavRemote: token must be a non-empty single line');
+    }
+    if (token === '' || /[\r\n]/.test(token)) throw new TypeError('webdavRemote: token must be one non-empty line');
     return `Bearer ${token}`;
   }
   if (username === undefined && password === undefined) return undefined;
-  if (username === undefined || password === undefined)
+  if (username === undefined || password === undefined) {
     throw new TypeError('webdavRemote: username and password go together');
+  }
   // RFC 7617: the user-id ends at the first colon.
   if (username.includes(':')) throw new TypeError('webdavRemote: a Basic auth username cannot contain ":"');
   return basicAuthorization(username, password);
@@ -62,10 +63,12 @@ function authorization(options: WebdavRemoteOptions): string | undefined {
 export function webdavRemote(options: WebdavRemoteOptions): SyncRemote {
   const root = rootUrl(options.url);
   const concurrency = options.concurrency ?? 4;
-  if (!positiveInteger(options.concurrency))
+  if (!positiveInteger(options.concurrency)) {
     throw new TypeError('webdavRemote: concurrency must be a positive integer');
-  if (!positiveInteger(options.maxFileBytes))
+  }
+  if (!positiveInteger(options.maxFileBytes)) {
     throw new TypeError('webdavRemote: maxFileBytes must be a positive integer');
+  }
   const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const names = new Map<string, string>();
   const dav: DavContext = {
@@ -89,20 +92,28 @@ export function webdavRemote(options: WebdavRemoteOptions): SyncRemote {
     return { response: await dav.send(request) };
   }
 
-  /** The file just written at `path`: a strong ETag from the answer, else what a PROPFIND now says. */
-  async function written(
+  /**
+   * The file at `path` after our write or move: a strong ETag from the answer, else what a PROPFIND now says (Apache's
+   * PUT and MOVE answers carry none). Another size there means another client wrote in between: its version is not
+   * ours, so the change is reported as the precondition failure it is, and the engine looks again.
+   */
+  async function settled(
     path: string,
     response: Response,
-    size: number,
+    size: number | undefined,
     signal: AbortSignal | undefined,
   ): Promise<RemoteFile> {
     await discard(response);
     const etag = response.headers.get('ETag');
-    if (etag !== null && !etag.startsWith('W/')) return { path, version: etagVersion(etag), size };
+    if (etag !== null && !etag.startsWith('W/') && size !== undefined) {
+      return { path, version: etagVersion(etag), size };
+    }
     const now = await stat(dav, path, signal);
-    if (now === null || now.collection)
-      throw new SyncRemoteError('precondition', `WebDAV: ${path} changed again right after it was written`);
-    return { ...remoteFile(path, now), size };
+    const file = now === null || now.collection ? undefined : remoteFile(path, now);
+    if (file === undefined || (size !== undefined && file.size !== undefined && file.size !== size)) {
+      throw new SyncRemoteError('precondition', `WebDAV: ${path} changed again right after our change`);
+    }
+    return size === undefined ? file : { ...file, size };
   }
 
   return {
@@ -170,7 +181,7 @@ export function webdavRemote(options: WebdavRemoteOptions): SyncRemote {
         await makeParents(dav, path, signal);
         ({ response, now } = await put());
       }
-      if (response.ok) return written(path, response, size, signal);
+      if (response.ok) return settled(path, response, size, signal);
       if (response.status === 412) {
         // Taken by a folder is a path conflict; by a file (or a changed file) the precondition it looks like.
         now ??= await stat(dav, path, signal);
@@ -232,32 +243,25 @@ export function webdavRemote(options: WebdavRemoteOptions): SyncRemote {
         // Tell the two 412s apart: `to` taken, or the source changed (or only its tag still weak).
         const there = await stat(dav, to, signal);
         if (there !== null) {
-          if (there.collection)
-            throw new SyncRemoteError('path-conflict', `WebDAV: cannot move ${from} to ${to}: a folder is there`, {
-              status: 412,
-              conflictingPath: to,
-            });
-          throw new SyncRemoteError('precondition', `WebDAV: cannot move ${from} to ${to}: a file is there`, {
+          const [kind, what] = there.collection
+            ? (['path-conflict', 'folder'] as const)
+            : (['precondition', 'file'] as const);
+          throw new SyncRemoteError(kind, `WebDAV: cannot move ${from} to ${to}: a ${what} is there`, {
             status: 412,
             conflictingPath: to,
           });
         }
         const source = await stat(dav, from, signal);
         if (source === null) throw new SyncRemoteError('not-found', `WebDAV: ${from} is gone`, { status: 412 });
-        if (!weakTwin(source, expected.version))
+        if (!weakTwin(source, expected.version)) {
           throw new SyncRemoteError('precondition', `WebDAV: ${from} changed since it was seen`, { status: 412 });
+        }
         await sleep(WEAK_ETAG_WAIT_MS, signal).catch((error: unknown) => {
           throw transportError(error, request);
         });
         response = await dav.send(request);
       }
-      if (response.ok) {
-        await discard(response);
-        const now = await stat(dav, to, signal);
-        if (now === null || now.collection)
-          throw new SyncRemoteError('precondition', `WebDAV: ${to} changed again right after the move`);
-        return remoteFile(to, now);
-      }
+      if (response.ok) return settled(to, response, expected.size, signal);
       if (response.status === 400 || response.status === 409) {
         const blocker = await findConflict(dav, to, false, signal);
         if (blocker !== undefined) {

@@ -74,6 +74,22 @@ describe('the WebDAV adapter, on a scripted server', () => {
     expect(dav.seen[2]?.headers.get('If-Match')).toBe('"v1"');
   });
 
+  it('reports a write another client overwrote before our PROPFIND (another size there) as precondition', async () => {
+    const dav = fakeDav((request) =>
+      request.method === 'PUT' ? status(201) : multistatus(file('/files/me/a.md', '"theirs"', 99)),
+    );
+    const remote = webdavRemote({ url: ROOT, fetch: dav.fetch });
+    expect((await failure(remote.write('/a.md', 'ours', null))).kind).toBe('precondition');
+    expect(dav.steps()).toEqual(['PUT /a.md', 'PROPFIND /a.md']);
+  });
+
+  it('takes a strong ETag from the PUT answer without a PROPFIND', async () => {
+    const dav = fakeDav(() => status(201, { ETag: '"s1"' }));
+    const written = await webdavRemote({ url: ROOT, fetch: dav.fetch }).write('/a.md', 'ours', null);
+    expect(written).toEqual({ path: '/a.md', version: '"s1"', size: 4 });
+    expect(dav.steps()).toEqual(['PUT /a.md']);
+  });
+
   it('answers precondition at once, with no wait, when the tag on the server has another value', async () => {
     const dav = fakeDav((request) =>
       request.method === 'PROPFIND' ? multistatus(file('/files/me/a.md', 'W/"v9"')) : status(412),
