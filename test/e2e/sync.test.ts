@@ -228,6 +228,35 @@ describe('two Chromium profiles', () => {
   });
 });
 
+describe('the dev server\'s API proxy', () => {
+  it('carries Memory Stores calls for the page, with the key added on the server (one connection for chat and sync)', async () => {
+    const proxied = await startDevServer({ ANTHROPIC_API_KEY: 'sk-ant-server-side', ANTHROPIC_PROXY_TARGET: stores.url });
+    const storeId = stores.createStore().id;
+    const profile = await diskProfile();
+    try {
+      const page = await (await profile.launch()).newPage();
+      await page.goto(`${proxied.url}${PAGE}`);
+      await page.waitForFunction(() => document.body.dataset.ready === 'true');
+      const from = stores.requests.length;
+      const remote: RemoteConfig = { kind: 'memory-store', baseURL: `${proxied.url}anthropic`, storeId };
+      const report = await page.evaluate(async (config) => {
+        const opened = await window.syncDevice.open(`proxy-${Date.now()}`, config, null);
+        if ('error' in opened) return opened;
+        await window.syncDevice.command({ command: 'create', path: '/memories/via-proxy.md', file_text: 'through the proxy' });
+        return window.syncDevice.syncNow({});
+      }, remote);
+      expect(report).toMatchObject({ value: { pushed: ['/memories/via-proxy.md'] } });
+      const seen = stores.requests.slice(from).filter((request) => request.method !== 'OPTIONS');
+      expect(seen.length).toBeGreaterThan(0);
+      // The key the server holds, never the page's placeholder; and no browser Origin, as a server-to-server call.
+      expect(seen.every((request) => request.headers['x-api-key'] === 'sk-ant-server-side' && !request.headers['origin'])).toBe(true);
+    } finally {
+      await profile.close();
+      await proxied.close();
+    }
+  });
+});
+
 describe.each([
   ['Memory Stores', memoryStore, 5],
   ['WebDAV', webdav, 6],
