@@ -12,6 +12,7 @@ import { setupForgetControl } from './forget-control.js';
 import { setupHistoryPanel } from './history-panel.js';
 import { setupMemoryPanel } from './memory-panel.js';
 import { setupStoragePanel } from './storage-panel.js';
+import { setupSyncPanel } from './sync-panel.js';
 
 /** One database for the demo, apart from any app on the same origin. */
 const DB_NAME = 'idb-memory-tool-demo';
@@ -33,6 +34,8 @@ async function start(): Promise<void> {
   setupExpiryControl(tool, async () => {
     await Promise.all([memory.refresh(), history.refresh()]);
   });
+  // Pulled files reach the tree and the history as change events, like any other write.
+  setupSyncPanel(tool, connection);
   tool.subscribe(() => {
     storage.clearFailure();
     void storage.refresh();
