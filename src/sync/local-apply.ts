@@ -24,7 +24,8 @@ export interface Agreed {
 
 export type LocalStep =
   /** `expect`: the body the file must still have (null: no file there). */
-  | { op: 'write'; path: string; text: string; expect: number | null; agreed?: Agreed }
+  /** `onlyWith`: applied only if the write of that path applied in the same batch (a conflict copy and its pull). */
+  | { op: 'write'; path: string; text: string; expect: number | null; agreed?: Agreed; onlyWith?: string }
   | { op: 'delete'; path: string; expect: number }
   | { op: 'move'; from: string; to: string; expect: number; agreed?: Agreed };
 
@@ -154,7 +155,7 @@ export async function applyLocal(
         } else {
           const key = mountFolder + step.path;
           const entry = byKey.get(key);
-          if (bodyAt(key) !== step.expect) {
+          if (bodyAt(key) !== step.expect || (step.onlyWith !== undefined && !outcome.applied.includes(step.onlyWith))) {
             outcome.changed.push(step.path);
             continue;
           }

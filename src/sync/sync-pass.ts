@@ -194,6 +194,8 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
       const read = await refusable(() => remote.read(file, { signal }), file.path, skip);
       if (read) fetched.set(file.path, read);
     }, signal);
+    // Conflict copies go after the pulls they stand beside, and only with them.
+    const copies: LocalStep[] = [];
     const fetchedShas = await hashes(compares.map((c) => (c.remote.sha256 === undefined ? fetched.get(c.path)?.text : undefined)));
     const remoteShas = compares.map((c, i) => c.remote.sha256 ?? fetchedShas[i]);
     for (const [i, c] of compares.entries()) {
@@ -212,7 +214,7 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
           const aside = conflictName(c.path, new Date());
           const text = textOf(c.local.bodyId);
           if (text === undefined) continue;
-          localSteps.push({ op: 'write', path: aside, text, expect: null });
+          copies.push({ op: 'write', path: aside, text, expect: null, onlyWith: c.path });
           report.conflicts.push(shown(c.path));
         }
       }
@@ -235,6 +237,7 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
       localSteps.push({ op: 'write', path: pull.path, text: read.text, expect: pull.expectLocal, agreed: { sha256, remote: read.file } });
     }
     for (const gone of localDeletes) localSteps.push({ op: 'delete', path: gone.path, expect: gone.expect });
+    localSteps.push(...copies);
 
     // 3. Here: one transaction, one journaled change by `sync`.
     const applied = await applyLocal(tool, mountFolder, settings.mountKey, localSteps, updates.splice(0));

@@ -291,6 +291,81 @@ describe('refusals', () => {
   });
 });
 
+describe('a memory changing under a pass', () => {
+  it('keeps a local edit made while the pass fetched the remote version, and carries it next time', async () => {
+    const remote = new MemoryRemote();
+    const { tool, sync } = await device(remote);
+    await create(tool, '/memories/a.md', 'base');
+    await sync.syncNow();
+    await remote.put('/a.md', 'theirs', remote.files.get('/a.md')?.id);
+    const handle = remote.handle();
+    let raced = false;
+    const racing = createMemorySync(await open({ dbName: tool.dbName }), {
+      remote: { ...handle, read: async (file, options) => {
+        // Claude writes the file between the listing and the pull, once.
+        if (!raced) await create(tool, '/memories/a.md', 'claude meanwhile');
+        raced = true;
+        return handle.read(file, options);
+      } },
+      interval: null,
+    });
+    sync.close();
+    const report = await racing.syncNow();
+    expect(report.pulled).toEqual([]);
+    expect(await tool.read('/memories/a.md')).toBe('claude meanwhile');
+    // Next pass: both changed since the baseline, so both versions are kept.
+    const next = await racing.syncNow();
+    expect(next.conflicts).toEqual(['/memories/a.md']);
+    const here = await files(tool);
+    expect(Object.values(here).sort()).toEqual(['claude meanwhile', 'theirs']);
+  });
+
+  it('makes no conflict copy when the file changes here again before the remote version lands', async () => {
+    const remote = new MemoryRemote();
+    const { tool, sync } = await device(remote);
+    await create(tool, '/memories/a.md', 'base');
+    await sync.syncNow();
+    await create(tool, '/memories/a.md', 'mine');
+    await remote.put('/a.md', 'theirs', remote.files.get('/a.md')?.id);
+    const handle = remote.handle();
+    let raced = false;
+    const racing = createMemorySync(await open({ dbName: tool.dbName }), {
+      remote: { ...handle, read: async (file, options) => {
+        if (!raced) await create(tool, '/memories/a.md', 'mine, edited again');
+        raced = true;
+        return handle.read(file, options);
+      } },
+      interval: null,
+    });
+    sync.close();
+    await racing.syncNow();
+    expect(await files(tool)).toEqual({ '/a.md': 'mine, edited again' });
+    await racing.syncNow();
+    expect(Object.values(await files(tool)).sort()).toEqual(['mine, edited again', 'theirs']);
+  });
+
+  it('only pulls into a memory whose database was evicted: nothing is deleted there', async () => {
+    const remote = new MemoryRemote();
+    const first = await open();
+    const sync = createMemorySync(first, { remote: remote.handle(), interval: null });
+    await create(first, '/memories/a.md', 'a');
+    await create(first, '/memories/b.md', 'b');
+    await sync.syncNow();
+    sync.close();
+    first.close();
+    await new Promise<void>((resolve, reject) => {
+      const request = indexedDB.deleteDatabase(first.dbName);
+      request.onsuccess = () => resolve();
+      request.onerror = () => reject(request.error);
+    });
+    const again = await open({ dbName: first.dbName });
+    const report = await createMemorySync(again, { remote: remote.handle(), interval: null }).syncNow();
+    expect(report.deleted).toEqual([]);
+    expect(report.pulled.sort()).toEqual(['/memories/a.md', '/memories/b.md']);
+    expect(remote.snapshot()).toEqual({ '/a.md': 'a', '/b.md': 'b' });
+  });
+});
+
 describe('mounts', () => {
   it('maps a mount folder to the remote root and leaves the rest of the memory alone', async () => {
     const team = new MemoryRemote();
