@@ -1,7 +1,6 @@
 // createMemorySync: a mount of a remote at a local folder, its passes (on demand, after local changes, on an
 // interval, when the page comes back), one tab at a time, retried with backoff, its status for any UI.
 
-import { isMemoryToolError } from '../core/errors.js';
 import { MEMORY_ROOT, isWithin, normalizeMemoryPath } from '../core/paths.js';
 import type { IndexedDBMemoryTool } from '../tool/tool.js';
 import { internalsOf } from '../tool/internals.js';
@@ -10,13 +9,14 @@ import { subtreeRange } from '../storage/entries.js';
 import { clearBaseline } from './baseline.js';
 import { copiedAt, originalOf } from './conflict-names.js';
 import { applyLocal } from './local-apply.js';
-import { isSyncRemoteError, RETRYABLE_KINDS } from './remote.js';
 import type { SyncRemote } from './remote.js';
+import { onPageReturn } from './page-events.js';
+import { failureOf } from './retry-policy.js';
 import { withSyncLock } from './sync-lock.js';
 import { runPass } from './sync-pass.js';
 import type { SyncReport } from './sync-report.js';
 import { initialStatus } from './sync-status.js';
-import type { SyncConflict, SyncError, SyncStatus } from './sync-status.js';
+import type { SyncConflict, SyncStatus } from './sync-status.js';
 
 export interface MemorySyncOptions {
   remote: SyncRemote;
@@ -59,7 +59,6 @@ export interface MemorySync {
 }
 
 const DEFAULTS = { interval: 60_000, debounce: 2_000, min: 10, share: 0.25 };
-const BACKOFF = { first: 1_000, max: 5 * 60_000 };
 /** Mount folders in use, per tool: an outer mount leaves the folders of the mounts inside it alone. */
 const mounted = new WeakMap<object, Set<string>>();
 
@@ -80,6 +79,7 @@ class Mount implements MemorySync {
   readonly #channel: BroadcastChannel | undefined;
   readonly #unsubscribe: () => void;
   readonly #forget: () => void;
+  readonly #unlistenPage: () => void;
   readonly #owner: IndexedDBMemoryTool;
   #status = initialStatus();
   #pending = new Set<string>();
@@ -126,7 +126,7 @@ class Mount implements MemorySync {
       this.#set({ lastSync: new Date(event.data.lastSync), lastReport: event.data.report, skipped: event.data.report.skipped, held: event.data.report.held });
       void this.#refreshConflicts();
     });
-    this.#listenToPage();
+    this.#unlistenPage = onPageReturn(() => this.#schedule(0));
     if (this.#interval !== null) this.#schedule(0);
   }
 
@@ -168,6 +168,7 @@ class Mount implements MemorySync {
   close(): void {
     this.stop();
     this.#unsubscribe();
+    this.#unlistenPage();
     this.#channel?.close();
     this.#forget();
   }
@@ -249,32 +250,13 @@ class Mount implements MemorySync {
       return report;
     } catch (error) {
       for (const path of heard) this.#pending.add(path);
-      const failure = this.#failure(error);
+      const retrying = !this.#stopped && this.#interval !== null;
+      const { error: failure, retryable } = failureOf(error, this.#failures + 1, retrying);
+      if (retryable) this.#failures++;
       this.#set({ state: this.#stopped ? 'stopped' : 'error', error: failure, pending: this.#pending.size });
       if (failure.retryAt) this.#schedule(failure.retryAt.getTime() - Date.now());
       throw error;
     }
-  }
-
-  #failure(error: unknown): SyncError {
-    const at = new Date();
-    const message = error instanceof Error ? error.message : String(error);
-    const kind = isSyncRemoteError(error)
-      ? error.kind
-      : isMemoryToolError(error)
-        ? 'storage'
-        : (error as { name?: string } | null)?.name === 'AbortError'
-          ? 'aborted'
-          : 'unknown';
-    if (this.#stopped || kind === 'aborted' || this.#interval === null) return { kind, message, at, retryAt: null };
-    const retryable = kind === 'storage' || (isSyncRemoteError(error) && RETRYABLE_KINDS.has(error.kind));
-    if (!retryable) return { kind, message, at, retryAt: null };
-    this.#failures++;
-    const backoff = Math.min(BACKOFF.max, BACKOFF.first * 2 ** (this.#failures - 1));
-    const asked = isSyncRemoteError(error) ? (error.retryAfterMs ?? 0) : 0;
-    // Jitter, so tabs and devices that failed together do not come back together.
-    const delay = Math.max(asked, backoff * (0.75 + Math.random() * 0.5));
-    return { kind, message, at, retryAt: new Date(at.getTime() + delay) };
   }
 
   /** Plans a background pass in `delay` ms, unless one is already planned sooner. */
@@ -291,18 +273,6 @@ class Mount implements MemorySync {
       // A background failure is in the status; nobody awaits it.
       pass.catch(() => undefined);
     }, Math.max(0, delay));
-  }
-
-  /** Back online, or the page shown again: sync soon. Browsers only; there is nothing to listen to in Node. */
-  #listenToPage(): void {
-    const scope = globalThis as {
-      addEventListener?: (type: string, listener: () => void) => void;
-      document?: { visibilityState?: string; addEventListener?: (type: string, listener: () => void) => void };
-    };
-    scope.addEventListener?.('online', () => this.#schedule(0));
-    scope.document?.addEventListener?.('visibilitychange', () => {
-      if (scope.document?.visibilityState === 'visible') this.#schedule(0);
-    });
   }
 
   async #refreshConflicts(): Promise<void> {

@@ -9,12 +9,13 @@ import { conflictName } from './conflict-names.js';
 import { applyLocal } from './local-apply.js';
 import type { LocalStep } from './local-apply.js';
 import { readLocal, readTexts } from './local-files.js';
-import type { LocalSnapshot } from './local-files.js';
 import { decide, settle } from './merge-plan.js';
 import type { Baseline, LocalFile } from './merge-plan.js';
 import { eachLimited } from './pool.js';
-import { isSyncRemoteError } from './remote.js';
 import type { RemoteFile, SyncRemote } from './remote.js';
+import { movingRemote, refusable } from './remote-calls.js';
+import { aboveIsFile, findRenames, foldersAbove } from './renames.js';
+import type { Pull, RemoteMove } from './renames.js';
 import { remoteRefusal } from './remote-limits.js';
 import { emptyReport } from './sync-report.js';
 import type { SyncReport } from './sync-report.js';
@@ -40,13 +41,6 @@ interface Push {
   expected: RemoteFile | null;
 }
 
-interface Pull {
-  path: string;
-  remote: RemoteFile;
-  expectLocal: number | null;
-  base: Baseline | undefined;
-  text?: string;
-}
 
 /** Runs one pass; throws a SyncRemoteError of a retryable kind (or `auth`, `aborted`) after saving what it agreed. */
 export async function runPass(settings: PassSettings): Promise<SyncReport> {
@@ -70,7 +64,7 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
   const remoteFolders = foldersAbove(remoteFiles.keys());
   const localFolders = new Set([...local.folders, ...foldersAbove(local.files.keys())]);
   const handled = new Set<string>();
-  const remoteMoves: { from: string; to: string; expected: RemoteFile; bodyId?: number; base?: Baseline }[] = [];
+  const remoteMoves: RemoteMove[] = [];
 
   // A rename is carried as a move only where its new path is free of the other side's folders and files; one that
   // lands on a file/folder collision goes the long way (a delete and a new file), so the collision rules below apply.
@@ -282,93 +276,6 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
   return report;
 }
 
-/** Pairs renames: a local file whose body left a synced path for a new one, a remote file whose id did. */
-function findRenames(
-  local: LocalSnapshot,
-  remoteFiles: ReadonlyMap<string, RemoteFile>,
-  remote: SyncRemote,
-  handled: Set<string>,
-  remoteMoves: { from: string; to: string; expected: RemoteFile; bodyId?: number; base?: Baseline }[],
-  localSteps: LocalStep[],
-  pulls: Pull[],
-  freeThere: (path: string) => boolean,
-  freeHere: (path: string) => boolean,
-): void {
-  const newHere = new Map<number, string>();
-  for (const [path, file] of local.files) if (!local.synced.has(path) && !remoteFiles.has(path)) newHere.set(file.bodyId, path);
-  const newThere = new Map<string, RemoteFile>();
-  for (const [path, file] of remoteFiles) if (file.id && !local.synced.has(path) && !local.files.has(path)) newThere.set(file.id, file);
-  for (const [path, base] of local.synced) {
-    if (local.files.has(path) && remoteFiles.has(path)) continue;
-    const there = remoteFiles.get(path);
-    // Moved here, unchanged there: moved there too, keeping its identity (a Memory Stores id, a WebDAV resource).
-    const to = newHere.get(base.local);
-    if (!local.files.has(path) && to !== undefined && remote.move && there?.version === base.remote.version && freeThere(to)) {
-      newHere.delete(base.local);
-      handled.add(path).add(to);
-      remoteMoves.push({ from: path, to, expected: there, bodyId: base.local, base });
-      continue;
-    }
-    // Moved there, unchanged here: moved here too, then brought up to date if its text changed as well.
-    const moved = base.remote.id === undefined ? undefined : newThere.get(base.remote.id);
-    if (!there && moved && local.files.get(path)?.bodyId === base.local && freeHere(moved.path)) {
-      newThere.delete(base.remote.id ?? '');
-      handled.add(path).add(moved.path);
-      const same = moved.sha256 !== undefined && moved.sha256 === base.sha256;
-      localSteps.push({
-        op: 'move',
-        from: path,
-        to: moved.path,
-        expect: base.local,
-        ...(same ? { agreed: { sha256: base.sha256, remote: moved } } : {}),
-      });
-      if (!same) pulls.push({ path: moved.path, remote: moved, expectLocal: base.local, base: undefined });
-    }
-  }
-}
-
-/** Runs a remote call; a refusal of this one file is skipped (undefined), a precondition left to the next pass. */
-async function refusable<T>(
-  call: () => Promise<T>,
-  path: string,
-  skip: (path: string, why: Skip) => void,
-): Promise<T | undefined> {
-  try {
-    return await call();
-  } catch (error) {
-    if (!isSyncRemoteError(error)) throw error;
-    if (error.kind === 'precondition' || error.kind === 'not-found' || error.kind === 'path-conflict') return undefined;
-    if (error.kind === 'too-large' || error.kind === 'full' || error.kind === 'refused-path') {
-      skip(path, { path, reason: error.message, refusedBy: 'remote' });
-      return undefined;
-    }
-    throw error;
-  }
-}
-
-async function movingRemote(remote: SyncRemote, expected: RemoteFile, to: string, signal: AbortSignal): Promise<RemoteFile> {
-  if (remote.move) return remote.move(expected, to, { signal });
-  // No move there: a copy under the new name, then the old one deleted if it is still what was copied.
-  const read = await remote.read(expected, { signal });
-  const written = await remote.write(to, read.text, null, { signal });
-  await remote.delete(read.file, { signal });
-  return written;
-}
-
-/** Whether a folder above `path` is a file in `files`. */
-function aboveIsFile(path: string, files: ReadonlyMap<string, unknown>): boolean {
-  for (let at = path.indexOf('/', 1); at !== -1; at = path.indexOf('/', at + 1)) if (files.has(path.slice(0, at))) return true;
-  return false;
-}
-
-/** Every folder above the given paths (`/a/b/c.md` → `/a`, `/a/b`). */
-function foldersAbove(paths: Iterable<string>): Set<string> {
-  const folders = new Set<string>();
-  for (const path of paths) {
-    for (let at = path.indexOf('/', 1); at !== -1; at = path.indexOf('/', at + 1)) folders.add(path.slice(0, at));
-  }
-  return folders;
-}
 
 const hashes = (texts: readonly (string | undefined)[]): Promise<(string | undefined)[]> => sha256All(texts, () => undefined);
 

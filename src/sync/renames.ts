@@ -1,0 +1,84 @@
+// Renames in a pass: a local file whose body left a synced path for a new one (a rename here keeps the body id), a
+// remote file whose id did (Memory Stores keeps a memory's id); and the tree shapes a rename must not land on.
+
+import type { LocalStep } from './local-apply.js';
+import type { LocalSnapshot } from './local-files.js';
+import type { Baseline } from './merge-plan.js';
+import type { RemoteFile, SyncRemote } from './remote.js';
+
+/** A move to make there: a rename here, or a file moved aside from a folder's name. */
+export interface RemoteMove {
+  from: string;
+  to: string;
+  expected: RemoteFile;
+  bodyId?: number;
+  base?: Baseline;
+}
+
+/** A remote file to bring here, with the body it must replace (null: the path must be free). */
+export interface Pull {
+  path: string;
+  remote: RemoteFile;
+  expectLocal: number | null;
+  base: Baseline | undefined;
+}
+
+/** Pairs renames: a local file whose body left a synced path for a new one, a remote file whose id did. */
+export function findRenames(
+  local: LocalSnapshot,
+  remoteFiles: ReadonlyMap<string, RemoteFile>,
+  remote: SyncRemote,
+  handled: Set<string>,
+  remoteMoves: RemoteMove[],
+  localSteps: LocalStep[],
+  pulls: Pull[],
+  freeThere: (path: string) => boolean,
+  freeHere: (path: string) => boolean,
+): void {
+  const newHere = new Map<number, string>();
+  for (const [path, file] of local.files) if (!local.synced.has(path) && !remoteFiles.has(path)) newHere.set(file.bodyId, path);
+  const newThere = new Map<string, RemoteFile>();
+  for (const [path, file] of remoteFiles) if (file.id && !local.synced.has(path) && !local.files.has(path)) newThere.set(file.id, file);
+  for (const [path, base] of local.synced) {
+    if (local.files.has(path) && remoteFiles.has(path)) continue;
+    const there = remoteFiles.get(path);
+    // Moved here, unchanged there: moved there too, keeping its identity (a Memory Stores id, a WebDAV resource).
+    const to = newHere.get(base.local);
+    if (!local.files.has(path) && to !== undefined && remote.move && there?.version === base.remote.version && freeThere(to)) {
+      newHere.delete(base.local);
+      handled.add(path).add(to);
+      remoteMoves.push({ from: path, to, expected: there, bodyId: base.local, base });
+      continue;
+    }
+    // Moved there, unchanged here: moved here too, then brought up to date if its text changed as well.
+    const moved = base.remote.id === undefined ? undefined : newThere.get(base.remote.id);
+    if (!there && moved && local.files.get(path)?.bodyId === base.local && freeHere(moved.path)) {
+      newThere.delete(base.remote.id ?? '');
+      handled.add(path).add(moved.path);
+      const same = moved.sha256 !== undefined && moved.sha256 === base.sha256;
+      localSteps.push({
+        op: 'move',
+        from: path,
+        to: moved.path,
+        expect: base.local,
+        ...(same ? { agreed: { sha256: base.sha256, remote: moved } } : {}),
+      });
+      if (!same) pulls.push({ path: moved.path, remote: moved, expectLocal: base.local, base: undefined });
+    }
+  }
+}
+
+/** Whether a folder above `path` is a file in `files`. */
+export function aboveIsFile(path: string, files: ReadonlyMap<string, unknown>): boolean {
+  for (let at = path.indexOf('/', 1); at !== -1; at = path.indexOf('/', at + 1)) if (files.has(path.slice(0, at))) return true;
+  return false;
+}
+
+/** Every folder above the given paths (`/a/b/c.md` → `/a`, `/a/b`). */
+export function foldersAbove(paths: Iterable<string>): Set<string> {
+  const folders = new Set<string>();
+  for (const path of paths) {
+    for (let at = path.indexOf('/', 1); at !== -1; at = path.indexOf('/', at + 1)) folders.add(path.slice(0, at));
+  }
+  return folders;
+}
