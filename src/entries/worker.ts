@@ -3,6 +3,7 @@
 // package.json's `sideEffects` names so that bundlers keep it.
 
 import * as bundle from '../bundle/bundle.js';
+import * as secretFilter from '../guards/secret-filter.js';
 import * as expire from '../history/expire.js';
 import * as forget from '../history/forget.js';
 import * as history from '../history/read-history.js';
@@ -10,6 +11,6 @@ import * as undo from '../history/undo.js';
 import * as treeReads from '../storage/tree-reads.js';
 import { provideParts } from '../tool/lazy-parts.js';
 
-provideParts({ undo, history, treeReads, expire, forget, bundle });
+provideParts({ undo, history, treeReads, expire, forget, bundle, secretFilter });
 
 export * from '../index.js';

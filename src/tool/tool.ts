@@ -23,6 +23,7 @@ import { positiveIntegers, resolveLimits } from '../core/limits.js';
 import { normalizeMemoryPath } from '../core/paths.js';
 import { ERROR_PREFIX } from '../core/replies.js';
 import { writeGuards } from '../guards/write-guards.js';
+import type { SecretScreens } from '../guards/write-guards.js';
 import type { ChangeDetail, HistoryEntry, HistoryOptions } from '../history/read-history.js';
 import { expiryCutoff } from '../history/expiry-cutoff.js';
 import { DEFAULT_HISTORY_LIMITS } from '../history/journal.js';
@@ -68,7 +69,7 @@ export class IndexedDBMemoryTool {
   readonly #access: AccessTimes;
   readonly #actions: HistoryActions;
 
-  private constructor(store: MemoryStore, options: IndexedDBMemoryToolOptions) {
+  private constructor(store: MemoryStore, options: IndexedDBMemoryToolOptions, secrets: SecretScreens | undefined) {
     this.#store = store;
     this.dbName = store.dbName;
     this.limits = Object.freeze(resolveLimits(options.limits));
@@ -81,7 +82,7 @@ export class IndexedDBMemoryTool {
     this.#context = {
       limits: this.limits,
       overwrite: options.overwrite ?? true,
-      ...writeGuards(options.blockSecrets !== false, options.beforeWrite),
+      ...writeGuards(secrets, options.beforeWrite),
     };
     registerInternals(this, {
       store,
@@ -99,8 +100,17 @@ export class IndexedDBMemoryTool {
     // Bad options are refused before the database is opened.
     resolveLimits(options.limits);
     if (options.history !== false) positiveIntegers(DEFAULT_HISTORY_LIMITS, options.history, 'history');
-    const store = await MemoryStore.open(options.dbName ?? DEFAULT_DB_NAME);
-    return new IndexedDBMemoryTool(store, options);
+    // The secret filter loads while the database opens; a tool never runs without it (`unavailable` if it cannot).
+    const [opened, filter] = await Promise.allSettled([
+      MemoryStore.open(options.dbName ?? DEFAULT_DB_NAME),
+      options.blockSecrets === false ? undefined : parts.secretFilter(),
+    ]);
+    if (opened.status === 'rejected') throw opened.reason;
+    if (filter.status === 'rejected') {
+      opened.value.close();
+      throw filter.reason;
+    }
+    return new IndexedDBMemoryTool(opened.value, options, filter.value?.secretScreens);
   }
 
   /** Fetches the parts loaded on first use now, for an app that must work offline later; call it while online. */
