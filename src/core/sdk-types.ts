@@ -12,7 +12,3 @@ export type BetaToolResultBlockParam = Anthropic.Beta.BetaToolResultBlockParam;
 export type BetaClearToolUses20250919Edit = Anthropic.Beta.BetaClearToolUses20250919Edit;
 export type BetaMemoryTool20250818 = Anthropic.Beta.BetaMemoryTool20250818;
 
-// Memory Stores (`client.beta.memoryStores`), for the sync remote in src/sync/remotes/memory-store.ts.
-export type BetaManagedAgentsMemory = Anthropic.Beta.MemoryStores.BetaManagedAgentsMemory;
-/** The `client.beta.memoryStores.memories` resource of an SDK client. */
-export type MemoryStoreMemories = Anthropic.Beta.MemoryStores.Memories;

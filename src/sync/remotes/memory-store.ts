@@ -1,7 +1,8 @@
 // Anthropic's Memory Stores API as a SyncRemote: a store, or one folder of it, whose memories are the files. Every
-// update, move and delete carries the `content_sha256` the caller saw (optimistic concurrency). SDK types only.
+// update, move and delete carries the `content_sha256` the caller saw (optimistic concurrency). No SDK import: the
+// client's shape is typed in ./memory-store-client.ts.
 
-import type { BetaManagedAgentsMemory, MemoryStoreMemories } from '../../core/sdk-types.js';
+import type { MemoryStoreClient, StoredMemory } from './memory-store-client.js';
 import { utf8Length } from '../../core/utf8.js';
 import {
   SyncRemoteError,
@@ -14,7 +15,7 @@ import {
 
 export interface MemoryStoreRemoteOptions {
   /** An `@anthropic-ai/sdk` client; only `client.beta.memoryStores.memories` is called. */
-  client: { beta: { memoryStores: { memories: MemoryStoreMemories } } };
+  client: MemoryStoreClient;
   /** The store, `memstore_…`. */
   storeId: string;
   /** A folder of the store as the remote's root, e.g. `/team/`; the whole store by default. */
@@ -164,7 +165,7 @@ export function memoryStoreRemote(options: MemoryStoreRemoteOptions): SyncRemote
   const inStorePath = (path: string): string => root.slice(0, -1) + path;
   const belowRoot = (path: string): string | undefined =>
     path.startsWith(root) ? path.slice(root.length - 1) : undefined;
-  const fileOf = (memory: BetaManagedAgentsMemory, path: string): RemoteFile => ({
+  const fileOf = (memory: StoredMemory, path: string): RemoteFile => ({
     path,
     version: memory.memory_version_id,
     sha256: memory.content_sha256,
@@ -190,7 +191,7 @@ export function memoryStoreRemote(options: MemoryStoreRemoteOptions): SyncRemote
   }
 
   /** The memory at `path`, found in its folder's listing; undefined when there is none. */
-  async function find(path: string, signal: AbortSignal | undefined): Promise<BetaManagedAgentsMemory | undefined> {
+  async function find(path: string, signal: AbortSignal | undefined): Promise<StoredMemory | undefined> {
     const full = inStorePath(path);
     const parent = full.slice(0, full.lastIndexOf('/') + 1);
     const params = { ...workspace, ...folder(parent), depth: 1, view: 'basic', limit: PAGE_LIMIT } as const;

@@ -165,6 +165,11 @@ export async function makeParents(dav: DavContext, path: string, signal: AbortSi
       await discard(response);
       return;
     }
+    // Two MKCOLs of one new folder at once: Apache answers the loser 403 ("File exists"), the folder being there.
+    if (response.status === 403 && (await stat(dav, folder, signal))?.collection === true) {
+      await discard(response);
+      return;
+    }
     // Apache answers 400 for a folder below a file (the rest of the URL is "extraneous path components").
     const blocker = await findConflict(dav, folder, true, signal);
     if (blocker === undefined) throw await statusError(response, request);

@@ -274,4 +274,18 @@ describe('the WebDAV adapter, on a scripted server', () => {
   ])('refuses %s with a TypeError', (_what, options) => {
     expect(() => webdavRemote({ url: ROOT, ...options })).toThrow(TypeError);
   });
+
+  it('takes a 403 to MKCOL as done when the folder is there after all (a concurrent MKCOL made it first, on Apache)', async () => {
+    const dav = fakeDav((request) => {
+      if (request.method === 'PUT' && !request.url.endsWith('/new/a.md')) return status(500);
+      if (request.method === 'PUT') return dav.seen.filter((r) => r.method === 'PUT').length === 1 ? status(409) : status(201);
+      if (request.method === 'MKCOL') return status(403);
+      if (request.method === 'PROPFIND' && /\/new\/?$/u.test(request.url)) return multistatus(folder('/files/me/new/'));
+      if (request.method === 'PROPFIND') return multistatus(file('/files/me/new/a.md', '"v1"'));
+      return status(500);
+    });
+    const remote = webdavRemote({ url: ROOT, fetch: dav.fetch });
+    await expect(remote.write('/new/a.md', 'abc', null)).resolves.toMatchObject({ path: '/new/a.md', version: '"v1"' });
+    expect(dav.steps()).toContain('MKCOL /new/');
+  });
 });
