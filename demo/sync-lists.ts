@@ -81,6 +81,10 @@ export function setupSyncLists(actions: SyncListActions): (status: SyncStatus | 
       ),
     );
     const deletes = status?.held ?? [];
-    draw(held, JSON.stringify(deletes), () => deletes.map((path) => el('li', { className: 'sync-item sync-path', text: path })));
+    draw(held, JSON.stringify(deletes), () =>
+      deletes.map(({ path, side }) =>
+        el('li', { className: 'sync-item sync-path', text: `${path} (${side === 'local' ? 'here' : 'on the remote'})` }),
+      ),
+    );
   };
 }

@@ -3,7 +3,7 @@
 
 export { createMemorySync } from '../sync/memory-sync.js';
 export type { MemorySync, MemorySyncOptions, SyncNowOptions } from '../sync/memory-sync.js';
-export type { SyncReport, SkippedFile } from '../sync/sync-report.js';
+export type { SyncReport, SkippedFile, HeldDelete } from '../sync/sync-report.js';
 export type { SyncStatus, SyncConflict, SyncError } from '../sync/sync-status.js';
 export { SyncRemoteError, isSyncRemoteError } from '../sync/remote.js';
 export type { SyncRemote, RemoteFile, RemoteLimits, RemoteCallOptions, RemoteErrorKind } from '../sync/remote.js';

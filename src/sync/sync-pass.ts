@@ -141,9 +141,9 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
     !settings.confirmDeletes &&
     count > settings.deleteGuard.min &&
     count > settings.deleteGuard.share * local.synced.size;
-  for (const deletes of [remoteDeletes, localDeletes]) {
+  for (const [side, deletes] of [['remote', remoteDeletes], ['local', localDeletes]] as const) {
     if (!tooMany(deletes.length)) continue;
-    report.held.push(...deletes.map((gone) => shown(gone.path)));
+    report.held.push(...deletes.map((gone) => ({ path: shown(gone.path), side })));
     deletes.length = 0;
   }
 

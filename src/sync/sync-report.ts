@@ -8,6 +8,12 @@ export interface SkippedFile {
   refusedBy: 'remote' | 'local';
 }
 
+/** A delete the mass-deletion guard holds: `side` is where it would be made (`local`: here, `remote`: there). */
+export interface HeldDelete {
+  path: string;
+  side: 'local' | 'remote';
+}
+
 /** One whole pass: every path it touched, by what it did. */
 export interface SyncReport {
   /** Written here from the remote (new or changed), renames included. */
@@ -20,8 +26,8 @@ export interface SyncReport {
   conflicts: string[];
   /** Refused by one side; tried again once that version changes. */
   skipped: SkippedFile[];
-  /** Deletes held back by the mass-deletion guard, until `syncNow({ confirmDeletes: true })`. */
-  held: string[];
+  /** Deletes held back by the mass-deletion guard, until `syncNow({ confirmDeletes: true })`, and where they would be made. */
+  held: HeldDelete[];
 }
 
 export function emptyReport(): SyncReport {

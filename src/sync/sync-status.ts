@@ -1,7 +1,7 @@
 // The status a UI shows: state, last pass, pending changes, conflicts, skipped files, the error and its retry.
 
 import type { RemoteErrorKind } from './remote.js';
-import type { SkippedFile, SyncReport } from './sync-report.js';
+import type { HeldDelete, SkippedFile, SyncReport } from './sync-report.js';
 
 /** A conflict copy in the memory: the version a device kept beside the one that took the path. */
 export interface SyncConflict {
@@ -34,7 +34,7 @@ export interface SyncStatus {
   /** Files a side refused, from the last pass. */
   skipped: SkippedFile[];
   /** Deletes the mass-deletion guard holds back. */
-  held: string[];
+  held: HeldDelete[];
   error: SyncError | null;
 }
 

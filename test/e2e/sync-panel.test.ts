@@ -205,7 +205,7 @@ describe('the Sync panel with a WebDAV folder', () => {
       await button(page, 'Sync now').click();
       const held = list(page, 'Deletes held back').getByRole('listitem');
       await expect.poll(() => held.count()).toBe(12);
-      expect(await held.first().textContent()).toBe('/memories/note-00.md');
+      expect(await held.first().textContent()).toBe('/memories/note-00.md (here)');
       expect(await tree(page).getByRole('treeitem', { name: /^note-/u }).count()).toBe(12);
 
       await button(page, 'Delete them').click();

@@ -205,6 +205,7 @@ describe('deletes in bulk', () => {
     remote.files.clear();
     const held = await sync.syncNow();
     expect(held.held).toHaveLength(20);
+    expect(held.held[0]).toEqual({ path: expect.stringMatching(/^\/memories\/f\d+\.md$/u), side: 'local' });
     expect(held.deleted).toEqual([]);
     expect(Object.keys(await files(tool))).toHaveLength(20);
     expect(sync.status().held).toHaveLength(20);
