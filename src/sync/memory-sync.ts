@@ -122,6 +122,7 @@ class Mount implements MemorySync {
       if (this.#interval !== null) this.#schedule(this.#debounce);
     });
     this.#channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(this.#lockName()) : undefined;
+    unref(this.#channel);
     this.#channel?.addEventListener('message', (event: MessageEvent<{ lastSync: number; report: SyncReport }>) => {
       this.#set({ lastSync: new Date(event.data.lastSync), lastReport: event.data.report, skipped: event.data.report.skipped, held: event.data.report.held });
       void this.#refreshConflicts();
@@ -273,6 +274,8 @@ class Mount implements MemorySync {
       // A background failure is in the status; nobody awaits it.
       pass.catch(() => undefined);
     }, Math.max(0, delay));
+    // In Node, background passes alone do not keep a process alive (a script ends; syncNow() is awaited).
+    unref(this.#timer);
   }
 
   async #refreshConflicts(): Promise<void> {
@@ -296,6 +299,11 @@ class Mount implements MemorySync {
       }
     }
   }
+}
+
+/** Node's `unref()` on a timer or channel, where there is one. */
+function unref(handle: unknown): void {
+  (handle as { unref?: () => void } | undefined)?.unref?.();
 }
 
 function checkDelay(value: number | null, name: string): number | null {
