@@ -83,6 +83,7 @@ describe('the packed tarball in a project without the SDK', () => {
         'main.ts': `
           import 'fake-indexeddb/auto';
           import { IndexedDBMemoryTool, isMemoryToolError, type MemoryCommand, type MemoryBundle } from 'idb-memory-tool';
+          import { createMemorySync, memoryStoreRemote, webdavRemote, type SyncRemote } from 'idb-memory-tool/sync';
           const tool = await IndexedDBMemoryTool.init({ dbName: 'consumer' });
           const command: MemoryCommand = { command: 'create', path: '/memories/a.md', file_text: 'hello\\n' };
           const created = await tool.run(command);
@@ -94,9 +95,27 @@ describe('the packed tarball in a project without the SDK', () => {
           const read = await other.read('/memories/a.md');
           let refused: string | false = false;
           try { await tool.view({ command: 'view', path: '/memories/../x' }); } catch (e) { refused = isMemoryToolError(e) && e.code; }
-          console.log(JSON.stringify({ created, view, files: bundle.files.length, added: report.added, read, refused }));
+          // Sync, on a remote of the app's own (WebDAV and Memory Stores type-check here without the SDK too).
+          const kept = new Map<string, { text: string; version: string }>();
+          let versions = 0;
+          const remote: SyncRemote = {
+            id: 'app:map', kind: 'map', limits: {}, concurrency: 2,
+            list: async () => [...kept].map(([path, file]) => ({ path, version: file.version })),
+            read: async (file) => ({ file, text: kept.get(file.path)?.text ?? '' }),
+            write: async (path, text) => { const version = String(++versions); kept.set(path, { text, version }); return { path, version }; },
+            delete: async (file) => { kept.delete(file.path); },
+          };
+          const remotes: Array<typeof webdavRemote | typeof memoryStoreRemote> = [webdavRemote, memoryStoreRemote];
+          const sync = createMemorySync(tool, { remote, interval: null });
+          const synced = await sync.syncNow();
+          const third = await IndexedDBMemoryTool.init({ dbName: 'consumer-3' });
+          const pulled = await createMemorySync(third, { remote, interval: null }).syncNow();
+          console.log(JSON.stringify({ created, view, files: bundle.files.length, added: report.added, read, refused,
+            pushed: synced.pushed, pulled: pulled.pulled, remotes: remotes.length }));
+          sync.close();
           tool.close();
           other.close();
+          third.close();
         `,
         'index.html': '<!doctype html><script type="module" src="./page.js"></script>',
         'page.js': `import { IndexedDBMemoryTool } from 'idb-memory-tool';
@@ -122,7 +141,7 @@ describe('the packed tarball in a project without the SDK', () => {
     expect(() => typecheck(dir)).not.toThrow();
   }, 120_000);
 
-  it('creates, views, exports and imports from Node on fake-indexeddb', () => {
+  it('creates, views, exports, imports and syncs from Node on fake-indexeddb', () => {
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', outDir: 'out', lib: ['ES2022', 'DOM'], types: [], skipLibCheck: true }, files: ['main.ts'] }));
     execFileSync(process.execPath, [tsc, '-p', dir], { stdio: 'pipe' });
     const out = execFileSync(process.execPath, [join('out', 'main.js')], { cwd: dir, encoding: 'utf8', timeout: 60_000 });
@@ -134,6 +153,9 @@ describe('the packed tarball in a project without the SDK', () => {
       added: 1,
       read: 'hello\n',
       refused: 'invalid_path',
+      pushed: ['/memories/a.md'],
+      pulled: ['/memories/a.md'],
+      remotes: 2,
     });
   }, 120_000);
 
