@@ -4,12 +4,12 @@
 
 import * as bundle from '../bundle/bundle.js';
 import * as secretFilter from '../guards/secret-filter.js';
-import * as expire from '../history/expire.js';
-import * as forget from '../history/forget.js';
 import * as history from '../history/read-history.js';
-import * as undo from '../history/undo.js';
 import * as treeReads from '../storage/tree-reads.js';
+import * as expire from '../tool/expire-action.js';
+import * as forget from '../tool/forget-action.js';
 import { provideParts } from '../tool/lazy-parts.js';
+import * as undo from '../tool/undo-action.js';
 
 provideParts({ undo, history, treeReads, expire, forget, bundle, secretFilter });
 

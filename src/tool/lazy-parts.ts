@@ -6,11 +6,11 @@
 import { MemoryToolError } from '../core/errors.js';
 import { reply } from '../core/replies.js';
 
-type Undo = typeof import('../history/undo.js');
+type Undo = typeof import('./undo-action.js');
 type History = typeof import('../history/read-history.js');
 type TreeReads = typeof import('../storage/tree-reads.js');
-type Expire = typeof import('../history/expire.js');
-type Forget = typeof import('../history/forget.js');
+type Expire = typeof import('./expire-action.js');
+type Forget = typeof import('./forget-action.js');
 type Bundle = typeof import('../bundle/bundle.js');
 type SecretFilter = typeof import('../guards/secret-filter.js');
 
@@ -51,11 +51,11 @@ function forbidsImport(): boolean {
 
 // Each import() names its module literally, so a bundler splits it into a chunk of its own.
 export const parts = {
-  undo: () => (provided ? Promise.resolve(provided.undo) : load(() => import('../history/undo.js'))),
+  undo: () => (provided ? Promise.resolve(provided.undo) : load(() => import('./undo-action.js'))),
   history: () => (provided ? Promise.resolve(provided.history) : load(() => import('../history/read-history.js'))),
   treeReads: () => (provided ? Promise.resolve(provided.treeReads) : load(() => import('../storage/tree-reads.js'))),
-  expire: () => (provided ? Promise.resolve(provided.expire) : load(() => import('../history/expire.js'))),
-  forget: () => (provided ? Promise.resolve(provided.forget) : load(() => import('../history/forget.js'))),
+  expire: () => (provided ? Promise.resolve(provided.expire) : load(() => import('./expire-action.js'))),
+  forget: () => (provided ? Promise.resolve(provided.forget) : load(() => import('./forget-action.js'))),
   bundle: () => (provided ? Promise.resolve(provided.bundle) : load(() => import('../bundle/bundle.js'))),
   secretFilter: () =>
     provided ? Promise.resolve(provided.secretFilter) : load(() => import('../guards/secret-filter.js')),

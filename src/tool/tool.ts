@@ -33,7 +33,7 @@ import { MemoryStore, READ_STORES, toMemoryError } from '../storage/store.js';
 import type { MemoryEntry } from '../storage/tree-reads.js';
 import { AccessTimes } from './access-times.js';
 import { CallOrder } from './call-order.js';
-import { HistoryActions } from './history-actions.js';
+import type { HistoryActionContext } from './history-actions.js';
 import { registerInternals } from './internals.js';
 import { parts, preloadParts } from './lazy-parts.js';
 import type {
@@ -67,7 +67,7 @@ export class IndexedDBMemoryTool {
   readonly #context: CommandContext;
   readonly #ahead = new ReadAhead();
   readonly #access: AccessTimes;
-  readonly #actions: HistoryActions;
+  readonly #actions: HistoryActionContext;
 
   private constructor(store: MemoryStore, options: IndexedDBMemoryToolOptions, secrets: SecretScreens | undefined) {
     this.#store = store;
@@ -78,7 +78,13 @@ export class IndexedDBMemoryTool {
     this.#hub = new ChangeHub(store.dbName);
     this.#writes = new WriteRunner(store, this.#order, this.#hub, this.#history, this.#ahead);
     this.#access = new AccessTimes(store);
-    this.#actions = new HistoryActions(this.#writes, this.#hub, this.#history, this.limits, this.#access);
+    this.#actions = {
+      writes: this.#writes,
+      hub: this.#hub,
+      history: this.#history,
+      limits: this.limits,
+      access: this.#access,
+    };
     this.#context = {
       limits: this.limits,
       overwrite: options.overwrite ?? true,
@@ -231,7 +237,7 @@ export class IndexedDBMemoryTool {
 
   /** Reverses change `id` (default the latest not undone) if it applies cleanly; journaled, so it can be undone too. */
   async undo(id?: number): Promise<HistoryEntry> {
-    return this.#inTurn(() => this.#actions.undo(id));
+    return this.#inTurn(async () => (await parts.undo()).undo(this.#actions, id));
   }
 
   /**
@@ -241,7 +247,7 @@ export class IndexedDBMemoryTool {
   async expire(options: { olderThan: Date | number }): Promise<ExpireReport> {
     const now = Date.now();
     const cutoff = expiryCutoff(options, now);
-    return this.#inTurn(() => this.#actions.expire(cutoff, now));
+    return this.#inTurn(async () => (await parts.expire()).expire(this.#actions, cutoff, now));
   }
 
   /**
@@ -252,7 +258,7 @@ export class IndexedDBMemoryTool {
    */
   async forget(path: string): Promise<ForgetReport> {
     const key = normalizeMemoryPath(path);
-    return this.#inTurn(() => this.#actions.forget(key));
+    return this.#inTurn(async () => (await parts.forget()).forget(this.#actions, key));
   }
 
   /**
@@ -261,7 +267,7 @@ export class IndexedDBMemoryTool {
    * this is how to drop what was recorded (also by another tool on the database).
    */
   async clearHistory(): Promise<ClearHistoryReport> {
-    return this.#inTurn(() => this.#actions.clearHistory());
+    return this.#inTurn(async () => (await parts.forget()).clearHistory(this.#actions));
   }
 
   /** Writes pending access times now (they are otherwise written shortly after the views). */

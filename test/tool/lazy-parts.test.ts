@@ -1,6 +1,6 @@
 // The parts loaded with import() (src/tool/lazy-parts.ts). One loaded on first use that cannot be loaded: that method
-// fails as `unavailable` with what to do, and the six commands go on (test/e2e/tabs.test.ts does it for real in
-// Chromium). The secret filter: init() loads it, so the first write is screened, or fails as `unavailable`; not with
+// fails as `unavailable` with what to do, changing nothing, and the six commands go on (test/e2e/tabs.test.ts does it
+// for real in Chromium). The secret filter: init() loads it, so the first write is screened, or fails as `unavailable`; not with
 // `blockSecrets: false`. Node only: browser mode cannot make a module fail to load. The worker entry: worker-entry.test.ts.
 
 import { describe, expect, it, vi } from 'vitest';
@@ -34,6 +34,30 @@ describe('a part loaded on first use that cannot be loaded', () => {
       vi.doUnmock('../../src/storage/tree-reads.js');
     }
     expect((await fresh.tool.list()).map((entry) => entry.path)).toEqual(['/memories/a.md', '/memories/b.md']);
+  });
+
+  it.skipIf(engine !== 'node')('loads undo, expiry and forgetting with the code that runs them on first use: unavailable if it cannot load, nothing changed (Node only: browser mode cannot make a module fail to load)', async () => {
+    await create('/memories/a.md', 'a');
+    const actions = ['undo-action', 'expire-action', 'forget-action'].map((name) => `../../src/tool/${name}.js`);
+    for (const path of actions) {
+      vi.doMock(path, () => {
+        throw new TypeError('Failed to fetch dynamically imported module');
+      });
+    }
+    try {
+      for (const call of [
+        () => fresh.tool.undo(),
+        () => fresh.tool.expire({ olderThan: 0 }),
+        () => fresh.tool.forget('/memories/a.md'),
+        () => fresh.tool.clearHistory(),
+      ]) {
+        await expect(call()).rejects.toMatchObject({ code: 'unavailable' });
+      }
+      expect(await read('/memories/a.md')).toBe('a');
+      expect((await fresh.tool.history()).map((entry) => entry.command)).toEqual(['create']);
+    } finally {
+      for (const path of actions) vi.doUnmock(path);
+    }
   });
 
   it.skipIf(engine !== 'node')('names the real cause in a service worker, which may not import(): the worker entry (Node only: browser mode cannot make a module fail to load)', async () => {

@@ -13,9 +13,9 @@ const PART_MODULES = [
   '../../src/guards/secret-filter.js',
   '../../src/storage/tree-reads.js',
   '../../src/history/read-history.js',
-  '../../src/history/undo.js',
-  '../../src/history/expire.js',
-  '../../src/history/forget.js',
+  '../../src/tool/undo-action.js',
+  '../../src/tool/expire-action.js',
+  '../../src/tool/forget-action.js',
   '../../src/bundle/bundle.js',
 ];
 // Built at run time so this file itself holds nothing a scanner would flag.

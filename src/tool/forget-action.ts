@@ -1,0 +1,42 @@
+// Forgetting, the person's actions that cannot be undone: a path erased with every copy the history holds, or the
+// whole history emptied, each in one write. A part loaded on first use with its steps (../history/forget.ts).
+
+import { MEMORY_ROOT } from '../core/paths.js';
+import type { JournalDraft } from '../history/journal.js';
+import { record } from '../history/journal.js';
+import { clearJournal, forgetPath } from '../history/forget.js';
+import type { HistoryActionContext } from './history-actions.js';
+import type { ClearHistoryReport, ForgetReport } from './options.js';
+
+/** A change kept out of the history (it would name what was erased): its record only carries the totals, hidden. */
+const unjournaled = (command: string): JournalDraft => ({ actor: 'user', command, paths: [], ops: [], retired: [] });
+
+/** Erases `key` (normalized by the tool) and every copy of it the history holds, for good. */
+export async function forget(ctx: HistoryActionContext, key: string): Promise<ForgetReport> {
+  const now = Date.now();
+  const result = await ctx.writes.run(async (tx, remember) => {
+    const forgotten = await forgetPath(tx, key);
+    remember(await record(tx, unjournaled('forget'), now, undefined, forgotten.usage));
+    return forgotten;
+  });
+  ctx.hub.publish(result.changes);
+  return {
+    path: key,
+    deleted: result.deleted,
+    removedChanges: result.removed,
+    trimmedChanges: result.trimmed,
+    keptIn: result.keptIn,
+  };
+}
+
+/** Empties the history for good; the files stay as they are. */
+export async function clearHistory(ctx: HistoryActionContext): Promise<ClearHistoryReport> {
+  const now = Date.now();
+  const cleared = await ctx.writes.run(async (tx, remember) => {
+    const done = await clearJournal(tx);
+    if (done) remember(await record(tx, unjournaled('clear-history'), now, undefined, done.usage));
+    return done;
+  });
+  if (cleared) ctx.hub.publish([{ type: 'history-cleared', path: MEMORY_ROOT }]);
+  return { removedChanges: cleared?.removed ?? 0 };
+}
