@@ -5,7 +5,7 @@ import type { BetaMessageParam } from '../core/sdk-types.js';
 import { abortError, sleep } from './abortable-sleep.js';
 import { createErrorResponse, createScriptedResponse } from './responses.js';
 import type { ScriptedTurn } from './wire-message.js';
-import { DEFAULT_MODEL } from './wire-message.js';
+import { DEFAULT_MODEL, buildMessage } from './wire-message.js';
 
 /** What a POST /v1/messages carried: its parsed JSON body, plus its headers under lower-case names. */
 export type ScriptedRequest = {
@@ -55,6 +55,8 @@ export function createScriptedClaude(turns: ScriptedStep[], options: ScriptedCla
   const delayMs = options.delayMs ?? 0;
   let nextTurn = 0;
   let toolUseNumber = 1;
+  /** Each compaction block sent, as a request must send it back. */
+  const compactions = new Set<string>();
 
   const scriptedFetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const request = input instanceof Request && init === undefined ? input : new Request(input, init);
@@ -79,6 +81,8 @@ export function createScriptedClaude(turns: ScriptedStep[], options: ScriptedCla
     });
     const received: ScriptedRequest = { ...(body as Record<string, unknown>), headers };
     requests.push(received);
+    const refusal = refusedCompaction(received.messages, compactions);
+    if (refusal) return createErrorResponse(400, 'invalid_request_error', refusal);
 
     const index = nextTurn++;
     const step = turns[index];
@@ -98,6 +102,7 @@ export function createScriptedClaude(turns: ScriptedStep[], options: ScriptedCla
       signal,
     });
     toolUseNumber += turn.toolUses?.filter((toolUse) => toolUse.id === undefined).length ?? 0;
+    if (turn.compaction) compactions.add(compactionKey(buildMessage(turn, { index }).content[0]));
     return response;
   };
 
@@ -106,6 +111,34 @@ export function createScriptedClaude(turns: ScriptedStep[], options: ScriptedCla
     requests,
     toolResults: () => collectToolResults(requests),
   };
+}
+
+/**
+ * Why the API would refuse the compaction blocks of `messages`, or undefined: more than one with a summary, or one
+ * that is not exactly as this fake sent it (its summary, opaque content, signature and tool changes).
+ */
+function refusedCompaction(messages: unknown, sent: ReadonlySet<string>): string | undefined {
+  const blocks = (Array.isArray(messages) ? messages : []).flatMap((message: unknown) => {
+    const content = (message as { content?: unknown } | null)?.content;
+    return Array.isArray(content) ? content.filter(isCompaction) : [];
+  });
+  if (blocks.filter((block) => block.content != null).length > 1) {
+    return '`messages` holds more than one `compaction` block with content. Send only the block the conversation returned last.';
+  }
+  if (blocks.some((block) => !sent.has(compactionKey(block)))) {
+    return 'A `compaction` block differs from the one returned: send it back verbatim.';
+  }
+  return undefined;
+}
+
+function isCompaction(block: unknown): block is Record<string, unknown> {
+  return typeof block === 'object' && block !== null && (block as { type?: unknown }).type === 'compaction';
+}
+
+/** The fields of a compaction block that must come back unchanged. */
+function compactionKey(block: unknown): string {
+  const { content, encrypted_content, signature, tool_changes } = (block ?? {}) as Record<string, unknown>;
+  return JSON.stringify([content ?? null, encrypted_content ?? null, signature ?? null, tool_changes ?? null]);
 }
 
 function isMessagesEndpoint(request: Request): boolean {

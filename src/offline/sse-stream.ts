@@ -9,57 +9,50 @@ type StreamEvent = [string, unknown];
 /** The stream events of `message`, in the order the API sends them. */
 export function streamEvents(message: WireMessage): StreamEvent[] {
   const events: StreamEvent[] = [];
+  // What the API knows only at the end comes in `message_delta`: the stop, the output, iterations, cleared context.
+  const { context_management, usage, ...started } = message;
   events.push([
     'message_start',
     {
       type: 'message_start',
       message: {
-        ...message,
+        ...started,
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        usage: { input_tokens: message.usage.input_tokens, output_tokens: 1 },
+        usage: { input_tokens: usage.input_tokens, output_tokens: 1 },
       },
     },
   ]);
   message.content.forEach((block, index) => {
+    const start = (content_block: unknown) =>
+      events.push(['content_block_start', { type: 'content_block_start', index, content_block }]);
+    const delta = (delta: unknown) => events.push(['content_block_delta', { type: 'content_block_delta', index, delta }]);
     if (block.type === 'text') {
-      events.push([
-        'content_block_start',
-        { type: 'content_block_start', index, content_block: { type: 'text', text: '' } },
-      ]);
+      start({ type: 'text', text: '' });
       if (index === 0) events.push(['ping', { type: 'ping' }]);
-      for (const text of split(block.text, 3)) {
-        events.push([
-          'content_block_delta',
-          { type: 'content_block_delta', index, delta: { type: 'text_delta', text } },
-        ]);
-      }
+      for (const text of split(block.text, 3)) delta({ type: 'text_delta', text });
+    } else if (block.type === 'compaction') {
+      // A shell with a null summary, then the whole summary in one delta: the API writes it before it streams it.
+      const { content, encrypted_content, ...shell } = block;
+      start({ ...shell, content: null, encrypted_content: null });
+      if (index === 0) events.push(['ping', { type: 'ping' }]);
+      delta({ type: 'compaction_delta', content, encrypted_content });
     } else {
-      events.push([
-        'content_block_start',
-        {
-          type: 'content_block_start',
-          index,
-          content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
-        },
-      ]);
+      start({ type: 'tool_use', id: block.id, name: block.name, input: {} });
       if (index === 0) events.push(['ping', { type: 'ping' }]);
-      for (const partial_json of split(JSON.stringify(block.input), 3)) {
-        events.push([
-          'content_block_delta',
-          { type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } },
-        ]);
-      }
+      for (const partial_json of split(JSON.stringify(block.input), 3)) delta({ type: 'input_json_delta', partial_json });
     }
     events.push(['content_block_stop', { type: 'content_block_stop', index }]);
   });
+  const { input_tokens, output_tokens, iterations } = usage;
   events.push([
     'message_delta',
     {
       type: 'message_delta',
       delta: { stop_reason: message.stop_reason, stop_sequence: null },
-      usage: { output_tokens: message.usage.output_tokens },
+      usage: { output_tokens, ...(iterations ? { input_tokens, iterations } : {}) },
+      ...(context_management ? { context_management } : {}),
     },
   ]);
   events.push(['message_stop', { type: 'message_stop' }]);

@@ -6,9 +6,33 @@ export interface ScriptedTurn {
   text?: string;
   /** `tool_use` blocks, in order. `name` defaults to `'memory'`, `id` to `toolu_scripted_<n>`. */
   toolUses?: Array<{ name?: string; input: unknown; id?: string }>;
-  /** Defaults to `'tool_use'` when `toolUses` is non-empty, else `'end_turn'`. */
-  stopReason?: 'end_turn' | 'tool_use' | 'max_tokens';
+  /**
+   * A `compaction` block, first in the reply: the API summarized the conversation before Claude answered (the
+   * `compact_20260112` edit), or was asked to (the `compaction` parameter). Alone in a turn, it stops with `compaction`.
+   */
+  compaction?: ScriptedCompaction;
+  /** The reply's `context_management.applied_edits`: what the API cleared before Claude read the request. */
+  appliedEdits?: ScriptedAppliedEdit[];
+  /** Defaults to `'tool_use'` when `toolUses` is non-empty, `'compaction'` for a compaction alone, else `'end_turn'`. */
+  stopReason?: 'end_turn' | 'tool_use' | 'max_tokens' | 'compaction' | 'pause_turn';
 }
+
+/** A compaction as the API returns it; the opaque fields default to made-up values a request must send back as is. */
+export interface ScriptedCompaction {
+  /** The summary; `null` for a compaction that failed (the API then ignores the block). */
+  summary: string | null;
+  /** Default `scripted-opaque-<index>`. */
+  encryptedContent?: string | null;
+  /** Default `scripted-signature-<index>`. */
+  signature?: string | null;
+  /** Default `[]`: the summarized range changed no tool. */
+  toolChanges?: unknown[];
+}
+
+/** An entry of `context_management.applied_edits`, as the API words it. */
+export type ScriptedAppliedEdit =
+  | { type: 'clear_tool_uses_20250919'; cleared_tool_uses: number; cleared_input_tokens: number }
+  | { type: 'clear_thinking_20251015'; cleared_thinking_turns: number; cleared_input_tokens: number };
 
 /** How a built message is named and counted. */
 export interface MessageFields {
@@ -18,7 +42,7 @@ export interface MessageFields {
   index?: number;
   /** `<n>` of the first default tool-use id `toolu_scripted_<n>`; later ones count up. Defaults to 1. */
   toolUseNumber?: number;
-  /** Reported as `usage.input_tokens`. Defaults to 1. */
+  /** Reported as `usage.input_tokens` (a compaction's input, when the turn has one). Defaults to 1. */
   inputTokens?: number;
 }
 
@@ -27,7 +51,17 @@ const DEFAULT_TOOL_NAME = 'memory';
 
 type TextBlock = { type: 'text'; text: string };
 type ToolUseBlock = { type: 'tool_use'; id: string; name: string; input: unknown };
-type ContentBlock = TextBlock | ToolUseBlock;
+export type CompactionBlock = {
+  type: 'compaction';
+  content: string | null;
+  encrypted_content: string | null;
+  signature: string | null;
+  tool_changes: unknown[];
+};
+type ContentBlock = TextBlock | ToolUseBlock | CompactionBlock;
+
+type Counts = { input_tokens: number; output_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number };
+type Iteration = Counts & { type: 'compaction' | 'message'; cache_creation: null; model?: string };
 
 export type WireMessage = {
   id: string;
@@ -37,13 +71,15 @@ export type WireMessage = {
   content: ContentBlock[];
   stop_reason: NonNullable<ScriptedTurn['stopReason']>;
   stop_sequence: null;
-  usage: { input_tokens: number; output_tokens: number };
+  usage: { input_tokens: number; output_tokens: number; iterations?: Iteration[] };
+  context_management?: { applied_edits: ScriptedAppliedEdit[] };
 };
 
 export function buildMessage(turn: ScriptedTurn, fields: MessageFields): WireMessage {
   const index = fields.index ?? 0;
   let toolUseNumber = fields.toolUseNumber ?? 1;
   const content: ContentBlock[] = [];
+  if (turn.compaction) content.push(compactionBlock(turn.compaction, index));
   if (turn.text !== undefined) content.push({ type: 'text', text: turn.text });
   for (const toolUse of turn.toolUses ?? []) {
     content.push({
@@ -55,23 +91,56 @@ export function buildMessage(turn: ScriptedTurn, fields: MessageFields): WireMes
     });
   }
   const hasToolUse = (turn.toolUses?.length ?? 0) > 0;
+  const compactionOnly = turn.compaction !== undefined && content.length === 1;
+  const model = fields.model ?? DEFAULT_MODEL;
   return {
     id: `msg_scripted_${index}`,
     type: 'message',
     role: 'assistant',
-    model: fields.model ?? DEFAULT_MODEL,
+    model,
     content,
-    stop_reason: turn.stopReason ?? (hasToolUse ? 'tool_use' : 'end_turn'),
+    stop_reason: turn.stopReason ?? (hasToolUse ? 'tool_use' : compactionOnly ? 'compaction' : 'end_turn'),
     stop_sequence: null,
-    usage: { input_tokens: fields.inputTokens ?? 1, output_tokens: estimateTokens(content) },
+    usage: usage(content, fields.inputTokens ?? 1, model),
+    ...(turn.appliedEdits ? { context_management: { applied_edits: turn.appliedEdits } } : {}),
   };
+}
+
+function compactionBlock(compaction: ScriptedCompaction, index: number): CompactionBlock {
+  return {
+    type: 'compaction',
+    content: compaction.summary,
+    encrypted_content: compaction.encryptedContent === undefined ? `scripted-opaque-${index}` : compaction.encryptedContent,
+    signature: compaction.signature === undefined ? `scripted-signature-${index}` : compaction.signature,
+    tool_changes: compaction.toolChanges ?? [],
+  };
+}
+
+/**
+ * The reply's usage. A compaction's tokens are in `iterations` only, as the API reports them: the top-level counts
+ * are the answer's alone, which read the summary in place of the conversation (nothing, for a compaction alone).
+ */
+function usage(content: ContentBlock[], inputTokens: number, model: string): WireMessage['usage'] {
+  const [first, ...answer] = content;
+  if (first?.type !== 'compaction') return { input_tokens: inputTokens, output_tokens: estimateTokens(content) };
+  const summaryTokens = estimateTokens([first]);
+  const iterations: Iteration[] = [{ type: 'compaction', ...counts(inputTokens, summaryTokens), cache_creation: null }];
+  if (answer.length === 0) return { input_tokens: 0, output_tokens: 0, iterations };
+  const answered = counts(summaryTokens, estimateTokens(answer));
+  iterations.push({ type: 'message', ...answered, cache_creation: null, model });
+  return { input_tokens: answered.input_tokens, output_tokens: answered.output_tokens, iterations };
+}
+
+function counts(input: number, output: number): Counts {
+  return { input_tokens: input, output_tokens: output, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 };
 }
 
 /** About four characters a token, as a rough guide. */
 function estimateTokens(content: ContentBlock[]): number {
-  const chars = content.reduce(
-    (sum, block) => sum + (block.type === 'text' ? block.text.length : JSON.stringify(block.input).length),
-    0,
-  );
+  const chars = content.reduce((sum, block) => {
+    if (block.type === 'text') return sum + block.text.length;
+    if (block.type === 'compaction') return sum + (block.content ?? '').length;
+    return sum + JSON.stringify(block.input).length;
+  }, 0);
   return Math.max(1, Math.ceil(chars / 4));
 }
