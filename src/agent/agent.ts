@@ -3,9 +3,11 @@
 import type { Anthropic } from '@anthropic-ai/sdk';
 import type { BetaMessageParam } from '../core/sdk-types.js';
 import { createAgentClient } from './client.js';
+import type { CompactOptions } from './compaction.js';
+import { compactionConfig, runCompaction } from './compaction.js';
 import { clone } from './conversation.js';
 import { MemoryAgentError, describeAgentError } from './errors.js';
-import type { MemoryAgentListener, TurnEnd } from './events.js';
+import type { Compaction, MemoryAgentListener, TurnEnd } from './events.js';
 import { createListeners } from './events.js';
 import type { MemoryAgentOptions } from './options.js';
 import { requestSettings } from './options.js';
@@ -27,7 +29,13 @@ export interface MemoryAgent {
   readonly usage: AgentUsageTotals;
   /** Sends `text`, runs Claude's memory commands until Claude ends its turn; rejects with a MemoryAgentError. */
   send(text: string, options?: SendOptions): Promise<MemoryAgentTurn>;
-  /** Stops the turn in progress; `send()` rejects with kind `aborted`. Does nothing when idle. */
+  /**
+   * Summarizes the conversation into one compaction block, which then stands for all of it. Idle: now, and resolves
+   * when done. During a turn: before its next request, or after its last reply; resolves once the turn has ended, to
+   * null if it ended first. Not with the `compaction` option (the API compacts by itself then).
+   */
+  compact(options?: CompactOptions): Promise<Compaction | null>;
+  /** Stops the turn (or the compaction) in progress; it rejects with kind `aborted`. Does nothing when idle. */
   stop(): void;
   /** Forgets the conversation (not the memory). Not while running. */
   reset(messages?: BetaMessageParam[]): void;
@@ -54,6 +62,27 @@ export function createMemoryAgent(options: MemoryAgentOptions): MemoryAgent {
     history: clone(options.messages ?? []),
   };
   let current: AbortController | undefined;
+  /** Settles when the `send()` in progress has ended. */
+  let turnEnded: Promise<unknown> | undefined;
+
+  /** Runs `work` as the one thing the agent does; `send()` and `compact()` meanwhile are refused. */
+  const exclusive = async <T>(signal: AbortSignal | undefined, work: (signal: AbortSignal) => Promise<T>) => {
+    if (current) {
+      const busy = new Error('A turn is already running: wait for it or stop() it first.');
+      throw new MemoryAgentError(describeAgentError(busy));
+    }
+    const controller = new AbortController();
+    current = controller;
+    const onAbort = () => controller.abort(abortReason());
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await work(controller.signal);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      current = undefined;
+    }
+  };
 
   return {
     client,
@@ -67,26 +96,37 @@ export function createMemoryAgent(options: MemoryAgentOptions): MemoryAgent {
       return { ...scope.usage };
     },
     async send(text, sendOptions = {}) {
-      if (current) {
-        const busy = new Error('A turn is already running: wait for it or stop() it first.');
-        throw new MemoryAgentError(describeAgentError(busy));
-      }
-      const controller = new AbortController();
-      current = controller;
-      const outer = sendOptions.signal;
-      const onAbort = () => controller.abort(abortReason());
-      if (outer?.aborted) onAbort();
-      else outer?.addEventListener('abort', onAbort, { once: true });
-      emit({ type: 'turn_start', text });
       let end: TurnEnd = { outcome: 'error', stopReason: null };
+      let started = false;
+      const turn = exclusive(sendOptions.signal, (signal) => {
+        started = true;
+        scope.requested = undefined;
+        emit({ type: 'turn_start', text });
+        return runTurn(scope, text, signal, (how) => (end = how));
+      });
+      turnEnded = turn.catch(() => undefined);
       try {
-        return await runTurn(scope, text, controller.signal, (how) => (end = how));
+        return await turn;
       } finally {
-        outer?.removeEventListener('abort', onAbort);
-        current = undefined;
         // Idle by now: a listener may send() the next message (or reset()) from here.
-        emit({ type: 'turn_end', ...end });
+        if (started) emit({ type: 'turn_end', ...end });
       }
+    },
+    async compact(compactOptions = {}) {
+      if (scope.request.edits.compacts) {
+        throw new TypeError(
+          'compact() on an agent with the `compaction` option: the API compacts by itself then, and refuses a ' +
+            'request that has its edit and a summary asked for on request.',
+        );
+      }
+      const config = compactionConfig(compactOptions);
+      if (current && scope.compactNext) {
+        scope.compactNext(config);
+        await turnEnded;
+        return scope.requested ?? null;
+      }
+      if (!current && scope.history.length === 0) throw new TypeError('compact(): the conversation is empty.');
+      return exclusive(undefined, (signal) => runCompaction(scope, config, signal));
     },
     stop() {
       current?.abort(abortReason());

@@ -1,18 +1,15 @@
 // The options of createMemoryAgent(), checked, and the request settings they make (all but the messages).
 
-import type { BetaClearToolUses20250919Edit, BetaMessageParam } from '../core/sdk-types.js';
+import type { BetaMessageParam, BetaThinkingConfigParam } from '../core/sdk-types.js';
 import type { MemoryCommandRunner } from '../adapters/sdk-runnable.js';
 import { memoryTool } from '../adapters/sdk-runnable.js';
 import type { AgentConnection } from './client.js';
+import type { ClearThinkingOption, CompactionOption, ContextManagementOption } from './context-edits.js';
+import { contextEdits } from './context-edits.js';
 import type { MemoryAgentListener } from './events.js';
 
 /** The newest Sonnet in the SDK's own `Model` list (1.16 and 1.17). `model` is free text: any id the key can use. */
 export const DEFAULT_AGENT_MODEL = 'claude-sonnet-5-5';
-/** The beta that context editing needs; sent only with `contextManagement` (the memory tool needs none). */
-export const CONTEXT_MANAGEMENT_BETA = 'context-management-2025-06-27';
-
-/** Context editing's `clear_tool_uses_20250919` edit, without its `type`; `true` takes the API's defaults. */
-export type ContextManagementOption = boolean | Omit<BetaClearToolUses20250919Edit, 'type'>;
 
 export interface MemoryAgentOptions extends AgentConnection {
   /** Where Claude's `/memories` live, e.g. an `IndexedDBMemoryTool`. */
@@ -24,9 +21,15 @@ export interface MemoryAgentOptions extends AgentConnection {
   maxTokens?: number;
   /** Requests per `send()` at most (each tool round trip is one). Default 20. */
   maxIterations?: number;
-  /** Sends `context_management` so the API clears old tool uses from long conversations. */
+  /** The API's `thinking`, sent with every request. Default: none sent, so the model's own default. */
+  thinking?: BetaThinkingConfigParam;
+  /** Clears old tool uses from long conversations (`clear_tool_uses_20250919`); `exclude_tools` keeps some. */
   contextManagement?: ContextManagementOption;
-  /** A conversation to continue. */
+  /** Clears the thinking of older turns (`clear_thinking_20251015`). */
+  clearThinking?: ClearThinkingOption;
+  /** Lets the API summarize the conversation as it reaches a size (`compact_20260112`). */
+  compaction?: CompactionOption;
+  /** A conversation to continue, e.g. the `messages` of an agent saved earlier. */
   messages?: BetaMessageParam[];
   /** Called with every {@link MemoryAgentEvent}; the same as `agent.subscribe(onEvent)`. */
   onEvent?: MemoryAgentListener;
@@ -34,21 +37,28 @@ export interface MemoryAgentOptions extends AgentConnection {
 
 export type RequestSettings = ReturnType<typeof requestSettings>;
 
-/** What every request of the agent sends besides its messages; throws a TypeError for a bad count. */
+/**
+ * What every request of the agent sends besides its messages and betas (`params`), and the context edits they hold;
+ * throws a TypeError for a bad count or a combination the API refuses, before any request.
+ */
 export function requestSettings(options: MemoryAgentOptions) {
   const tool = memoryTool(options.tool);
   checkCount('maxTokens', options.maxTokens);
   // The SDK's runner takes 0 as "no cap": a count of requests must be one at least.
   checkCount('maxIterations', options.maxIterations);
-  const contextManagement = contextManagementParam(options.contextManagement);
-  return {
+  const maxTokens = options.maxTokens ?? 4096;
+  checkThinking(options.thinking, maxTokens);
+  const edits = contextEdits(options);
+  const params = {
     model: options.model ?? DEFAULT_AGENT_MODEL,
-    max_tokens: options.maxTokens ?? 4096,
+    max_tokens: maxTokens,
     max_iterations: options.maxIterations ?? 20,
     tools: [tool],
     ...(options.system !== undefined ? { system: options.system } : {}),
-    ...(contextManagement ? { betas: [CONTEXT_MANAGEMENT_BETA], context_management: contextManagement } : {}),
+    ...(options.thinking !== undefined ? { thinking: options.thinking } : {}),
+    ...(edits.context_management ? { context_management: edits.context_management } : {}),
   };
+  return { params, edits };
 }
 
 function checkCount(name: string, value: number | undefined): void {
@@ -57,10 +67,13 @@ function checkCount(name: string, value: number | undefined): void {
   }
 }
 
-function contextManagementParam(
-  option: ContextManagementOption | undefined,
-): { edits: BetaClearToolUses20250919Edit[] } | undefined {
-  if (!option) return undefined;
-  const edit: BetaClearToolUses20250919Edit = { ...(option === true ? {} : option), type: 'clear_tool_uses_20250919' };
-  return { edits: [edit] };
+/** The API's rule for a thinking budget: 1,024 tokens at least, and less than `max_tokens`. */
+function checkThinking(thinking: BetaThinkingConfigParam | undefined, maxTokens: number): void {
+  if (thinking?.type !== 'enabled') return;
+  const budget = thinking.budget_tokens;
+  if (!Number.isSafeInteger(budget) || budget < 1024 || budget >= maxTokens) {
+    throw new TypeError(
+      `\`thinking.budget_tokens\` must be an integer from 1024 to less than \`maxTokens\` (${maxTokens}), got ${String(budget)}`,
+    );
+  }
 }

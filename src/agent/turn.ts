@@ -1,11 +1,13 @@
 // One `send()`: the SDK's tool runner, streaming, with what it does told as events; however the turn ends, the
-// history it leaves is one a next request can continue (README.md, "The loop").
+// history it leaves is one a next request can continue (README.md, "The loop" and "Compaction").
 
 import type { Anthropic } from '@anthropic-ai/sdk';
-import type { BetaContentBlock, BetaMessage, BetaMessageParam } from '../core/sdk-types.js';
-import { answerCutCalls, clone, resumable, withUserText } from './conversation.js';
+import type { BetaCompactionConfig, BetaContentBlock, BetaMessage, BetaMessageParam } from '../core/sdk-types.js';
+import { asParam, compactionIn } from './compaction.js';
+import { COMPACT_NOW_BETA, betasFor, clearedBy } from './context-edits.js';
+import { answerCutCalls, clone, fromLastCompaction, resumable, withUserText } from './conversation.js';
 import { MemoryAgentError, describeAgentError } from './errors.js';
-import type { MemoryAgentEvent, TurnEnd } from './events.js';
+import type { Compaction, MemoryAgentEvent, TurnEnd } from './events.js';
 import type { RequestSettings } from './options.js';
 import type { AgentUsageTotals } from './usage.js';
 import { addUsage } from './usage.js';
@@ -26,7 +28,14 @@ export interface TurnScope {
   readonly usage: AgentUsageTotals;
   readonly emit: (event: MemoryAgentEvent) => void;
   history: BetaMessageParam[];
+  /** While a turn runs: has its runner compact before its next request, or after its last reply. */
+  compactNext?: ((config: BetaCompactionConfig) => void) | undefined;
+  /** The last compaction `compactNext` asked for, once done. */
+  requested?: Compaction | undefined;
 }
+
+/** Stop reasons of a reply the API has not finished: the runner sends the history again for it to go on. */
+const UNFINISHED = ['pause_turn', 'compaction'];
 
 /** Runs the turn that `text` starts; `ended` hears how it ended, for the `turn_end` sent once the agent is idle. */
 export async function runTurn(
@@ -36,14 +45,25 @@ export async function runTurn(
   ended: (end: TurnEnd) => void,
 ): Promise<MemoryAgentTurn> {
   const { emit } = scope;
+  const { edits } = scope.request;
   const before = scope.history;
   const start = withUserText(before, text);
+  const betas = betasFor(edits, start);
   // The whole history goes with every request: the agent owns it, and proxies need not know threads.
   const runner = scope.client.beta.messages.toolRunner(
-    { ...scope.request, messages: start, stream: true, thread: false },
+    { ...scope.request.params, ...(betas.length > 0 ? { betas } : {}), messages: start, stream: true, thread: false },
     { signal },
   );
-  let last: BetaMessage | undefined;
+  scope.compactNext = (config) => {
+    runner.compactBeforeNextTurn(config);
+    // A request's headers replace the `anthropic-beta` its `betas` make: so all of them, and the one compaction needs.
+    const all = [...new Set([...betas, COMPACT_NOW_BETA])].join(',');
+    runner.setRequestOptions((options) => ({ ...options, headers: { 'anthropic-beta': all } }));
+  };
+  /** Claude's last reply: not the answer to a compaction the runner asked for, which is a summary only. */
+  let answer: BetaMessage | undefined;
+  /** The last compaction of the turn that came whole: kept even if the turn fails after it (README.md, "Compaction"). */
+  let summarized: BetaContentBlock | undefined;
   // Whether the answer's headers had come tells a dropped answer from one that never came.
   let streaming: { readonly response: Response | null | undefined } | undefined;
   const showCall = (block: BetaContentBlock, shown: Set<string>) => {
@@ -59,18 +79,37 @@ export async function runTurn(
         shown.text += delta;
         emit({ type: 'text', delta });
       });
-      stream.on('contentBlock', (block) => showCall(block, shown.calls));
+      stream.on('contentBlock', (block) => {
+        showCall(block, shown.calls);
+        if (block.type === 'compaction' && block.content) summarized = clone(block);
+      });
       const message = await stream.finalMessage();
       streaming = undefined;
-      last = message;
       // Listeners attached after the first events would have missed them; show what is missing.
       const rest = textOf(message).slice(shown.text.length);
       if (rest !== '') emit({ type: 'text', delta: rest });
       for (const block of message.content) showCall(block, shown.calls);
+
+      // Without the compaction edit, a reply that is a summary only answers the runner's own compaction request.
+      const requested = !edits.compacts && message.stop_reason === 'compaction';
+      if (!requested) answer = message;
+      // What the summary replaces: everything sent (while the reply is handled, `params` does not hold it yet).
+      const compaction = compactionIn(message, requested ? 'request' : 'auto', runner.params.messages.length);
+      if (compaction) emit({ type: 'compacted', ...compaction });
+      if (compaction && requested) scope.requested = compaction;
+      const cleared = clearedBy(message.context_management);
+      if (cleared) emit({ type: 'context_cleared', ...cleared });
       addUsage(scope.usage, message.usage);
       emit({ type: 'usage', usage: message.usage, total: { ...scope.usage } });
+
       // A call cut off by `max_tokens` must not run. The runner caches this response, so the tools run once.
       const runsTools = message.stop_reason === 'tool_use' && !signal.aborted;
+      const goesOn = runsTools || (UNFINISHED.includes(message.stop_reason ?? '') && !requested);
+      // The API compacted by itself and the runner goes on: from the summary on, as the history will be kept. Set
+      // before the tools run, since new params drop the runner's cached tool results.
+      if (compaction && !requested && goesOn) {
+        runner.setMessagesParams((params) => ({ ...params, messages: [asParam(message)] }));
+      }
       const toolMessage = runsTools ? await runner.generateToolResponse() : null;
       for (const block of Array.isArray(toolMessage?.content) ? toolMessage.content : []) {
         if (block.type !== 'tool_result') continue;
@@ -81,18 +120,22 @@ export async function runTurn(
       if (signal.aborted && toolMessage === null) break;
     }
     if (signal.aborted) throw signal.reason;
-    const message = last ?? (await runner.done());
-    scope.history = answerCutCalls(clone(runner.params.messages));
-    const outcome = message.stop_reason === 'tool_use' ? 'max_iterations' : 'done';
+    const message = answer ?? (await runner.done());
+    scope.history = fromLastCompaction(answerCutCalls(clone(runner.params.messages)));
+    const unfinished = message.stop_reason === 'tool_use' || UNFINISHED.includes(message.stop_reason ?? '');
+    const outcome = unfinished ? 'max_iterations' : 'done';
     ended({ outcome, stopReason: message.stop_reason });
     return { outcome, message, text: textOf(message) };
   } catch (error) {
-    scope.history = resumable(paramsOrStart(runner, start), before);
+    const kept = resumable(paramsOrStart(runner, start), before);
+    scope.history = summarized && !holds(kept, summarized) ? [asParam({ content: [summarized] })] : kept;
     const answered = streaming ? { answered: streaming.response != null } : {};
     const description = describeAgentError(signal.aborted ? signal.reason : error, answered);
     emit({ type: 'error', error: description });
-    ended({ outcome: description.kind === 'aborted' ? 'aborted' : 'error', stopReason: last?.stop_reason ?? null });
+    ended({ outcome: description.kind === 'aborted' ? 'aborted' : 'error', stopReason: answer?.stop_reason ?? null });
     throw new MemoryAgentError(description, { cause: error });
+  } finally {
+    scope.compactNext = undefined;
   }
 }
 
@@ -102,6 +145,12 @@ function paramsOrStart(runner: { params: { messages: BetaMessageParam[] } }, sta
   } catch {
     return start;
   }
+}
+
+/** Whether `messages` holds `block`, as it came. */
+function holds(messages: BetaMessageParam[], block: BetaContentBlock): boolean {
+  const wanted = JSON.stringify(block);
+  return messages.some((message) => Array.isArray(message.content) && message.content.some((each) => JSON.stringify(each) === wanted));
 }
 
 function textOf(message: BetaMessage): string {

@@ -12,3 +12,13 @@ export type BetaToolResultBlockParam = Anthropic.Beta.BetaToolResultBlockParam;
 export type BetaClearToolUses20250919Edit = Anthropic.Beta.BetaClearToolUses20250919Edit;
 export type BetaMemoryTool20250818 = Anthropic.Beta.BetaMemoryTool20250818;
 
+
+// Context management and compaction, for the agent in src/agent/ (context-edits.ts, compaction.ts).
+export type BetaClearThinking20251015Edit = Anthropic.Beta.BetaClearThinking20251015Edit;
+export type BetaCompact20260112Edit = Anthropic.Beta.BetaCompact20260112Edit;
+export type BetaContextManagementConfig = Anthropic.Beta.BetaContextManagementConfig;
+export type BetaContextManagementResponse = Anthropic.Beta.BetaContextManagementResponse;
+export type BetaInputTokensTrigger = Anthropic.Beta.BetaInputTokensTrigger;
+export type BetaCompactionConfig = Anthropic.Beta.BetaCompactionConfig;
+export type BetaThinkingConfigParam = Anthropic.Beta.BetaThinkingConfigParam;
+export type BetaAssistantMessageParam = Anthropic.Beta.BetaAssistantMessageParam;

@@ -3,9 +3,13 @@
 
 export { createMemoryAgent } from '../agent/agent.js';
 export type { MemoryAgent, SendOptions } from '../agent/agent.js';
-export { DEFAULT_AGENT_MODEL, CONTEXT_MANAGEMENT_BETA } from '../agent/options.js';
-export type { MemoryAgentOptions, ContextManagementOption } from '../agent/options.js';
-export type { MemoryAgentEvent, MemoryAgentListener, TurnOutcome } from '../agent/events.js';
+export { DEFAULT_AGENT_MODEL } from '../agent/options.js';
+export type { MemoryAgentOptions } from '../agent/options.js';
+export { CONTEXT_MANAGEMENT_BETA, COMPACTION_BETA, COMPACT_NOW_BETA } from '../agent/context-edits.js';
+export type { ContextManagementOption, ClearThinkingOption, CompactionOption } from '../agent/context-edits.js';
+export type { CompactOptions } from '../agent/compaction.js';
+export { MULTI_SESSION_PROMPT } from '../agent/multi-session.js';
+export type { MemoryAgentEvent, MemoryAgentListener, TurnOutcome, Compaction } from '../agent/events.js';
 export type { MemoryAgentTurn } from '../agent/turn.js';
 export type { AgentUsageTotals } from '../agent/usage.js';
 export { createAgentClient } from '../agent/client.js';
