@@ -15,6 +15,7 @@ import { chromiumArgs, chromiumPath, firefoxPath } from '../../vite.config.js';
 import { startWebKitDriver, webkitCapabilities } from '../engines/webkit-driver.js';
 import type { WebKitDriver } from '../engines/webkit-driver.js';
 import type { CaseResult, PayloadPlan, ScenarioPlan } from './fixtures.js';
+import type { SyncAnswer, SyncStep } from './sync-fixtures.js';
 import type { Engine } from './report.js';
 
 /** What the page says of itself once loaded. */
@@ -38,6 +39,8 @@ export interface BenchBrowser {
   environment: PageEnvironment;
   run(method: 'runScenario', plan: ScenarioPlan): Promise<CaseResult[]>;
   run(method: 'runPayload', plan: PayloadPlan): Promise<CaseResult[]>;
+  /** One step of the Sync rows (sync-page.ts). */
+  run(method: 'runSync', step: SyncStep): Promise<SyncAnswer>;
   /** The page's diagnosis (profile.ts), for `--profile`. */
   profile(): Promise<unknown>;
   /** Chromium's playwright page, for `--profile`'s CPU profiles (over CDP). */
@@ -46,7 +49,8 @@ export interface BenchBrowser {
 }
 
 type Log = (line: string) => void;
-type Method = 'runScenario' | 'runPayload';
+type Method = 'runScenario' | 'runPayload' | 'runSync';
+type Plan = ScenarioPlan | PayloadPlan | SyncStep;
 type JobState = { log: string[]; done: boolean; value?: unknown; error?: string };
 
 /** How long one `next` may wait in the page for news: well under WebDriver's script timeout set below. */
@@ -105,11 +109,14 @@ async function launchChromium(url: string, log: Log): Promise<BenchBrowser> {
       environment,
       chromiumPage: page,
       // Chromium's evaluate may wait as long as the page does.
-      run: (method: Method, plan: ScenarioPlan | PayloadPlan) =>
-        page.evaluate(
-          ([m, p]) => (m === 'runScenario' ? window.bench?.runScenario(p as ScenarioPlan) : window.bench?.runPayload(p as PayloadPlan)) ?? [],
-          [method, plan] as const,
-        ),
+      run: ((method: Method, plan: Plan) =>
+        page.evaluate<unknown, readonly [Method, Plan]>(
+          ([m, p]) =>
+            m === 'runSync'
+              ? window.bench?.runSync(p as SyncStep)
+              : ((m === 'runScenario' ? window.bench?.runScenario(p as ScenarioPlan) : window.bench?.runPayload(p as PayloadPlan)) ?? []),
+          [method, plan],
+        )) as BenchBrowser['run'],
       profile: () => page.evaluate(() => window.bench?.profile()),
       close,
     };
@@ -151,7 +158,7 @@ async function launchFirefox(url: string, log: Log): Promise<BenchBrowser> {
       timerStep: window.bench?.timerStep() ?? Number.NaN,
     }));
     const version = firefoxVersion() ?? (await browser.version()).replace(/^[^/]*\//u, '');
-    const job = <T>(method: Method | 'profile', plan?: ScenarioPlan | PayloadPlan): Promise<T> =>
+    const job = <T>(method: Method | 'profile', plan?: Plan): Promise<T> =>
       runJob<T>(
         () => page.evaluate((m, p) => window.bench?.start(m, p), method, plan),
         () => page.evaluate((ms) => window.bench?.next(ms) ?? { log: [], done: true, error: 'no window.bench' }, POLL_MS),
@@ -166,7 +173,7 @@ async function launchFirefox(url: string, log: Log): Promise<BenchBrowser> {
       environment,
       // Progress comes back with the job, not over puppeteer's console events or exposeFunction (which lag about
       // a second over BiDi); nothing is timed outside the page either way.
-      run: (method: Method, plan: ScenarioPlan | PayloadPlan) => job<CaseResult[]>(method, plan),
+      run: (method: Method, plan: Plan) => job<never>(method, plan),
       profile: () => job<unknown>('profile'),
       close,
     };
@@ -226,7 +233,7 @@ async function launchWebKit(url: string, log: Log): Promise<BenchBrowser> {
     const environment = (await sync(
       'return { userAgent: window.bench.userAgent, crossOriginIsolated: window.bench.crossOriginIsolated, timerStep: window.bench.timerStep() }',
     )) as PageEnvironment;
-    const job = <T>(method: Method | 'profile', plan?: ScenarioPlan | PayloadPlan): Promise<T> =>
+    const job = <T>(method: Method | 'profile', plan?: Plan): Promise<T> =>
       runJob<T>(
         () => sync('window.bench.start(arguments[0], arguments[1])', [method, plan ?? null]),
         async () =>
@@ -248,7 +255,7 @@ async function launchWebKit(url: string, log: Log): Promise<BenchBrowser> {
       // MiniBrowser --automation makes an ephemeral website data manager: nothing of IndexedDB reaches the disk.
       storage: "**in memory**: MiniBrowser under automation keeps IndexedDB in an ephemeral session, not in Safari's SQLite store on disk",
       environment,
-      run: (method: Method, plan: ScenarioPlan | PayloadPlan) => job<CaseResult[]>(method, plan),
+      run: (method: Method, plan: Plan) => job<never>(method, plan),
       profile: () => job<unknown>('profile'),
       close,
     };

@@ -24,6 +24,8 @@ import { bulkFiles, measure, measureSides, openMemory } from './harness.js';
 import { hotLoop, profile } from './profile.js';
 import * as raw from './raw.js';
 import type { RawFile } from './raw.js';
+import type { SyncStep } from './sync-fixtures.js';
+import { runSync } from './sync-page.js';
 
 const ms = (values: readonly number[]): string => `${median(values).toFixed(3)} ms`;
 
@@ -53,12 +55,18 @@ function say(line: string): void {
 }
 
 /** Starts `method` as the page's job (one at a time); `next` reports on it. */
-function start(method: 'runScenario' | 'runPayload' | 'profile', plan?: ScenarioPlan | PayloadPlan): void {
+function start(method: 'runScenario' | 'runPayload' | 'runSync' | 'profile', plan?: ScenarioPlan | PayloadPlan | SyncStep): void {
   if (job && !job.done) throw new Error('bench: a job is still running');
   const current: Job = { log: [], done: false };
   job = current;
   const run: Promise<unknown> =
-    method === 'profile' ? profile() : method === 'runScenario' ? runScenario(plan as ScenarioPlan) : runPayload(plan as PayloadPlan);
+    method === 'profile'
+      ? profile()
+      : method === 'runScenario'
+        ? runScenario(plan as ScenarioPlan)
+        : method === 'runSync'
+          ? runSync(plan as SyncStep)
+          : runPayload(plan as PayloadPlan);
   const finish = (): void => {
     current.done = true;
     current.wake?.();
@@ -405,6 +413,7 @@ export interface BenchApi {
   userAgent: string;
   runScenario(plan: ScenarioPlan): Promise<CaseResult[]>;
   runPayload(plan: PayloadPlan): Promise<CaseResult[]>;
+  runSync: typeof runSync;
   start: typeof start;
   next: typeof next;
   timerStep: typeof timerStep;
@@ -423,6 +432,7 @@ window.bench = {
   userAgent: navigator.userAgent,
   runScenario,
   runPayload,
+  runSync,
   start,
   next,
   timerStep,

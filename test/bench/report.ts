@@ -4,6 +4,8 @@
 import type { CaseResult, ScenarioPlan } from './fixtures.js';
 import { UNSEEN, median } from './fixtures.js';
 import type { SizeReport } from './size.js';
+import { syncSection } from './report-sync.js';
+import type { SyncRow } from './sync-fixtures.js';
 
 export interface Goal {
   goal: string;
@@ -50,6 +52,10 @@ export interface EngineRecord {
   run: RunInfo;
   summary: Summary;
   results: CaseResult[];
+  /** The Sync rows (sync-bench.ts); absent in records from before them, and in runs that left them out. */
+  sync?: SyncRow[];
+  /** The Sync rows' remotes that could not run, and why. */
+  syncErrors?: string[];
 }
 
 /** results.json: each engine's latest run (runs of other engines are kept when one is rerun), and the sizes. */
@@ -344,6 +350,13 @@ export function renderMarkdown(file: ResultsFile): string {
   const missing = ENGINES.filter((engine) => !file.engines[engine]);
   const floors = new Map<string, string>();
   for (const record of records) for (const r of record.results) floors.set(r.command, r.floor);
+  const sync = syncSection(
+    records.map((record) => ({
+      browser: browserOf(record.run),
+      ...(record.sync ? { sync: record.sync } : {}),
+      ...(record.syncErrors ? { syncErrors: record.syncErrors } : {}),
+    })),
+  );
   const timers = (run: RunInfo): string =>
     (run.timerStep !== undefined ? `${micro(run.timerStep)} steps` : '') +
     (run.crossOriginIsolated ? `${run.timerStep !== undefined ? ', ' : ''}cross-origin isolated` : `${run.timerStep !== undefined ? ', ' : ''}not isolated`);
@@ -380,6 +393,7 @@ export function renderMarkdown(file: ResultsFile): string {
     '',
     goalsTable(records),
     '',
+    ...(sync ? [sync] : []),
     '## The rows',
     '',
     '**One file**: the file is an edit target of that size in a memory of that many 1 KB files (in folders of 100). Each run views ' +

@@ -3,8 +3,8 @@
 // same script, measures sizes, then prints the table and writes test/bench/results.{md,json}. Flags:
 // --engines=chromium,firefox,webkit (or all), --quick (fewer runs), --no-peer, --no-size, --no-warmup, --head (bench
 // the committed src/, not the working tree), --profile (diagnosis instead: profile.json, profile.<engine>.json),
-// --only=create,str_replace and --files=1000 (a partial run, written to results.{md,json}.tmp), --render (no run:
-// results.md again from results.json).
+// --only=create,str_replace and --files=1000 (a partial run, written to results.{md,json}.tmp; --only=sync runs only
+// the Sync rows), --render (no run: results.md again from results.json).
 
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -20,6 +20,9 @@ import { measureSizes } from './size.js';
 import type { SizeReport } from './size.js';
 import { ENGINES, readResultsFile, renderMarkdown, summarize } from './report.js';
 import type { Engine, EngineRecord, ResultsFile, RunInfo } from './report.js';
+import { syncGoals } from './report-sync.js';
+import { runSyncRows } from './sync-bench.js';
+import type { SyncPlan } from './sync-bench.js';
 import { librarySource } from './source.js';
 import type { Source } from './source.js';
 
@@ -34,7 +37,7 @@ export interface Options {
   head: boolean;
   /** Off with `--no-warmup`: the untimed warm-up before the recorded rows ({@link WARM_UP}). */
   warmup: boolean;
-  /** `--only=create,insert`: just these commands (for working on them; the table is then partial). */
+  /** `--only=create,insert`: just these commands (for working on them; the table is then partial); `sync`: the Sync rows. */
   only?: string[];
   /** `--files=0,1000`: just the memories of these sizes. */
   files?: number[];
@@ -50,7 +53,7 @@ export interface Options {
  * (about 20 seconds in all), since theirs are the medians the machine's noise moves most. One file of 1 MB gets 60
  * (about 10 ms a run): with 20, the median of a row moved by 0.2× between runs.
  */
-function plans(quick: boolean): { scenarios: ScenarioPlan[]; payloads: PayloadPlan[] } {
+function plans(quick: boolean): { scenarios: ScenarioPlan[]; payloads: PayloadPlan[]; sync: SyncPlan } {
   const r = (reps: number, warmup: number): Reps =>
     quick ? { reps: Math.max(3, Math.round(reps / 5)), warmup: Math.max(1, Math.round(warmup / 3)) } : { reps, warmup };
   const cheap = (reps: number, warmup: number): Reps => ({ reps, warmup });
@@ -66,6 +69,8 @@ function plans(quick: boolean): { scenarios: ScenarioPlan[]; payloads: PayloadPl
       { files: 1000, bytes: 16 * 1024, label: '16 KB', reps: r(5, 1) },
       { files: 100, bytes: 1024 * 1024, label: '1 MB', reps: quick ? { reps: 2, warmup: 1 } : { reps: 3, warmup: 1 } },
     ],
+    // A first pull at 20 ms a request takes seconds; the other passes tens of milliseconds to a second.
+    sync: quick ? { pulls: 1, reps: 3 } : { pulls: 3, reps: 5 },
   };
 }
 
@@ -199,6 +204,7 @@ async function writeResults(results: ResultsFile, tmp = false): Promise<string> 
       {
         ...record,
         results: record.results.map((r) => ({ ...r, lib: r.lib.map(round), raw: r.raw.map(round), ...(r.peer ? { peer: r.peer.map(round) } : {}) })),
+        ...(record.sync ? { sync: record.sync.map((row) => ({ ...row, passes: row.passes.map((pass) => ({ ...pass, ms: round(pass.ms) })) })) } : {}),
       },
     ]),
   );
@@ -221,14 +227,17 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   console.log(`library: ${source.label}; engines: ${options.engines.join(', ')}`);
   const started = Date.now();
   const planned = plans(options.quick);
+  // `--only=sync` runs the Sync rows alone; a partial run of commands (or of memory sizes) leaves them out.
+  const only = options.only?.filter((command) => command !== 'sync');
+  const syncWanted = options.only?.includes('sync') ?? options.files === undefined;
   const scenarios = planned.scenarios
-    .filter((plan) => options.files === undefined || options.files.includes(plan.files))
-    .map((plan) => (options.only ? { ...plan, only: options.only } : plan));
+    .filter((plan) => (options.files === undefined || options.files.includes(plan.files)) && only?.length !== 0)
+    .map((plan) => (only ? { ...plan, only } : plan));
   const partial = options.only !== undefined || options.files !== undefined;
   // The big-payload export/import rows run in a partial run too when it asks for export or import (and their size).
   const payloads = planned.payloads.filter(
     (plan) =>
-      (options.only === undefined || options.only.some((command) => command === 'export' || command === 'import')) &&
+      (only === undefined || only.some((command) => command === 'export' || command === 'import')) &&
       (options.files === undefined || options.files.includes(plan.files)),
   );
 
@@ -249,6 +258,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
       console.log(`\n${engine}: starting the browser …`);
       const browser = await launchBench(engine, server.url, (line) => console.log(line));
       const results: CaseResult[] = [];
+      let sync: Awaited<ReturnType<typeof runSyncRows>> | undefined;
       const environment = browser.environment;
       try {
         console.log(
@@ -263,12 +273,16 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
           // Untimed, so that the first rows are not measured on code the JIT has yet to optimize (the library's many
           // functions take longer to reach their optimized tier than the raw floor's few): every single-file command,
           // library and raw, a few hundred times on a throwaway memory. What the page reports of it is dropped.
-          if (options.warmup) {
+          if (options.warmup && scenarios.length + payloads.length > 0) {
             console.log('warm-up (not recorded):');
             await browser.run('runScenario', WARM_UP);
           }
           for (const plan of scenarios) results.push(...(await browser.run('runScenario', plan)));
           for (const plan of payloads) results.push(...(await browser.run('runPayload', plan)));
+          if (syncWanted) {
+            console.log('sync (a memory of 2,000 files; Memory Stores on loopback, then WebDAV on Apache):');
+            sync = await runSyncRows(browser, planned.sync, (line) => console.log(line));
+          }
         }
       } finally {
         await browser.close();
@@ -290,7 +304,12 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
         crossOriginIsolated: environment.crossOriginIsolated,
         timerStep: Math.round(environment.timerStep * 1e6) / 1e6,
       };
-      records.push({ run, results, summary: { goals: [] } });
+      records.push({
+        run,
+        results,
+        summary: { goals: [] },
+        ...(sync ? { sync: sync.rows, ...(sync.errors.length > 0 ? { syncErrors: sync.errors } : {}) } : {}),
+      });
     }
   } finally {
     await server.close();
@@ -329,11 +348,21 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   };
   const markdown = await writeResults(file, partial);
   console.log('\n' + markdown);
-  for (const record of records) {
+  // A run of the Sync rows alone has none of these goals.
+  for (const record of records.filter((found) => found.results.length > 0)) {
     const missed = record.summary.goals.filter((goal) => !goal.met);
     console.log(
       `${record.run.browser}: ${record.summary.goals.length - missed.length} of ${record.summary.goals.length} goals met` +
         (missed.length ? `; missed: ${missed.map((goal) => `${goal.goal} (${goal.measured})`).join('; ')}` : ''),
+    );
+  }
+  for (const record of records.filter((found) => found.sync)) {
+    const goals = syncGoals(record.sync ?? []);
+    const missed = goals.filter((goal) => !goal.met);
+    console.log(
+      `${record.run.browser}, sync: ${goals.length - missed.length} of ${goals.length} goals met` +
+        (missed.length ? `; missed: ${missed.map((goal) => `${goal.goal} (${goal.measured})`).join('; ')}` : '') +
+        (record.syncErrors ? `; not run: ${record.syncErrors.join('; ')}` : ''),
     );
   }
   const written = partial ? 'results.md.tmp and results.json.tmp' : 'results.md and results.json';
