@@ -1,5 +1,5 @@
-// Compaction as the agent sees it: the summary in a reply told to the page, and `compact()` — the SDK runner's own
-// `compactBeforeNextTurn()`, run now while idle or scheduled on the turn in progress (README.md, "Compaction").
+// `compact()`: the SDK runner's own `compactBeforeNextTurn()`, run now while idle (a turn in progress schedules it on
+// its runner, in turn.ts), and the history's form of a reply (README.md, "Compaction").
 
 import type {
   BetaAssistantMessageParam,
@@ -12,7 +12,7 @@ import { clone, summaryOf } from './conversation.js';
 import { MemoryAgentError, describeAgentError } from './errors.js';
 import type { Compaction } from './events.js';
 import type { TurnScope } from './turn.js';
-import { addUsage, compactionIterations } from './usage.js';
+import { addUsage } from './usage.js';
 
 /** What `compact()` takes: the API's `compaction` parameter without its `type`. */
 export interface CompactOptions {
@@ -23,25 +23,15 @@ export interface CompactOptions {
 /** The `compaction` config of `options`; throws a TypeError for an unknown key. */
 export function compactionConfig(options: CompactOptions): BetaCompactionConfig {
   const unknown = Object.keys(options).filter((key) => key !== 'instructions');
-  if (unknown.length > 0) throw new TypeError(`compact() has unknown options: ${unknown.join(', ')} (known: instructions).`);
+  if (unknown.length > 0) {
+    throw new TypeError(`compact() has unknown options: ${unknown.join(', ')} (known: instructions).`);
+  }
   if (options.instructions !== undefined && typeof options.instructions !== 'string') {
     throw new TypeError('compact(): `instructions` must be a string.');
   }
   return { type: 'summarize', ...(options.instructions !== undefined ? { instructions: options.instructions } : {}) };
 }
 
-/** The compaction in `message` as the page is told of it, or undefined when it holds no summary. */
-export function compactionIn(
-  message: BetaMessage,
-  trigger: Compaction['trigger'],
-  replacedMessages: number,
-): Compaction | undefined {
-  const summary = summaryOf(message);
-  if (summary === undefined) return undefined;
-  const [iteration] = compactionIterations(message.usage);
-  const summaryTokens = typeof iteration?.output_tokens === 'number' ? iteration.output_tokens : null;
-  return { trigger, summary, summaryTokens, replacedMessages };
-}
 
 /** `message` as the history keeps it: its blocks exactly as they came, a compaction's signature and all. */
 export function asParam(message: Pick<BetaMessage, 'content'>): BetaMessageParam {
@@ -68,7 +58,8 @@ export async function runCompaction(
   try {
     for await (const stream of runner) {
       const message = await stream.finalMessage();
-      compaction = compactionIn(message, 'request', before.length);
+      const summary = summaryOf(message);
+      compaction = summary === undefined ? undefined : { trigger: 'request', summary, replacedMessages: before.length };
       if (compaction) {
         scope.history = [asParam(message)];
         scope.emit({ type: 'compacted', ...compaction });

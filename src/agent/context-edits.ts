@@ -1,5 +1,5 @@
-// The three context-management edits an agent can ask for — clearing thinking, clearing tool uses, compaction — checked,
-// composed into one `context_management` in the order the API takes them, with the betas each needs.
+// The three context-management edits an agent can ask for (clearing thinking, clearing tool uses, compaction):
+// checked, composed into one `context_management` in the order the API takes them, with the betas each needs.
 
 import type {
   BetaClearThinking20251015Edit,
@@ -74,7 +74,8 @@ export function contextEdits(options: ContextEditOptions): ContextEdits {
     edits.push({ ...fields, type: 'clear_thinking_20251015' });
   }
   if (contextManagement) {
-    const fields = contextManagement === true ? {} : known('contextManagement', contextManagement, CLEAR_TOOL_USES_KEYS);
+    const fields =
+      contextManagement === true ? {} : known('contextManagement', contextManagement, CLEAR_TOOL_USES_KEYS);
     const excluded: unknown = fields.exclude_tools;
     if (excluded != null && !(Array.isArray(excluded) && excluded.every((name) => typeof name === 'string'))) {
       throw new TypeError('`contextManagement.exclude_tools` must be a list of tool names, e.g. ["memory"].');
@@ -128,7 +129,8 @@ function checkTrigger(trigger: unknown): void {
   const { type, value } = (typeof trigger === 'object' && trigger !== null ? trigger : {}) as Record<string, unknown>;
   if (type !== 'input_tokens' || typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
     throw new TypeError(
-      `\`compaction.trigger\` must be { type: 'input_tokens', value: <a positive integer> }, got ${JSON.stringify(trigger)}`,
+      "`compaction.trigger` must be { type: 'input_tokens', value: <a positive integer> }, " +
+        `got ${JSON.stringify(trigger)}`,
     );
   }
 }

@@ -11,9 +11,10 @@ import type { AgentUsageTotals } from './usage.js';
 import { callEach } from '../core/listeners.js';
 
 /**
- * What happens during a `send()`, in this order: `turn_start`; per request `text` and `tool_call` as they stream, then
- * `compacted` and `context_cleared` if the API did so, `usage`, a `tool_result` per call that ran; then `error` (if it
- * failed) and `turn_end`, once the agent is idle. `compact()` while idle sends `compacted` and `usage` alone.
+ * What happens during a `send()`, in this order: `turn_start`; per request `compacted` as the summary comes (first in
+ * the reply), `text` and `tool_call` as they stream, then `context_cleared` if the API cleared any, `usage`, a
+ * `tool_result` per call that ran; then `error` (if it failed) and `turn_end`, once the agent is idle. `compact()`
+ * while idle sends `compacted` and `usage` alone.
  */
 export type MemoryAgentEvent =
   | { type: 'turn_start'; text: string }
@@ -37,12 +38,10 @@ export type MemoryAgentEvent =
 
 /** A compaction: the summary that stands, from now on, for the conversation before it. */
 export interface Compaction {
-  /** `auto`: the API compacted as the conversation reached the trigger (`compaction` option); `request`: `compact()`. */
+  /** `auto`: the API compacted at its trigger (the `compaction` option); `request`: `compact()` asked for it. */
   trigger: 'auto' | 'request';
-  /** The summary, as Claude reads it from now on. */
+  /** The summary, as Claude reads it from now on. Its tokens come in the `usage` that follows (`compaction_*`). */
   summary: string;
-  /** The summary's length in tokens (what the compaction wrote), when the API reported it. */
-  summaryTokens: number | null;
   /** How many messages of the history the summary replaced. */
   replacedMessages: number;
 }

@@ -1,5 +1,5 @@
-// The memory tool guide's pattern for work that spans conversations, as a system prompt an app can start from: a
-// first session lays down a progress log and a checklist in /memories, later ones read them first and log before ending.
+// The memory tool guide's pattern for work that spans conversations, as a system prompt an app can start from: a first
+// session lays down a progress log and a checklist in /memories; later ones read them first and log before ending.
 
 /**
  * A system prompt for a task that takes more than one conversation: Claude keeps `/memories/progress.md` (a log) and

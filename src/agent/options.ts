@@ -73,7 +73,8 @@ function checkThinking(thinking: BetaThinkingConfigParam | undefined, maxTokens:
   const budget = thinking.budget_tokens;
   if (!Number.isSafeInteger(budget) || budget < 1024 || budget >= maxTokens) {
     throw new TypeError(
-      `\`thinking.budget_tokens\` must be an integer from 1024 to less than \`maxTokens\` (${maxTokens}), got ${String(budget)}`,
+      `\`thinking.budget_tokens\` must be an integer from 1024 to less than \`maxTokens\` (${maxTokens}), ` +
+        `got ${String(budget)}`,
     );
   }
 }

@@ -3,7 +3,7 @@
 
 import type { Anthropic } from '@anthropic-ai/sdk';
 import type { BetaCompactionConfig, BetaContentBlock, BetaMessage, BetaMessageParam } from '../core/sdk-types.js';
-import { asParam, compactionIn } from './compaction.js';
+import { asParam } from './compaction.js';
 import { COMPACT_NOW_BETA, betasFor, clearedBy } from './context-edits.js';
 import { answerCutCalls, clone, fromLastCompaction, resumable, withUserText } from './conversation.js';
 import { MemoryAgentError, describeAgentError } from './errors.js';
@@ -62,7 +62,9 @@ export async function runTurn(
   };
   /** Claude's last reply: not the answer to a compaction the runner asked for, which is a summary only. */
   let answer: BetaMessage | undefined;
-  /** The last compaction of the turn that came whole: kept even if the turn fails after it (README.md, "Compaction"). */
+  /** Without the compaction edit, only the runner's compaction (compact()) can send one. */
+  const trigger: Compaction['trigger'] = edits.compacts ? 'auto' : 'request';
+  /** The turn's last compaction that came whole: kept even if the turn fails after it (README.md, "Compaction"). */
   let summarized: BetaContentBlock | undefined;
   // Whether the answer's headers had come tells a dropped answer from one that never came.
   let streaming: { readonly response: Response | null | undefined } | undefined;
@@ -74,29 +76,39 @@ export async function runTurn(
   try {
     for await (const stream of runner) {
       streaming = stream;
-      const shown = { text: '', calls: new Set<string>() };
+      const shown = { text: '', calls: new Set<string>(), compaction: false };
+      // Told as soon as it is whole, before the answer it comes first in; the stream's end tops it up.
+      const tellCompaction = (block: BetaContentBlock) => {
+        if (block.type !== 'compaction' || !block.content || shown.compaction) return;
+        shown.compaction = true;
+        summarized = clone(block);
+        // What the summary replaces: everything sent (while the reply is handled, `params` does not hold it yet).
+        const replacedMessages = runner.params.messages.length;
+        const compaction: Compaction = { trigger, summary: block.content, replacedMessages };
+        if (trigger === 'request') scope.requested = compaction;
+        emit({ type: 'compacted', ...compaction });
+      };
       stream.on('text', (delta) => {
         shown.text += delta;
         emit({ type: 'text', delta });
       });
       stream.on('contentBlock', (block) => {
+        tellCompaction(block);
         showCall(block, shown.calls);
-        if (block.type === 'compaction' && block.content) summarized = clone(block);
       });
       const message = await stream.finalMessage();
       streaming = undefined;
       // Listeners attached after the first events would have missed them; show what is missing.
       const rest = textOf(message).slice(shown.text.length);
       if (rest !== '') emit({ type: 'text', delta: rest });
-      for (const block of message.content) showCall(block, shown.calls);
+      for (const block of message.content) {
+        tellCompaction(block);
+        showCall(block, shown.calls);
+      }
 
       // Without the compaction edit, a reply that is a summary only answers the runner's own compaction request.
       const requested = !edits.compacts && message.stop_reason === 'compaction';
       if (!requested) answer = message;
-      // What the summary replaces: everything sent (while the reply is handled, `params` does not hold it yet).
-      const compaction = compactionIn(message, requested ? 'request' : 'auto', runner.params.messages.length);
-      if (compaction) emit({ type: 'compacted', ...compaction });
-      if (compaction && requested) scope.requested = compaction;
       const cleared = clearedBy(message.context_management);
       if (cleared) emit({ type: 'context_cleared', ...cleared });
       addUsage(scope.usage, message.usage);
@@ -107,7 +119,7 @@ export async function runTurn(
       const goesOn = runsTools || (UNFINISHED.includes(message.stop_reason ?? '') && !requested);
       // The API compacted by itself and the runner goes on: from the summary on, as the history will be kept. Set
       // before the tools run, since new params drop the runner's cached tool results.
-      if (compaction && !requested && goesOn) {
+      if (shown.compaction && !requested && goesOn) {
         runner.setMessagesParams((params) => ({ ...params, messages: [asParam(message)] }));
       }
       const toolMessage = runsTools ? await runner.generateToolResponse() : null;
@@ -150,7 +162,9 @@ function paramsOrStart(runner: { params: { messages: BetaMessageParam[] } }, sta
 /** Whether `messages` holds `block`, as it came. */
 function holds(messages: BetaMessageParam[], block: BetaContentBlock): boolean {
   const wanted = JSON.stringify(block);
-  return messages.some((message) => Array.isArray(message.content) && message.content.some((each) => JSON.stringify(each) === wanted));
+  return messages.some(
+    (message) => Array.isArray(message.content) && message.content.some((each) => JSON.stringify(each) === wanted),
+  );
 }
 
 function textOf(message: BetaMessage): string {

@@ -40,7 +40,8 @@ export function addUsage(total: AgentUsageTotals, usage: BetaUsage): void {
   for (const iteration of compactionIterations(usage)) {
     total.compactions += 1;
     const { input_tokens, cache_read_input_tokens, cache_creation_input_tokens, output_tokens } = iteration;
-    total.compaction_input_tokens += count(input_tokens) + count(cache_read_input_tokens) + count(cache_creation_input_tokens);
+    total.compaction_input_tokens +=
+      count(input_tokens) + count(cache_read_input_tokens) + count(cache_creation_input_tokens);
     total.compaction_output_tokens += count(output_tokens);
   }
 }

@@ -123,7 +123,10 @@ function refusedCompaction(messages: unknown, sent: ReadonlySet<string>): string
     return Array.isArray(content) ? content.filter(isCompaction) : [];
   });
   if (blocks.filter((block) => block.content != null).length > 1) {
-    return '`messages` holds more than one `compaction` block with content. Send only the block the conversation returned last.';
+    return (
+      '`messages` holds more than one `compaction` block with content. ' +
+      'Send only the block the conversation returned last.'
+    );
   }
   if (blocks.some((block) => !sent.has(compactionKey(block)))) {
     return 'A `compaction` block differs from the one returned: send it back verbatim.';

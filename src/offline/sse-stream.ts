@@ -27,7 +27,8 @@ export function streamEvents(message: WireMessage): StreamEvent[] {
   message.content.forEach((block, index) => {
     const start = (content_block: unknown) =>
       events.push(['content_block_start', { type: 'content_block_start', index, content_block }]);
-    const delta = (delta: unknown) => events.push(['content_block_delta', { type: 'content_block_delta', index, delta }]);
+    const delta = (delta: unknown) =>
+      events.push(['content_block_delta', { type: 'content_block_delta', index, delta }]);
     if (block.type === 'text') {
       start({ type: 'text', text: '' });
       if (index === 0) events.push(['ping', { type: 'ping' }]);
@@ -41,7 +42,9 @@ export function streamEvents(message: WireMessage): StreamEvent[] {
     } else {
       start({ type: 'tool_use', id: block.id, name: block.name, input: {} });
       if (index === 0) events.push(['ping', { type: 'ping' }]);
-      for (const partial_json of split(JSON.stringify(block.input), 3)) delta({ type: 'input_json_delta', partial_json });
+      for (const partial_json of split(JSON.stringify(block.input), 3)) {
+        delta({ type: 'input_json_delta', partial_json });
+      }
     }
     events.push(['content_block_stop', { type: 'content_block_stop', index }]);
   });

@@ -8,12 +8,12 @@ export interface ScriptedTurn {
   toolUses?: Array<{ name?: string; input: unknown; id?: string }>;
   /**
    * A `compaction` block, first in the reply: the API summarized the conversation before Claude answered (the
-   * `compact_20260112` edit), or was asked to (the `compaction` parameter). Alone in a turn, it stops with `compaction`.
+   * `compact_20260112` edit), or was asked to (the `compaction` parameter). Alone, it stops with `compaction`.
    */
   compaction?: ScriptedCompaction;
   /** The reply's `context_management.applied_edits`: what the API cleared before Claude read the request. */
   appliedEdits?: ScriptedAppliedEdit[];
-  /** Defaults to `'tool_use'` when `toolUses` is non-empty, `'compaction'` for a compaction alone, else `'end_turn'`. */
+  /** Defaults to `'tool_use'` when there are `toolUses`, `'compaction'` for a compaction alone, else `'end_turn'`. */
   stopReason?: 'end_turn' | 'tool_use' | 'max_tokens' | 'compaction' | 'pause_turn';
 }
 
@@ -60,7 +60,12 @@ export type CompactionBlock = {
 };
 type ContentBlock = TextBlock | ToolUseBlock | CompactionBlock;
 
-type Counts = { input_tokens: number; output_tokens: number; cache_read_input_tokens: number; cache_creation_input_tokens: number };
+type Counts = {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_input_tokens: number;
+  cache_creation_input_tokens: number;
+};
 type Iteration = Counts & { type: 'compaction' | 'message'; cache_creation: null; model?: string };
 
 export type WireMessage = {
@@ -110,10 +115,15 @@ function compactionBlock(compaction: ScriptedCompaction, index: number): Compact
   return {
     type: 'compaction',
     content: compaction.summary,
-    encrypted_content: compaction.encryptedContent === undefined ? `scripted-opaque-${index}` : compaction.encryptedContent,
-    signature: compaction.signature === undefined ? `scripted-signature-${index}` : compaction.signature,
+    encrypted_content: opaque(compaction.encryptedContent, `scripted-opaque-${index}`),
+    signature: opaque(compaction.signature, `scripted-signature-${index}`),
     tool_changes: compaction.toolChanges ?? [],
   };
+}
+
+/** A scripted opaque field: as given (`null` too), else its made-up default. */
+function opaque(given: string | null | undefined, made: string): string | null {
+  return given === undefined ? made : given;
 }
 
 /**
