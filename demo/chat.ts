@@ -2,12 +2,12 @@
 // from the connection panel on demand and remade (keeping the conversation) when the connection changes.
 
 import { createMemoryAgent, describeAgentError } from '../src/entries/agent.js';
-import { createScriptedClaude } from '../src/entries/offline.js';
 import type { IndexedDBMemoryTool } from '../src/index.js';
 import type { MemoryAgent, MemoryAgentEvent } from '../src/entries/agent.js';
 import type { ConnectionPanel } from './connection.js';
 import { byId } from './dom.js';
-import { OFFLINE_PROMPT, offlineTurns } from './offline-script.js';
+import { OFFLINE_SCRIPTS } from './offline-scripts/index.js';
+import { offlineAgent, playConversations } from './offline-scripts/play.js';
 import { storageFailure } from './storage-failure.js';
 import type { StorageFailure } from './storage-failure.js';
 import { createTranscript } from './transcript.js';
@@ -25,6 +25,10 @@ export function setupChat(
   const newChat = byId('new-chat', HTMLButtonElement);
   const usage = byId('usage', HTMLElement);
   const transcript = createTranscript(byId('transcript', HTMLElement));
+  // The script picker is optional: without it, the Offline demo plays the first script.
+  const picked = document.getElementById('offline-script');
+  const picker = picked instanceof HTMLSelectElement ? picked : undefined;
+  for (const script of OFFLINE_SCRIPTS) picker?.append(new Option(script.label, script.id));
 
   let agent: MemoryAgent | undefined;
   let active: MemoryAgent | undefined;
@@ -40,7 +44,10 @@ export function setupChat(
       if (failure) onStorageFailure(failure);
     }
     if (event.type === 'usage') {
-      const counts = `${event.total.input_tokens} in, ${event.total.output_tokens} out`;
+      const { total } = event;
+      const { compactions: n, compaction_input_tokens: read, compaction_output_tokens: wrote } = total;
+      const compactions = n > 0 ? `; ${n} compaction${n === 1 ? '' : 's'}: ${read} in, ${wrote} out` : '';
+      const counts = `${total.input_tokens} in, ${total.output_tokens} out${compactions}`;
       usage.textContent = scripted ? `Tokens of the scripted turns (made up, not billed): ${counts}.` : `Tokens so far: ${counts}.`;
     }
   };
@@ -49,17 +56,21 @@ export function setupChat(
     active = running;
     send.disabled = running !== undefined;
     offline.disabled = running !== undefined;
+    if (picker) picker.disabled = running !== undefined;
     newChat.disabled = running !== undefined;
     stop.disabled = running === undefined;
   };
 
-  const run = async (runner: MemoryAgent, text: string) => {
+  /** Sends `text`; false if the turn failed or was stopped. */
+  const run = async (runner: MemoryAgent, text: string): Promise<boolean> => {
     transcript.user(text);
     busy(runner);
     try {
       await runner.send(text);
+      return true;
     } catch {
       // Shown already: the agent reports every failure as an `error` event.
+      return false;
     } finally {
       busy(undefined);
       message.focus();
@@ -118,17 +129,13 @@ export function setupChat(
 
   offline.addEventListener('click', () => {
     if (active) return;
+    const script = OFFLINE_SCRIPTS.find((each) => each.id === picker?.value) ?? OFFLINE_SCRIPTS[0];
+    if (!script) return;
     // A scripted Claude behind a fetch: the real SDK runner streams from it, the real tool runs the commands.
-    const claude = createScriptedClaude(offlineTurns(), { delayMs: 30 });
-    const demo = createMemoryAgent({
-      tool,
-      baseURL: 'https://scripted-claude.invalid',
-      fetch: claude.fetch,
-      maxRetries: 0,
-      onEvent: (event) => onEvent(event, true),
-    });
-    transcript.note('Offline demo: a scripted Claude, the real SDK tool runner, this memory. Nothing leaves the page.');
-    void run(demo, OFFLINE_PROMPT);
+    const { agent: demo } = offlineAgent(script, tool, (event) => onEvent(event, true), 30);
+    transcript.note(script.intro);
+    const between = () => transcript.note('New conversation: Claude knows only what /memories holds.');
+    void playConversations(script, demo, (text) => run(demo, text), between);
   });
 
   newChat.addEventListener('click', () => {

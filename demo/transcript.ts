@@ -90,6 +90,18 @@ export function createTranscript(root: HTMLElement): Transcript {
             add(el('p', { className: 'msg note', text: 'Paused: Claude hit the limit of requests for one message. Send another to go on.' }));
           }
           break;
+        case 'compacted':
+          reply = undefined;
+          add(compactedItem(event));
+          break;
+        case 'context_cleared': {
+          reply = undefined;
+          const parts = [count(event.toolUses, 'old tool use'), count(event.thinkingTurns, 'turn of thinking')];
+          const what = parts.filter((part) => !part.startsWith('0 ')).join(' and ') || 'nothing';
+          const text = `Context cleared by the API: ${what}, ${count(event.tokens, 'token')}.`;
+          add(el('p', { className: 'msg note', text }));
+          break;
+        }
         case 'turn_start':
         case 'usage':
           break;
@@ -112,6 +124,24 @@ function errorItem(error: AgentErrorDescription): HTMLElement {
   );
   if (error.apiMessage) item.append(el('p', { className: 'detail', text: `The API said: ${error.apiMessage}` }));
   return item;
+}
+
+/** A compaction: what it replaced, and the summary Claude goes on from (opened on demand). */
+function compactedItem(event: Extract<MemoryAgentEvent, { type: 'compacted' }>): HTMLElement {
+  const by = event.trigger === 'auto' ? 'The API compacted the conversation' : 'Compacted on request';
+  const size = count(event.summary.length, 'character');
+  const replaced = count(event.replacedMessages, 'message');
+  return el(
+    'div',
+    { className: 'msg note compacted' },
+    el('p', { text: `${by}: a summary of ${size} now stands for the ${replaced} before it.` }),
+    el('details', {}, el('summary', { text: 'Summary' }), el('p', { text: event.summary })),
+  );
+}
+
+/** `3 messages`, `1 message`. */
+function count(n: number, noun: string): string {
+  return `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
 }
 
 /** One line for a memory command: `view /memories`, `rename /a → /b`. */
