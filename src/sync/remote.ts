@@ -51,6 +51,15 @@ export interface SyncRemote {
   write(path: string, text: string, expected: RemoteFile | null, options?: RemoteCallOptions): Promise<RemoteFile>;
   /** Deletes the file only if it is unchanged since `expected` was seen (else `precondition`); gone already is done. */
   delete(expected: RemoteFile, options?: RemoteCallOptions): Promise<void>;
+  /**
+   * The texts of many files in few requests, where the remote can send several in one answer (a Memory Stores
+   * listing with content): by path, each with what the remote now says of it. Files it leaves out are read one by
+   * one. Absent where the remote has no such answer.
+   */
+  readMany?(
+    files: readonly RemoteFile[],
+    options?: RemoteCallOptions,
+  ): Promise<Map<string, { file: RemoteFile; text: string }>>;
   /** Moves the file to `to` if unchanged since seen and `to` is free; absent where the remote has no move. */
   move?(expected: RemoteFile, to: string, options?: RemoteCallOptions): Promise<RemoteFile>;
 }

@@ -20,6 +20,9 @@ import { remoteRefusal } from './remote-limits.js';
 import { emptyReport } from './sync-report.js';
 import type { SyncReport } from './sync-report.js';
 
+/** From this many files to read, a remote's `readMany` is used where it has one. */
+const BULK_READ = 20;
+
 export interface PassSettings {
   tool: ToolInternals;
   remote: SyncRemote;
@@ -184,10 +187,17 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
     const localShas = await hashes(compares.map((c) => textOf(c.local.bodyId)));
     const fetched = new Map<string, { file: RemoteFile; text: string }>();
     const fetchable = compares.filter((c) => c.remote.sha256 === undefined).map((c) => c.remote);
-    await eachLimited([...fetchable, ...pulls.map((p) => p.remote)], remote.concurrency, async (file) => {
-      const read = await refusable(() => remote.read(file, { signal }), file.path, skip);
-      if (read) fetched.set(file.path, read);
-    }, signal);
+    const readAll = async (files: readonly RemoteFile[]): Promise<void> => {
+      // Many at once where the remote can send several texts in one answer; the rest, and small batches, one by one.
+      if (remote.readMany && files.length >= BULK_READ) {
+        for (const [path, read] of await remote.readMany(files, { signal })) fetched.set(path, read);
+      }
+      await eachLimited(files.filter((file) => !fetched.has(file.path)), remote.concurrency, async (file) => {
+        const read = await refusable(() => remote.read(file, { signal }), file.path, skip);
+        if (read) fetched.set(file.path, read);
+      }, signal);
+    };
+    await readAll([...fetchable, ...pulls.map((p) => p.remote)]);
     // Conflict copies go after the pulls they stand beside, and only with them.
     const copies: LocalStep[] = [];
     const fetchedShas = await hashes(compares.map((c) => (c.remote.sha256 === undefined ? fetched.get(c.path)?.text : undefined)));
@@ -214,10 +224,7 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
       }
     }
     const late = pulls.filter((p) => !fetched.has(p.path) && p.remote.sha256 !== undefined);
-    await eachLimited(late.map((p) => p.remote), remote.concurrency, async (file) => {
-      const read = await refusable(() => remote.read(file, { signal }), file.path, skip);
-      if (read) fetched.set(file.path, read);
-    }, signal);
+    await readAll(late.map((p) => p.remote));
     const pulled = pulls.filter((p) => fetched.has(p.path));
     const pulledShas = await hashes(pulled.map((p) => fetched.get(p.path)?.text));
     for (const [i, pull] of pulled.entries()) {

@@ -146,3 +146,23 @@ describe.each(KINDS)('two devices through $name', (kind) => {
     close(list);
   }, 60_000);
 });
+
+describe('a first pull from Memory Stores', () => {
+  it("brings many files through the folders' listings with content, not one read each", async () => {
+    const store = stores.createStore();
+    for (let i = 0; i < 60; i++) stores.api.createMemory(store.id, { path: `/notes/n${i}.md`, content: `note ${i}` });
+    for (let i = 0; i < 30; i++) stores.api.createMemory(store.id, { path: `/logs/l${i}.md`, content: `log ${i}` });
+    const client = new Anthropic({ apiKey: 'test', baseURL: stores.url, maxRetries: 0 });
+    const tool = await open();
+    const sync = createMemorySync(tool, { remote: memoryStoreRemote({ client, storeId: store.id }), interval: null });
+    const from = stores.requests.length;
+    const report = await sync.syncNow();
+    expect(report.pulled).toHaveLength(90);
+    expect(await tool.read('/memories/logs/l7.md')).toBe('log 7');
+    const calls = stores.requests.slice(from).filter((request) => request.method !== 'OPTIONS');
+    // A read of one memory is a GET of /memories/<id>; none were made.
+    expect(calls.filter((request) => /\/memories\/[^/]+$/u.test(request.path))).toEqual([]);
+    expect(calls.length).toBeLessThan(15);
+    sync.close();
+  });
+});

@@ -372,3 +372,31 @@ describe('failure kinds', () => {
     ]);
   });
 });
+
+describe('readMany', () => {
+  it("brings many texts through each folder's listing with content, 20 a page, and no read per file", async () => {
+    for (let i = 0; i < 45; i++) seed(`/a/f${i}.md`);
+    for (let i = 0; i < 5; i++) seed(`/b/g${i}.md`);
+    seed('/a/not-wanted.md');
+    const remote = remoteOf();
+    const files = (await remote.list()).filter((file) => !file.path.endsWith('not-wanted.md'));
+    server.reset();
+    const texts = await remote.readMany?.(files);
+    expect(texts?.size).toBe(50);
+    expect(texts?.get('/a/f7.md')).toMatchObject({ text: 'text of /a/f7.md', file: { path: '/a/f7.md', sha256: sha256('text of /a/f7.md') } });
+    expect(texts?.has('/a/not-wanted.md')).toBe(false);
+    const calls = server.requests.filter((request) => request.method !== 'OPTIONS');
+    // /a/: 46 memories, 3 pages; /b/: 1 page. Listings only, each with content.
+    expect(calls.map((request) => request.path.endsWith('/memories'))).toEqual([true, true, true, true]);
+    expect(calls.every((request) => request.query['view'] === 'full' && request.query['depth'] === '1')).toBe(true);
+  });
+
+  it('reads below a pathPrefix root, mapping paths back', async () => {
+    seed('/team/x.md', 'x');
+    seed('/other/y.md', 'y');
+    const remote = remoteOf({ pathPrefix: '/team/' });
+    const files = await remote.list();
+    const texts = await remote.readMany?.(files);
+    expect([...(texts?.entries() ?? [])].map(([path, read]) => [path, read.text])).toEqual([['/x.md', 'x']]);
+  });
+});
