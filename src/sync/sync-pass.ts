@@ -60,10 +60,13 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
   };
 
   signal.throwIfAborted();
-  const listing = await remote.list({ signal });
+  // Side by side: the local read (one transaction) while the listing's pages arrive.
+  const [listing, local] = await Promise.all([
+    remote.list({ signal }),
+    readLocal(tool.store, mountFolder, settings.mountKey, settings.excluded),
+  ]);
   const remoteFiles = new Map<string, RemoteFile>();
   for (const file of listing) remoteFiles.set(file.path, file);
-  const local = await readLocal(tool.store, mountFolder, settings.mountKey, settings.excluded);
   const remoteFolders = foldersAbove(remoteFiles.keys());
   const localFolders = new Set([...local.folders, ...foldersAbove(local.files.keys())]);
   const handled = new Set<string>();
