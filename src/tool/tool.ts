@@ -101,7 +101,7 @@ export class IndexedDBMemoryTool {
     });
   }
 
-  /** Opens (creating or upgrading) the database, fetching the secret filter meanwhile, and returns a ready tool. */
+  /** Opens (creating or upgrading) the database and returns a ready tool. */
   static async init(options: IndexedDBMemoryToolOptions = {}): Promise<IndexedDBMemoryTool> {
     // Bad options are refused before the database is opened.
     resolveLimits(options.limits);
