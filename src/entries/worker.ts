@@ -3,7 +3,6 @@
 // package.json's `sideEffects` names so that bundlers keep it.
 
 import * as bundle from '../bundle/bundle.js';
-import * as secretFilter from '../guards/secret-filter.js';
 import * as history from '../history/read-history.js';
 import * as treeReads from '../storage/tree-reads.js';
 import * as expire from '../tool/expire-action.js';
@@ -11,6 +10,6 @@ import * as forget from '../tool/forget-action.js';
 import { provideParts } from '../tool/lazy-parts.js';
 import * as undo from '../tool/undo-action.js';
 
-provideParts({ undo, history, treeReads, expire, forget, bundle, secretFilter });
+provideParts({ undo, history, treeReads, expire, forget, bundle });
 
 export * from '../index.js';

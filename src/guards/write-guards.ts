@@ -2,6 +2,9 @@
 
 import { MemoryToolError } from '../core/errors.js';
 import { reply } from '../core/replies.js';
+import { findSecretAround } from './edit-window.js';
+import { findPathSecret, pathSecretRefusal } from './path-secrets.js';
+import { findSecret } from './secrets.js';
 
 /** A text about to be stored, as `beforeWrite` is shown it. */
 export interface BeforeWrite {
@@ -31,19 +34,21 @@ export interface WriteGuards {
   rewrites: boolean;
 }
 
-/** The secret check's part of the guards: `./secret-filter.ts` with `blockSecrets` on, nothing refused with it off. */
-export type SecretScreens = Pick<WriteGuards, 'screen' | 'screenPath' | 'pathSecret'>;
-
-const NO_SCREENS: SecretScreens = {
-  screen: () => undefined,
-  screenPath: () => undefined,
-  pathSecret: () => undefined,
-};
-
-/** The guards of a tool: `secrets` (the loaded filter, or undefined with `blockSecrets: false`) and the app's hook. */
-export function writeGuards(secrets: SecretScreens | undefined, hook: BeforeWriteHook | undefined): WriteGuards {
+export function writeGuards(blockSecrets: boolean, hook: BeforeWriteHook | undefined): WriteGuards {
+  const pathSecret = (key: string): string | undefined => (blockSecrets ? findPathSecret(key) : undefined);
   return {
-    ...(secrets ?? NO_SCREENS),
+    screen: (write) => {
+      if (!blockSecrets) return undefined;
+      const secret = write.changed
+        ? findSecretAround(write.content, write.changed.from, write.changed.to)
+        : findSecret(write.content);
+      return secret ? new MemoryToolError('forbidden', reply.secret(write.path, secret)) : undefined;
+    },
+    screenPath: (command, key) => {
+      const secret = pathSecret(key);
+      return secret ? pathSecretRefusal(command, secret) : undefined;
+    },
+    pathSecret,
     filter: (write) => (hook ? applyHook(hook, write) : write.content),
     rewrites: hook !== undefined,
   };

@@ -1,7 +1,6 @@
-// The parts of the tool loaded with import(): the secret filter in init() (not at all with `blockSecrets: false`), the
-// app's methods' code on first use, which an app that only runs Claude's commands never ships. A context that cannot
-// `import()` (a service worker, an extension's background worker) gets them all from the `idb-memory-tool/worker`
-// entry, which hands them over here (`provideParts`).
+// The parts of the tool an app loads on first use, so an app that only runs Claude's commands does not ship them.
+// A context that cannot `import()` (a service worker, an extension's background worker) gets them all at once from
+// the `idb-memory-tool/worker` entry, which hands them over here (`provideParts`).
 
 import { MemoryToolError } from '../core/errors.js';
 import { reply } from '../core/replies.js';
@@ -12,7 +11,6 @@ type TreeReads = typeof import('../storage/tree-reads.js');
 type Expire = typeof import('./expire-action.js');
 type Forget = typeof import('./forget-action.js');
 type Bundle = typeof import('../bundle/bundle.js');
-type SecretFilter = typeof import('../guards/secret-filter.js');
 
 /** Every part, as modules: what the worker entry imports statically. */
 export interface LoadedParts {
@@ -22,7 +20,6 @@ export interface LoadedParts {
   expire: Expire;
   forget: Forget;
   bundle: Bundle;
-  secretFilter: SecretFilter;
 }
 
 let provided: LoadedParts | undefined;
@@ -57,8 +54,6 @@ export const parts = {
   expire: () => (provided ? Promise.resolve(provided.expire) : load(() => import('./expire-action.js'))),
   forget: () => (provided ? Promise.resolve(provided.forget) : load(() => import('./forget-action.js'))),
   bundle: () => (provided ? Promise.resolve(provided.bundle) : load(() => import('../bundle/bundle.js'))),
-  secretFilter: () =>
-    provided ? Promise.resolve(provided.secretFilter) : load(() => import('../guards/secret-filter.js')),
 };
 
 /** Fetches every part now. */

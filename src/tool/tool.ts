@@ -23,7 +23,6 @@ import { positiveIntegers, resolveLimits } from '../core/limits.js';
 import { normalizeMemoryPath } from '../core/paths.js';
 import { ERROR_PREFIX } from '../core/replies.js';
 import { writeGuards } from '../guards/write-guards.js';
-import type { SecretScreens } from '../guards/write-guards.js';
 import type { ChangeDetail, HistoryEntry, HistoryOptions } from '../history/read-history.js';
 import { expiryCutoff } from '../history/expiry-cutoff.js';
 import { DEFAULT_HISTORY_LIMITS } from '../history/journal.js';
@@ -69,7 +68,7 @@ export class IndexedDBMemoryTool {
   readonly #access: AccessTimes;
   readonly #actions: HistoryActionContext;
 
-  private constructor(store: MemoryStore, options: IndexedDBMemoryToolOptions, secrets: SecretScreens | undefined) {
+  private constructor(store: MemoryStore, options: IndexedDBMemoryToolOptions) {
     this.#store = store;
     this.dbName = store.dbName;
     this.limits = Object.freeze(resolveLimits(options.limits));
@@ -88,7 +87,7 @@ export class IndexedDBMemoryTool {
     this.#context = {
       limits: this.limits,
       overwrite: options.overwrite ?? true,
-      ...writeGuards(secrets, options.beforeWrite),
+      ...writeGuards(options.blockSecrets !== false, options.beforeWrite),
     };
     registerInternals(this, {
       store,
@@ -106,17 +105,8 @@ export class IndexedDBMemoryTool {
     // Bad options are refused before the database is opened.
     resolveLimits(options.limits);
     if (options.history !== false) positiveIntegers(DEFAULT_HISTORY_LIMITS, options.history, 'history');
-    // The secret filter loads while the database opens; a tool never runs without it (`unavailable` if it cannot).
-    const [opened, filter] = await Promise.allSettled([
-      MemoryStore.open(options.dbName ?? DEFAULT_DB_NAME),
-      options.blockSecrets === false ? undefined : parts.secretFilter(),
-    ]);
-    if (opened.status === 'rejected') throw opened.reason;
-    if (filter.status === 'rejected') {
-      opened.value.close();
-      throw filter.reason;
-    }
-    return new IndexedDBMemoryTool(opened.value, options, filter.value?.secretScreens);
+    const store = await MemoryStore.open(options.dbName ?? DEFAULT_DB_NAME);
+    return new IndexedDBMemoryTool(store, options);
   }
 
   /** Fetches the parts loaded on first use now, for an app that must work offline later; call it while online. */

@@ -1,11 +1,10 @@
-// writeGuards (src/guards/write-guards.ts) on its own, with the secret filter (secret-filter.ts) or without it
-// (`blockSecrets: false`): `screen` finds a secret in a whole text and around an edit's changed span, and `filter`
-// applies the beforeWrite hook, turning its refusals into `forbidden` errors. Through the tool: secrets.test.ts.
+// writeGuards (src/guards/write-guards.ts) on its own: `screen` finds a secret in a whole text and around an edit's
+// changed span, and `filter` applies the beforeWrite hook, turning its refusals into `forbidden` errors.
+// Through the tool: secrets.test.ts.
 
 import { describe, expect, it } from 'vitest';
 import { MemoryToolError, isMemoryToolError } from '../../src/core/errors.js';
 import { SECRET_CONTEXT } from '../../src/guards/edit-window.js';
-import { secretScreens } from '../../src/guards/secret-filter.js';
 import { writeGuards } from '../../src/guards/write-guards.js';
 import type { BeforeWrite, BeforeWriteHook } from '../../src/guards/write-guards.js';
 import { fake } from './fake-secrets.js';
@@ -36,15 +35,15 @@ function thrown(action: () => unknown): unknown {
 
 describe('screen', () => {
   it('refuses a text holding a secret as forbidden, naming its kind and the path', () => {
-    const refusal = writeGuards(secretScreens, undefined).screen(write(`notes\naws ${KEY}\nmore`));
+    const refusal = writeGuards(true, undefined).screen(write(`notes\naws ${KEY}\nmore`));
     expect(refusal).toBeInstanceOf(MemoryToolError);
     expect(refusal?.code).toBe('forbidden');
     expect(refusal?.message).toBe(SECRET_REFUSAL);
   });
 
   it('lets a text with no secret through, and any text when the filter is off', () => {
-    expect(writeGuards(secretScreens, undefined).screen(write('a note about API keys and where to rotate them'))).toBeUndefined();
-    expect(writeGuards(undefined, undefined).screen(write(`aws ${KEY}`))).toBeUndefined();
+    expect(writeGuards(true, undefined).screen(write('a note about API keys and where to rotate them'))).toBeUndefined();
+    expect(writeGuards(false, undefined).screen(write(`aws ${KEY}`))).toBeUndefined();
   });
 
   it('checks an edit around its changed span only: a secret far from it is not seen again', () => {
@@ -52,14 +51,14 @@ describe('screen', () => {
     const content = `${KEY} ${far}edited text ${far}`;
     const from = content.indexOf('edited');
     const edit = write(content, { command: 'str_replace', changed: { from, to: from + 'edited'.length } });
-    const { screen } = writeGuards(secretScreens, undefined);
+    const { screen } = writeGuards(true, undefined);
     expect(screen(edit)).toBeUndefined();
     // The same text written whole is checked whole.
     expect(screen(write(content))?.code).toBe('forbidden');
   });
 
   it('finds a secret an edit writes, or completes next to what was there', () => {
-    const { screen } = writeGuards(secretScreens, undefined);
+    const { screen } = writeGuards(true, undefined);
     const far = 'word '.repeat(SECRET_CONTEXT);
     const inside = `${far}aws ${KEY} ${far}`;
     const from = inside.indexOf(KEY);
@@ -72,7 +71,7 @@ describe('screen', () => {
 
 describe('screenPath', () => {
   it('refuses a new path holding a secret as forbidden, naming its kind but not echoing the path', () => {
-    const { screenPath } = writeGuards(secretScreens, undefined);
+    const { screenPath } = writeGuards(true, undefined);
     const created = screenPath('create', `/memories/${KEY}/notes.md`);
     expect(created?.code).toBe('forbidden');
     expect(created?.message).toBe(
@@ -86,20 +85,20 @@ describe('screenPath', () => {
   });
 
   it('lets a path with no secret through, and any path when the filter is off', () => {
-    expect(writeGuards(secretScreens, undefined).screenPath('create', '/memories/aws/AKIA-prefix-explained.md')).toBeUndefined();
-    expect(writeGuards(undefined, undefined).screenPath('rename', `/memories/${KEY}.md`)).toBeUndefined();
+    expect(writeGuards(true, undefined).screenPath('create', '/memories/aws/AKIA-prefix-explained.md')).toBeUndefined();
+    expect(writeGuards(false, undefined).screenPath('rename', `/memories/${KEY}.md`)).toBeUndefined();
   });
 
   it('names the kind of secret a path holds for a bundle import (pathSecret), nothing with the filter off', () => {
-    expect(writeGuards(secretScreens, undefined).pathSecret(`/memories/${KEY}/a.md`)).toBe('an AWS access key id');
-    expect(writeGuards(secretScreens, undefined).pathSecret('/memories/aws/AKIA-prefix-explained.md')).toBeUndefined();
-    expect(writeGuards(undefined, undefined).pathSecret(`/memories/${KEY}/a.md`)).toBeUndefined();
+    expect(writeGuards(true, undefined).pathSecret(`/memories/${KEY}/a.md`)).toBe('an AWS access key id');
+    expect(writeGuards(true, undefined).pathSecret('/memories/aws/AKIA-prefix-explained.md')).toBeUndefined();
+    expect(writeGuards(false, undefined).pathSecret(`/memories/${KEY}/a.md`)).toBeUndefined();
   });
 });
 
 describe('filter', () => {
   it('stores the text as it is when no hook is set, and says it rewrites nothing', () => {
-    const guards = writeGuards(secretScreens, undefined);
+    const guards = writeGuards(true, undefined);
     expect(guards.rewrites).toBe(false);
     expect(guards.filter(write('as written'))).toBe('as written');
   });
@@ -110,7 +109,7 @@ describe('filter', () => {
       seen.push(shown);
       return shown.content.includes('hunter2') ? shown.content.replaceAll('hunter2', '[redacted]') : undefined;
     };
-    const guards = writeGuards(secretScreens, hook);
+    const guards = writeGuards(true, hook);
     expect(guards.rewrites).toBe(true);
     const edit = write('password hunter2', { command: 'str_replace', changed: { from: 9, to: 16 } });
     expect(guards.filter(edit)).toBe('password [redacted]');
@@ -121,7 +120,7 @@ describe('filter', () => {
   it('refuses as forbidden with the hook\'s words when it throws an Error, keeping the error as the cause', () => {
     const reason = new Error('notes about cats are not allowed');
     const error = thrown(() =>
-      writeGuards(secretScreens, () => {
+      writeGuards(true, () => {
         throw reason;
       }).filter(write('cats')),
     );
@@ -135,7 +134,7 @@ describe('filter', () => {
 
   it('words a thrown value that is not an Error as text', () => {
     const error = thrown(() =>
-      writeGuards(secretScreens, () => {
+      writeGuards(true, () => {
         throw 'read-only memory';
       }).filter(write('x')),
     );
@@ -145,7 +144,7 @@ describe('filter', () => {
   it('passes a MemoryToolError the hook throws through as it is', () => {
     const own = new MemoryToolError('too_large', 'Too long for this app.');
     const error = thrown(() =>
-      writeGuards(secretScreens, () => {
+      writeGuards(true, () => {
         throw own;
       }).filter(write('x')),
     );
@@ -154,13 +153,13 @@ describe('filter', () => {
 
   it('refuses a hook that returns something other than a string or nothing with a TypeError', () => {
     const hook = (() => 42) as unknown as BeforeWriteHook;
-    const error = thrown(() => writeGuards(secretScreens, hook).filter(write('x')));
+    const error = thrown(() => writeGuards(true, hook).filter(write('x')));
     expect(error).toBeInstanceOf(TypeError);
     expect((error as TypeError).message).toBe('beforeWrite must return a string or nothing');
     expect(isMemoryToolError(error)).toBe(false);
   });
 
   it('leaves the secret check to screen: filter does not refuse a secret', () => {
-    expect(writeGuards(secretScreens, undefined).filter(write(`aws ${KEY}`))).toBe(`aws ${KEY}`);
+    expect(writeGuards(true, undefined).filter(write(`aws ${KEY}`))).toBe(`aws ${KEY}`);
   });
 });

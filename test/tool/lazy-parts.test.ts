@@ -1,14 +1,10 @@
 // The parts loaded with import() (src/tool/lazy-parts.ts). One loaded on first use that cannot be loaded: that method
 // fails as `unavailable` with what to do, changing nothing, and the six commands go on (test/e2e/tabs.test.ts does it
-// for real in Chromium). The secret filter: init() loads it, so the first write is screened, or fails as `unavailable`; not with
-// `blockSecrets: false`. Node only: browser mode cannot make a module fail to load. The worker entry: worker-entry.test.ts.
+// for real in Chromium). Node only: browser mode cannot make a module fail to load. The worker entry: worker-entry.test.ts.
 
 import { describe, expect, it, vi } from 'vitest';
-import { IndexedDBMemoryTool } from '../../src/index.js';
-import { MemoryStore } from '../../src/storage/store.js';
-import { fake } from '../guards/fake-secrets.js';
 import { engine } from '../helpers/engine.js';
-import { freshDbName, freshToolEach, toolsClosedAfterEach } from '../helpers/fresh-tool.js';
+import { freshToolEach } from '../helpers/fresh-tool.js';
 
 const fresh = freshToolEach('lazy-parts');
 const { create, read } = fresh;
@@ -75,87 +71,6 @@ describe('a part loaded on first use that cannot be loaded', () => {
       });
     } finally {
       vi.doUnmock('../../src/history/read-history.js');
-      vi.unstubAllGlobals();
-    }
-  });
-});
-
-describe('the secret filter, loaded by init()', () => {
-  const open = toolsClosedAfterEach('lazy-filter');
-  const FILTER = '../../src/guards/secret-filter.js';
-  // Built at run time so this file itself holds nothing a scanner would flag.
-  const KEY = fake('AKIA', 'BCDEFGHIJKLMNOPQ');
-  /** The filter's module cannot be fetched, as offline after a new version replaced the files. */
-  const unreachable = (why: string): void => {
-    vi.doMock(FILTER, () => {
-      throw new TypeError(why);
-    });
-  };
-
-  it.skipIf(engine !== 'node')('is fetched by init() before it resolves, so the first write is screened (Node only: browser mode cannot count module loads)', async () => {
-    let loads = 0;
-    vi.doMock(FILTER, async (importOriginal) => {
-      loads++;
-      return importOriginal();
-    });
-    try {
-      const tool = await open();
-      expect(loads).toBe(1);
-      await expect(tool.create({ command: 'create', path: '/memories/a.md', file_text: `aws ${KEY}` })).rejects.toMatchObject({
-        code: 'forbidden',
-        message: expect.stringContaining('looks like it contains an AWS access key id') as unknown,
-      });
-    } finally {
-      vi.doUnmock(FILTER);
-    }
-  });
-
-  it.skipIf(engine !== 'node')('is not loaded with blockSecrets: false (Node only: browser mode cannot make a module fail to load)', async () => {
-    unreachable('Failed to fetch dynamically imported module: secret-filter.js');
-    try {
-      const tool = await open({ blockSecrets: false });
-      expect(await tool.create({ command: 'create', path: '/memories/a.md', file_text: `aws ${KEY}` })).toBe(
-        'File created successfully at: /memories/a.md',
-      );
-    } finally {
-      vi.doUnmock(FILTER);
-    }
-  });
-
-  it.skipIf(engine !== 'node')('that cannot load fails init() as unavailable, naming the cause, and closes the database it opened (Node only: browser mode cannot make a module fail to load)', async () => {
-    unreachable('Failed to fetch dynamically imported module: secret-filter.js');
-    const close = vi.spyOn(MemoryStore.prototype, 'close');
-    try {
-      const error = await IndexedDBMemoryTool.init({ dbName: freshDbName('lazy-filter') }).then(
-        () => expect.fail('init() resolved without its secret filter'),
-        (thrown: unknown) => thrown,
-      );
-      expect(error).toMatchObject({ name: 'MemoryToolError', code: 'unavailable' });
-      // The import's own error in the brackets (here vitest's, wrapping the factory's throw).
-      const cause = (error as Error).cause as Error;
-      expect((error as Error).message).toBe(
-        `This part of the memory tool could not be loaded (${cause.message}): the page may be offline, or a new ` +
-          'version replaced its files. Reload the page while online. Nothing was changed.',
-      );
-      expect(close).toHaveBeenCalledTimes(1);
-    } finally {
-      close.mockRestore();
-      vi.doUnmock(FILTER);
-    }
-  });
-
-  it.skipIf(engine !== 'node')('that cannot load in a service worker fails init() naming the worker entry (Node only: browser mode cannot make a module fail to load)', async () => {
-    vi.stubGlobal('ServiceWorkerGlobalScope', class {
-      static [Symbol.hasInstance] = (value: unknown) => value === globalThis;
-    });
-    unreachable('import() is disallowed on ServiceWorkerGlobalScope by the HTML specification.');
-    try {
-      await expect(IndexedDBMemoryTool.init({ dbName: freshDbName('lazy-filter') })).rejects.toMatchObject({
-        code: 'unavailable',
-        message: expect.stringMatching(/may not load code on demand\. Import the tool from 'idb-memory-tool\/worker' there/u) as unknown,
-      });
-    } finally {
-      vi.doUnmock(FILTER);
       vi.unstubAllGlobals();
     }
   });

@@ -1,16 +1,14 @@
 // The worker entry (src/entries/worker.ts) hands every part to the tool statically: with each part's module made
-// unloadable, init() still screens secrets and the app's methods still run, so nothing is loaded with import(). Node
-// only: browser mode cannot make a module fail to load; test/e2e/workers.test.ts runs the entry in a service worker.
+// unloadable, the app's methods still run, so nothing is loaded with import(). Node only: browser mode cannot make a
+// module fail to load; test/e2e/workers.test.ts runs the entry in a service worker.
 
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { IndexedDBMemoryTool } from '../../src/entries/worker.js';
-import { fake } from '../guards/fake-secrets.js';
 import { engine } from '../helpers/engine.js';
 import { freshDbName } from '../helpers/fresh-tool.js';
 
 /** Every module the main entry loads with import(), as lazy-parts.ts names them. */
 const PART_MODULES = [
-  '../../src/guards/secret-filter.js',
   '../../src/storage/tree-reads.js',
   '../../src/history/read-history.js',
   '../../src/tool/undo-action.js',
@@ -18,8 +16,6 @@ const PART_MODULES = [
   '../../src/tool/forget-action.js',
   '../../src/bundle/bundle.js',
 ];
-// Built at run time so this file itself holds nothing a scanner would flag.
-const KEY = fake('AKIA', 'BCDEFGHIJKLMNOPQ');
 
 describe.skipIf(engine !== 'node')('the worker entry (Node only: browser mode cannot make a module fail to load)', () => {
   beforeEach(() => {
@@ -31,20 +27,6 @@ describe.skipIf(engine !== 'node')('the worker entry (Node only: browser mode ca
   });
   afterEach(() => {
     for (const path of PART_MODULES) vi.doUnmock(path);
-  });
-
-  it('provides the secret filter: init() resolves and the first write is screened', async () => {
-    const tool = await IndexedDBMemoryTool.init({ dbName: freshDbName('worker-entry') });
-    try {
-      await expect(tool.create({ command: 'create', path: '/memories/a.md', file_text: `aws ${KEY}` })).rejects.toMatchObject({
-        code: 'forbidden',
-      });
-      await expect(tool.create({ command: 'create', path: `/memories/${KEY}.md`, file_text: 'a' })).rejects.toMatchObject({
-        code: 'forbidden',
-      });
-    } finally {
-      tool.close();
-    }
   });
 
   it('provides every part the app’s methods load on first use', async () => {
