@@ -1,10 +1,14 @@
-// The Offline demo's conversation: what the scripted Claude says and which memory commands it makes. It runs
-// through the real SDK tool runner and the real tool; only Claude's side is scripted.
+// The Offline demo's first script: what the scripted Claude says and which memory commands it makes, over two
+// conversations. The first learns what the person drinks and writes it down; the second, a new conversation that
+// remembers nothing, views /memories first, reads the note and answers from it. It runs through the real SDK tool
+// runner and the real tool; only Claude's side is scripted.
 
 import type { ScriptedRequest, ScriptedStep } from '../src/entries/offline.js';
 
 export const OFFLINE_NOTE = '/memories/offline-demo.md';
 export const OFFLINE_PROMPT = 'Please remember: I drink green tea, no sugar.';
+/** What the person asks in the second conversation. */
+export const OFFLINE_QUESTION = 'What do I like to drink?';
 
 /** The text of the last tool_result the scripted Claude received. */
 function lastResult(request: ScriptedRequest): string {
@@ -16,8 +20,18 @@ function lastResult(request: ScriptedRequest): string {
   return '';
 }
 
+/** The list items of a file as `view` shows it (`     2\t- Drinks tea`): what the note says. */
+function notedItems(viewed: string): string[] {
+  return viewed
+    .split('\n')
+    .map((line) => line.replace(/^\s*\d+\t/u, ''))
+    .filter((line) => line.startsWith('- '))
+    .map((line) => line.slice(2).trim());
+}
+
 export function offlineTurns(): ScriptedStep[] {
   return [
+    // The first conversation: Claude learns something and writes it down.
     { text: 'Let me check my memory first.', toolUses: [{ input: { command: 'view', path: '/memories' } }] },
     (request) => ({
       text: lastResult(request).includes(OFFLINE_NOTE)
@@ -33,8 +47,24 @@ export function offlineTurns(): ScriptedStep[] {
         },
       ],
     },
-    {
-      text: `Noted: green tea, no sugar. It is in ${OFFLINE_NOTE} — open it in the Memory panel.`,
+    { text: `Noted: green tea, no sugar. It is in ${OFFLINE_NOTE}, where a new conversation will find it.` },
+    // The second: a new conversation, which knows only what /memories holds.
+    { text: 'Let me check my memory first.', toolUses: [{ input: { command: 'view', path: '/memories' } }] },
+    (request) =>
+      lastResult(request).includes(OFFLINE_NOTE)
+        ? {
+            text: 'There is a note about you from an earlier conversation: let me read it.',
+            toolUses: [{ input: { command: 'view', path: OFFLINE_NOTE } }],
+          }
+        : { text: 'My memory holds nothing about you, so I do not know yet.' },
+    (request) => {
+      const items = notedItems(lastResult(request));
+      return {
+        text:
+          items.length > 0
+            ? `My note from our last conversation says: “${items.join('”, “')}”. That is what I will go by.`
+            : 'My note about you says nothing yet.',
+      };
     },
   ];
 }

@@ -1,6 +1,7 @@
-// The Offline demo's scripts, in the order the picker lists them; the first is played when there is no picker.
+// The Offline demo's scripts, in the order the picker lists them (catalog.ts); the first is the default.
 
-import { OFFLINE_PROMPT, offlineTurns } from '../offline-script.js';
+import { OFFLINE_PROMPT, OFFLINE_QUESTION, offlineTurns } from '../offline-script.js';
+import { OFFLINE_SCRIPT_CHOICES, labelOf } from './catalog.js';
 import { longTask } from './long-task.js';
 import type { OfflineScript } from './script.js';
 import { twoSessions } from './two-sessions.js';
@@ -9,11 +10,15 @@ export type { OfflineScript } from './script.js';
 
 const rememberAPreference: OfflineScript = {
   id: 'remember',
-  label: 'Remember a preference',
-  intro: 'Offline demo: a scripted Claude, the real SDK tool runner, this memory. Nothing leaves the page.',
+  label: labelOf('remember'),
+  intro:
+    'Offline demo: a scripted Claude, the real SDK tool runner, this memory; nothing leaves the page. Two ' +
+    'conversations: the first learns what you drink and writes it down, the second knows only what /memories holds.',
   options: {},
-  conversations: [OFFLINE_PROMPT],
+  conversations: [OFFLINE_PROMPT, OFFLINE_QUESTION],
   turns: offlineTurns,
 };
 
-export const OFFLINE_SCRIPTS: readonly OfflineScript[] = [rememberAPreference, longTask, twoSessions];
+const byId = new Map([rememberAPreference, longTask, twoSessions].map((script) => [script.id, script]));
+
+export const OFFLINE_SCRIPTS: readonly OfflineScript[] = OFFLINE_SCRIPT_CHOICES.flatMap(({ id }) => byId.get(id) ?? []);

@@ -3,6 +3,7 @@
 
 import { MULTI_SESSION_PROMPT } from '../../src/entries/agent.js';
 import type { ScriptedTurn } from '../../src/entries/offline.js';
+import { labelOf } from './catalog.js';
 import type { OfflineScript } from './script.js';
 import { CHECKLIST, lookAtMemory, layDown, log, tick } from './hiking-plan.js';
 
@@ -14,7 +15,7 @@ const SUMMARY =
 
 export const longTask: OfflineScript = {
   id: 'long-task',
-  label: 'A long task: context cleared, then compacted',
+  label: labelOf('long-task'),
   intro:
     'One long conversation with context editing and compaction on: the scripted API clears old tool uses, then ' +
     'summarizes the conversation, and Claude goes on from the summary and its memory.',

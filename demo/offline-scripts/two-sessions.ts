@@ -2,12 +2,13 @@
 // progress log in /memories; the second, a new conversation that remembers nothing, reads them first and goes on.
 
 import { MULTI_SESSION_PROMPT } from '../../src/entries/agent.js';
+import { labelOf } from './catalog.js';
 import type { OfflineScript } from './script.js';
 import { ANSWERS, lookAtMemory, layDown, log, readTheLog, tick } from './hiking-plan.js';
 
 export const twoSessions: OfflineScript = {
   id: 'two-sessions',
-  label: 'Two sessions: a progress log in memory',
+  label: labelOf('two-sessions'),
   intro:
     'Two conversations with the multi-session prompt: the first lays down a checklist and a progress log in ' +
     '/memories, the second starts from nothing but those files.',
