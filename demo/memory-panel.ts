@@ -9,11 +9,14 @@ import { formatSize } from '../src/index.js';
 import { buildTree } from './memory-tree.js';
 import type { MemoryNode } from './memory-tree.js';
 
+export interface MemoryPanel {
+  refresh(): Promise<void>;
+  /** Opens `path` in the viewer as a click on it would, its folders opened and its `changed` lines (1-based) marked. */
+  open(path: string, changed?: ReadonlySet<number>): Promise<void>;
+}
+
 /** `onChoose`: a file was opened in the viewer (the Forget field follows it). */
-export function setupMemoryPanel(
-  tool: IndexedDBMemoryTool,
-  onChoose?: (path: string) => void,
-): { refresh(): Promise<void> } {
+export function setupMemoryPanel(tool: IndexedDBMemoryTool, onChoose?: (path: string) => void): MemoryPanel {
   const tree = byId('memory-tree', HTMLUListElement);
   const empty = byId('tree-empty', HTMLElement);
   const viewer = byId('viewer', HTMLElement);
@@ -23,7 +26,7 @@ export function setupMemoryPanel(
   let selected: string | undefined;
   let focused: string | undefined;
 
-  const showFile = async (path: string | undefined) => {
+  const showFile = async (path: string | undefined, changed?: ReadonlySet<number>) => {
     selected = path;
     for (const item of tree.querySelectorAll<HTMLElement>('[role="treeitem"][data-kind="file"]')) {
       item.setAttribute('aria-selected', String(item.dataset.path === path));
@@ -35,7 +38,9 @@ export function setupMemoryPanel(
     }
     viewerPath.textContent = path;
     try {
-      viewer.textContent = await tool.read(path);
+      const text = await tool.read(path);
+      if (changed && changed.size > 0) showMarked(viewer, text, changed);
+      else viewer.textContent = text;
     } catch (error) {
       viewer.textContent = '';
       viewerPath.textContent = `${path}: ${messageOf(error)}`;
@@ -202,6 +207,27 @@ export function setupMemoryPanel(
   };
   tool.subscribe(onChange);
 
+  const open = async (path: string, changed?: ReadonlySet<number>) => {
+    for (let at = path.lastIndexOf('/'); at > 0; at = path.lastIndexOf('/', at - 1)) {
+      collapsed.delete(path.slice(0, at));
+    }
+    await refresh();
+    await showFile(path, changed);
+    onChoose?.(path);
+  };
+
   viewerPath.textContent = `Choose a file in ${MEMORY_ROOT}.`;
-  return { refresh };
+  return { refresh, open };
+}
+
+/** `text` in the viewer with its `changed` lines in <mark>; the viewer's text stays exactly the file's. */
+function showMarked(viewer: HTMLElement, text: string, changed: ReadonlySet<number>): void {
+  const lines = text.split('\n');
+  viewer.replaceChildren(
+    ...lines.map((line, index) => {
+      const end = index < lines.length - 1 ? '\n' : '';
+      const text = line + end;
+      return changed.has(index + 1) ? el('mark', { className: 'changed', text }) : document.createTextNode(text);
+    }),
+  );
 }

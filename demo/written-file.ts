@@ -1,0 +1,46 @@
+// What a conversation wrote, for the Memory panel to open when an Offline demo script ends: the file Claude changed
+// last, and which of its lines differ from before the script began (the texts the history keeps, by line-diff.ts).
+
+import type { IndexedDBMemoryTool } from '../src/index.js';
+import { diffLines } from './line-diff.js';
+
+/** A file and its changed lines (1-based, in the text it has now). */
+export interface WrittenFile {
+  path: string;
+  changed: Set<number>;
+}
+
+/** The newest change in the history: what comes after it is what happens from now on. */
+export async function historyMark(tool: IndexedDBMemoryTool): Promise<number> {
+  const [newest] = await tool.history({ limit: 1 });
+  return newest?.id ?? 0;
+}
+
+/** The file Claude wrote last since `mark`, or undefined if it wrote none that is still there. */
+export async function writtenSince(tool: IndexedDBMemoryTool, mark: number): Promise<WrittenFile | undefined> {
+  const entries = (await tool.history({ actor: 'claude' })).filter((entry) => entry.id > mark && !entry.undone);
+  const details = [];
+  for (const entry of entries) {
+    const detail = await tool.change(entry.id);
+    if (detail) details.push(detail);
+  }
+  // Newest first: the last file written that still has a text.
+  const path = details.flatMap((detail) => detail.files).find((file) => file.after !== null)?.path;
+  if (path === undefined) return undefined;
+  // Its text before the script's first change to it (null: the script created it).
+  const first = details.flatMap((detail) => detail.files).filter((file) => file.path === path).at(-1);
+  let now: string;
+  try {
+    now = await tool.read(path);
+  } catch {
+    return undefined; // gone since (another tab)
+  }
+  const changed = new Set<number>();
+  let line = 0;
+  for (const { type } of diffLines(first?.before ?? null, now)) {
+    if (type === 'removed') continue;
+    line++;
+    if (type === 'added') changed.add(line);
+  }
+  return { path, changed };
+}
