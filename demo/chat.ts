@@ -1,20 +1,24 @@
 // The chat panel: Send / Stop / Offline demo / New conversation, wired to createMemoryAgent. The agent is made
-// from the connection panel on demand and remade (keeping the conversation) when the connection changes.
+// from the connection panel on demand and remade (keeping the conversation) when the connection changes; its code
+// (and the SDK) loads with the first message or Offline demo. A message that was not sent goes back in the box.
 
-import { createMemoryAgent, describeAgentError } from '../src/entries/agent.js';
 import type { IndexedDBMemoryTool } from '../src/index.js';
 import type { MemoryAgent, MemoryAgentEvent } from '../src/entries/agent.js';
 import type { ConnectionPanel } from './connection.js';
-import { byId } from './dom.js';
-import { OFFLINE_SCRIPTS } from './offline-scripts/index.js';
-import { offlineAgent, playConversations } from './offline-scripts/play.js';
+import { byId, messageOf } from './dom.js';
+import { loadAgent, loadFailureWords, loadOfflineDemo } from './lazy-code.js';
+import type { MemoryPanel } from './memory-panel.js';
+import { OFFLINE_SCRIPT_CHOICES } from './offline-scripts/catalog.js';
+import type { RecordingFetch, Route } from './send-failure.js';
 import { storageFailure } from './storage-failure.js';
 import type { StorageFailure } from './storage-failure.js';
 import { createTranscript } from './transcript.js';
+import { historyMark, writtenSince } from './written-file.js';
 
 export function setupChat(
   tool: IndexedDBMemoryTool,
   connection: ConnectionPanel,
+  memory: Pick<MemoryPanel, 'open'>,
   onStorageFailure: (failure: StorageFailure) => void,
 ): void {
   const form = byId('chat-form', HTMLFormElement);
@@ -22,19 +26,24 @@ export function setupChat(
   const send = byId('send', HTMLButtonElement);
   const stop = byId('stop', HTMLButtonElement);
   const offline = byId('offline-demo', HTMLButtonElement);
-  const newChat = byId('new-chat', HTMLButtonElement);
-  const usage = byId('usage', HTMLElement);
-  const transcript = createTranscript(byId('transcript', HTMLElement));
   // The script picker is optional: without it, the Offline demo plays the first script.
   const picked = document.getElementById('offline-script');
   const picker = picked instanceof HTMLSelectElement ? picked : undefined;
-  for (const script of OFFLINE_SCRIPTS) picker?.append(new Option(script.label, script.id));
+  const newChat = byId('new-chat', HTMLButtonElement);
+  const usage = byId('usage', HTMLElement);
+  const transcript = createTranscript(byId('transcript', HTMLElement), () => void playOffline());
+  for (const { id, label } of OFFLINE_SCRIPT_CHOICES) picker?.append(new Option(label, id));
 
   let agent: MemoryAgent | undefined;
   let active: MemoryAgent | undefined;
+  /** Loading code, or an Offline demo between its conversations: no other message or script starts meanwhile. */
+  let held = false;
   /** The conversation of an agent dropped by a change of connection, for the next one to go on with. */
   let conversation: MemoryAgent['messages'] = [];
   let madeFor = '';
+  let route: Route = { ownKey: false, devProxy: false };
+  /** The requests of the real agents, so that a failure names the URL it tried. */
+  let requests: RecordingFetch | undefined;
 
   /** `scripted`: from the Offline demo, whose token counts are made up by the script, not billed by anyone. */
   const onEvent = (event: MemoryAgentEvent, scripted = false) => {
@@ -52,24 +61,52 @@ export function setupChat(
     }
   };
 
+  const paint = () => {
+    const busy = active !== undefined || held;
+    send.disabled = busy;
+    offline.disabled = busy;
+    if (picker) picker.disabled = busy;
+    newChat.disabled = busy;
+    stop.disabled = active === undefined;
+  };
   const busy = (running: MemoryAgent | undefined) => {
     active = running;
-    send.disabled = running !== undefined;
-    offline.disabled = running !== undefined;
-    if (picker) picker.disabled = running !== undefined;
-    newChat.disabled = running !== undefined;
-    stop.disabled = running === undefined;
+    paint();
+  };
+  const hold = (holding: boolean) => {
+    held = holding;
+    paint();
   };
 
-  /** Sends `text`; false if the turn failed or was stopped. */
-  const run = async (runner: MemoryAgent, text: string): Promise<boolean> => {
+  /** A failed turn told with what to do; an unanswered request is probed first, to say why. */
+  const tell = async (error: unknown, scripted: boolean) => {
+    const [{ describeAgentError }, words] = await Promise.all([loadAgent(), loadFailureWords()]);
+    const { explainFailure, needsProbe, probe } = words;
+    const description = describeAgentError(error);
+    if (scripted) {
+      transcript.problem({ kind: description.kind, title: description.title, lines: [description.message] });
+      return;
+    }
+    const tried = requests?.last();
+    const cause = error instanceof Error ? error.cause : undefined;
+    const card = transcript.problem(explainFailure(description, cause, tried, route));
+    if (needsProbe(description)) card.update(await probe(tried));
+  };
+
+  /** Sends `text`; false if the turn failed or was stopped. Unless `scripted`, unsent text goes back in the box. */
+  const run = async (runner: MemoryAgent, text: string, scripted: boolean): Promise<boolean> => {
     transcript.user(text);
     busy(runner);
+    const before = runner.messages.length;
     try {
       await runner.send(text);
       return true;
-    } catch {
-      // Shown already: the agent reports every failure as an `error` event.
+    } catch (error) {
+      void tell(error, scripted).catch(() => {
+        transcript.problem({ kind: 'other', title: 'Something went wrong', lines: [messageOf(error)] });
+      });
+      // The conversation as it was: the message never reached Claude, so it waits in the box to be sent again.
+      if (!scripted && runner.messages.length === before && message.value.trim() === '') message.value = text;
       return false;
     } finally {
       busy(undefined);
@@ -77,18 +114,21 @@ export function setupChat(
     }
   };
 
-  /** The agent for the connection as it is now; the conversation carries over a change of connection. */
-  const currentAgent = (): MemoryAgent | undefined => {
+  /** The agent for the connection as it is now (its code loaded first); the conversation carries over a change. */
+  const currentAgent = async (): Promise<MemoryAgent | undefined> => {
     const choice = connection.read();
     if (!choice.ok) {
-      transcript.note(choice.summary);
+      transcript.problem({ kind: 'connection', title: choice.title, lines: [choice.summary], offerOffline: true });
       return undefined;
     }
+    const [{ createMemoryAgent, describeAgentError }, words] = await Promise.all([loadAgent(), loadFailureWords()]);
+    requests ??= words.recordingFetch();
     // Held in this closure only, to tell whether the fields changed since the agent was made.
     const signature = JSON.stringify([choice.apiKey, choice.baseURL, choice.model, choice.contextManagement]);
     if (agent && signature === madeFor) return agent;
     if (agent) conversation = agent.messages;
     madeFor = signature;
+    route = { ownKey: choice.apiKey !== undefined, devProxy: choice.devProxy };
     try {
       agent = createMemoryAgent({
         tool,
@@ -96,25 +136,51 @@ export function setupChat(
         contextManagement: choice.contextManagement,
         ...(choice.apiKey !== undefined ? { apiKey: choice.apiKey } : {}),
         ...(choice.baseURL !== undefined ? { baseURL: choice.baseURL } : {}),
+        fetch: requests.fetch,
         messages: conversation,
         onEvent,
       });
     } catch (error) {
       agent = undefined;
-      transcript.note(describeAgentError(error).message);
+      const { title, message: words } = describeAgentError(error);
+      transcript.problem({ kind: 'connection', title, lines: [words] });
       return undefined;
     }
     return agent;
   };
 
+  /** The first message or script loads the SDK: without a network (and not fetched before) that fails. */
+  const codeMissing = (what: string, error: unknown) =>
+    transcript.problem({
+      kind: 'network',
+      title: `${what} did not load`,
+      lines: [
+        `The page fetches that code on first use, or when it is idle: ${messageOf(error)}`,
+        'Reconnect to the network and reload the page.',
+      ],
+    });
+
+  const sendTyped = async (text: string) => {
+    let runner: MemoryAgent | undefined;
+    hold(true);
+    try {
+      runner = await currentAgent();
+    } catch (error) {
+      codeMissing('The code for conversations', error);
+    } finally {
+      hold(false);
+    }
+    // Not sent: the text stays in the box.
+    if (!runner) return;
+    message.value = '';
+    await run(runner, text, false);
+  };
+
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const text = message.value.trim();
-    if (text === '' || active) return;
-    const runner = currentAgent();
-    if (!runner) return;
-    message.value = '';
-    void run(runner, text);
+    if (text === '' || active || held) return;
+    void sendTyped(text);
   });
 
   message.addEventListener('keydown', (event) => {
@@ -127,19 +193,42 @@ export function setupChat(
 
   stop.addEventListener('click', () => active?.stop());
 
-  offline.addEventListener('click', () => {
-    if (active) return;
-    const script = OFFLINE_SCRIPTS.find((each) => each.id === picker?.value) ?? OFFLINE_SCRIPTS[0];
-    if (!script) return;
-    // A scripted Claude behind a fetch: the real SDK runner streams from it, the real tool runs the commands.
-    const { agent: demo } = offlineAgent(script, tool, (event) => onEvent(event, true), 30);
-    transcript.note(script.intro);
-    const between = () => transcript.note('New conversation: Claude knows only what /memories holds.');
-    void playConversations(script, demo, (text) => run(demo, text), between);
-  });
+  /** Plays the chosen script; at its end the file it wrote opens in the Memory panel, what it changed marked. */
+  const playOffline = async () => {
+    if (active || held) return;
+    hold(true);
+    try {
+      let code: Awaited<ReturnType<typeof loadOfflineDemo>>;
+      try {
+        code = await loadOfflineDemo();
+      } catch (error) {
+        codeMissing('The Offline demo', error);
+        return;
+      }
+      const script = code.OFFLINE_SCRIPTS.find((each) => each.id === picker?.value) ?? code.OFFLINE_SCRIPTS[0];
+      if (!script) return;
+      // Where the history stands, so that what the script writes can be told from what was there.
+      const mark = await historyMark(tool).catch(() => undefined);
+      // A scripted Claude behind a fetch: the real SDK runner streams from it, the real tool runs the commands.
+      const { agent: demo } = code.offlineAgent(script, tool, (event) => onEvent(event, true), 30);
+      transcript.note(script.intro);
+      const between = () => transcript.newConversation('New conversation: Claude knows only what /memories holds.');
+      const done = await code.playConversations(script, demo, (text) => run(demo, text, true), between);
+      const written = done && mark !== undefined ? await writtenSince(tool, mark).catch(() => undefined) : undefined;
+      if (written) {
+        await memory.open(written.path, written.changed);
+        const what = written.changed.size > 0 ? 'the lines the script wrote marked' : 'unchanged since the script began';
+        transcript.note(`Opened ${written.path} in the Memory panel, ${what}.`);
+      }
+    } finally {
+      hold(false);
+    }
+  };
+
+  offline.addEventListener('click', () => void playOffline());
 
   newChat.addEventListener('click', () => {
-    if (active) return;
+    if (active || held) return;
     agent?.reset();
     conversation = [];
     transcript.clear();

@@ -1,16 +1,30 @@
 // The connection panel: API key (in memory, or in localStorage only if the person opts in), proxy URL, model,
-// context editing. Turns the fields into agent options; never puts the key anywhere else.
+// context editing. Turns the fields into agent options; never puts the key anywhere else. Knows whether the dev
+// server holds a key, so its `/anthropic` is never tried when it proxies nothing.
 
-import { DEFAULT_AGENT_MODEL } from '../src/entries/agent.js';
 import { byId } from './dom.js';
-import { setupModelList } from './models.js';
+import { DEFAULT_MODEL, setupModelList } from './models.js';
 
 const REMEMBER_KEY = 'idb-memory-tool-demo:api-key';
 
-/** What the chat needs to make an agent, or why it cannot. */
+/** What the chat needs to make an agent, or why it cannot (`title`, and `summary` saying what to do). */
 export type Connection =
-  | { ok: true; apiKey?: string; baseURL?: string; model: string; contextManagement: boolean; summary: string }
-  | { ok: false; summary: string };
+  | {
+      ok: true;
+      apiKey?: string;
+      baseURL?: string;
+      model: string;
+      contextManagement: boolean;
+      summary: string;
+      /** Through the dev server's own proxy, which adds its key. */
+      devProxy: boolean;
+    }
+  | { ok: false; title: string; summary: string };
+
+/** The dev server's proxy path (vite.config.ts). */
+const DEV_PROXY_PATH = '/anthropic';
+/** How to give the dev server a key, said wherever the page finds it has none. */
+const DEV_KEY_HOWTO = 'stop it and start it again with a key: ANTHROPIC_API_KEY=sk-ant-… npm run dev';
 
 export interface ConnectionPanel {
   /** The fields as they are now; the chat reads them before each message. */
@@ -31,24 +45,43 @@ export function setupConnection(): ConnectionPanel {
     remember.checked = true;
   }
   // The dev server says only whether it holds a key; the key itself never reaches the page.
-  if (__DEV_PROXY__) proxy.value = '/anthropic';
+  if (__DEV_PROXY__) proxy.value = DEV_PROXY_PATH;
   // That proxy puts the dev server's key on every request and drops whatever the page sent.
-  const devProxy = __DEV_PROXY__ ? new URL('/anthropic', location.href).href : undefined;
-  model.value = DEFAULT_AGENT_MODEL;
+  const devProxyURL = new URL(DEV_PROXY_PATH, location.href).href;
+  const devProxy = __DEV_PROXY__ ? devProxyURL : undefined;
+  // The dev server without a key: its /anthropic is a 404, so it is not tried at all. `vite` serves in mode
+  // development, `vite build` builds in production (import.meta.env.DEV follows NODE_ENV, which a test run sets).
+  const keylessDevServer = import.meta.env.MODE === 'development' && !__DEV_PROXY__;
+  model.value = DEFAULT_MODEL;
 
   const read = (): Connection => {
     const apiKey = key.value.trim();
     const proxyText = proxy.value.trim();
-    const chosenModel = model.value.trim() || DEFAULT_AGENT_MODEL;
+    const chosenModel = model.value.trim() || DEFAULT_MODEL;
     let baseURL: string | undefined;
     if (proxyText !== '') {
       try {
         baseURL = new URL(proxyText, location.href).href;
       } catch {
-        return { ok: false, summary: `The proxy URL ${JSON.stringify(proxyText)} is not a URL.` };
+        const summary = `The proxy URL ${JSON.stringify(proxyText)} is not a URL: correct it, or clear it.`;
+        return { ok: false, title: 'Not a URL', summary };
       }
     }
-    const common = { ok: true as const, model: chosenModel, contextManagement: contextEditing.checked };
+    if (keylessDevServer && baseURL?.replace(/\/+$/u, '') === devProxyURL) {
+      return {
+        ok: false,
+        title: 'The dev server has no API key',
+        summary:
+          `This dev server was started without ANTHROPIC_API_KEY, so ${DEV_PROXY_PATH} forwards nothing: ` +
+          `${DEV_KEY_HOWTO}. Or clear the Proxy URL and type your key above — or play the Offline demo.`,
+      };
+    }
+    const common = {
+      ok: true as const,
+      model: chosenModel,
+      contextManagement: contextEditing.checked,
+      devProxy: baseURL !== undefined && baseURL === devProxy,
+    };
     if (apiKey !== '' && baseURL !== undefined && baseURL === devProxy) {
       // The key typed here would be dropped there, so it is not sent at all; the status says whose key is used.
       return {
@@ -62,7 +95,9 @@ export function setupConnection(): ConnectionPanel {
       return { ...common, apiKey, ...(baseURL ? { baseURL } : {}), summary: `Direct ${where}, with your key (held in ${remember.checked ? 'localStorage' : 'this tab only'}).` };
     }
     if (baseURL) return { ...common, baseURL, summary: `Through the proxy ${baseURL}; this page sends no key.` };
-    return { ok: false, summary: 'Not connected: enter an API key or a proxy URL — or try the Offline demo.' };
+    const devNote = keylessDevServer ? ` (This dev server holds no key for ${DEV_PROXY_PATH}: ${DEV_KEY_HOWTO}.)` : '';
+    const summary = `Not connected: enter an API key or a proxy URL — or try the Offline demo.${devNote}`;
+    return { ok: false, title: 'Not connected', summary };
   };
 
   const changed = () => {

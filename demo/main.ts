@@ -1,21 +1,26 @@
 // The demo page: opens the memory and wires the panels. The only place that catches start-up failures and
-// shows them; the panels own their own sections of index.html.
+// shows them; the panels own their own sections of index.html. What a conversation or a sync needs (the SDK above
+// all) loads later, on first use or when the page is idle (lazy-code.ts), so the first load stays small.
 
 import { IndexedDBMemoryTool } from '../src/index.js';
 import { setupBundlePanel } from './bundle-panel.js';
 import { setupChat } from './chat.js';
 import { setupCommandConsole } from './command-console.js';
 import { setupConnection } from './connection.js';
-import { messageOf } from './dom.js';
+import type { ConnectionPanel } from './connection.js';
+import { byId, messageOf } from './dom.js';
 import { setupExpiryControl } from './expiry-control.js';
 import { setupForgetControl } from './forget-control.js';
 import { setupHistoryPanel } from './history-panel.js';
+import { loadAgent, loadFailureWords, loadOfflineDemo, prefetchWhenIdle } from './lazy-code.js';
 import { setupMemoryPanel } from './memory-panel.js';
+import { panelOnDemand } from './panel-on-demand.js';
 import { setupStoragePanel } from './storage-panel.js';
-import { setupSyncPanel } from './sync-panel.js';
 
 /** One database for the demo, apart from any app on the same origin. */
 const DB_NAME = 'idb-memory-tool-demo';
+/** Where the Sync panel keeps its fields when the person asks it to (sync-remote-form.ts). */
+const SYNC_REMEMBERED = 'idb-memory-tool-demo:sync';
 
 async function start(): Promise<void> {
   const tool = await IndexedDBMemoryTool.init({ dbName: DB_NAME });
@@ -25,7 +30,7 @@ async function start(): Promise<void> {
   const memory = setupMemoryPanel(tool, (path) => forget.choose(path));
   const storage = setupStoragePanel();
   const history = setupHistoryPanel(tool);
-  setupChat(tool, connection, storage.reportFailure);
+  setupChat(tool, connection, memory, storage.reportFailure);
   setupCommandConsole(tool, storage.reportFailure);
   setupBundlePanel(tool, async () => {
     await Promise.all([memory.refresh(), storage.refresh(), history.refresh()]);
@@ -35,14 +40,37 @@ async function start(): Promise<void> {
     await Promise.all([memory.refresh(), history.refresh()]);
   });
   // Pulled files reach the tree and the history as change events, like any other write.
-  setupSyncPanel(tool, connection);
+  const sync = syncPanel(tool, connection);
   tool.subscribe(() => {
     storage.clearFailure();
     void storage.refresh();
   });
-  // The demo must keep working offline once loaded: its export, import, undo and expiry included.
-  await Promise.all([memory.refresh(), storage.refresh(), history.refresh(), IndexedDBMemoryTool.preload()]);
+  // Someone who keeps sync settings here gets them back at once; anyone else loads the panel on first use.
+  const syncFirst = remembered(SYNC_REMEMBERED) ? sync.load() : undefined;
+  await Promise.all([memory.refresh(), storage.refresh(), history.refresh(), syncFirst]);
   document.body.dataset.ready = 'true';
+  // Then, when idle: export, import, undo and expiry (the library loads them on first use), the conversation's code
+  // and the Sync panel, so that the demo keeps working offline once they are here.
+  prefetchWhenIdle([() => IndexedDBMemoryTool.preload(), loadAgent, loadFailureWords, loadOfflineDemo, sync.load]);
+}
+
+/** The Sync panel (its remotes, and the SDK for Memory Stores), loaded when the person reaches for it. */
+function syncPanel(tool: IndexedDBMemoryTool, connection: ConnectionPanel) {
+  return panelOnDemand(byId('sync', HTMLElement), async () => {
+    const { setupSyncPanel } = await import('./sync-panel.js');
+    setupSyncPanel(tool, connection);
+    // Ticked before the panel listened: what the fields hold now is remembered, as a tick does once it listens.
+    const remember = document.getElementById('sync-remember');
+    if (remember instanceof HTMLInputElement && remember.checked) remember.dispatchEvent(new Event('change'));
+  });
+}
+
+function remembered(key: string): boolean {
+  try {
+    return localStorage.getItem(key) !== null;
+  } catch {
+    return false; // storage disabled: nothing was remembered
+  }
 }
 
 start().catch((error: unknown) => {

@@ -1,10 +1,14 @@
 // The Model field's suggestions: the models the connection's key can use (the API's model list), else a few the
-// SDK names. The field stays free text: any model id can be typed. Asks the API only when the field is focused.
+// SDK names. The field stays free text: any model id can be typed. Asks the API only when the field is focused,
+// loading the SDK then (lazy-code.ts): the SDK's own list is copied here, so the first load holds none of it.
 
 import type { Model } from '@anthropic-ai/sdk/resources/messages';
-import { DEFAULT_AGENT_MODEL, createAgentClient, describeAgentError } from '../src/entries/agent.js';
-import type { AgentConnection } from '../src/entries/agent.js';
+import type { AgentConnection, DEFAULT_AGENT_MODEL } from '../src/entries/agent.js';
 import { el } from './dom.js';
+import { loadAgent } from './lazy-code.js';
+
+/** The agent's default model (`DEFAULT_AGENT_MODEL`), copied so the first load need not hold the agent. */
+export const DEFAULT_MODEL: typeof DEFAULT_AGENT_MODEL = 'claude-sonnet-5-5';
 
 /** The ids the SDK's `Model` type names, without its `(string & {})` that lets any other id through. */
 export type SdkModel = Model extends infer M ? (M extends string ? (string extends M ? never : M) : never) : never;
@@ -14,7 +18,7 @@ export type SdkModel = Model extends infer M ? (M extends string ? (string exten
  * newest Sonnet (the default) first. Types are gone at runtime, so they are copied; the compiler checks each one.
  */
 export const SDK_MODELS = [
-  DEFAULT_AGENT_MODEL,
+  DEFAULT_MODEL,
   'claude-opus-5-5',
   'claude-haiku-5-5',
   'claude-sonnet-4-6',
@@ -60,7 +64,11 @@ export function setupModelList(
       return;
     }
     help.textContent = 'Asking the API which models this connection can use…';
+    const where = `GET ${(how.baseURL ?? 'https://api.anthropic.com').replace(/\/+$/u, '')}/v1/models`;
+    let describe: Awaited<ReturnType<typeof loadAgent>>['describeAgentError'] | undefined;
     try {
+      const { createAgentClient, describeAgentError } = await loadAgent();
+      describe = describeAgentError;
       // Only suggestions: a failure falls back at once rather than after the SDK's retries.
       const client = createAgentClient({ ...how, maxRetries: 0 });
       const choices: Choice[] = [];
@@ -72,10 +80,17 @@ export function setupModelList(
       show(choices, `Suggestions: the ${choices.length} models this connection can use (from the API).`);
     } catch (error) {
       if (listedFor !== signature) return;
-      show(sdkList, `The API did not list this connection's models (${describeAgentError(error).title}); suggestions: models the SDK names.`);
+      const failure = describe?.(error);
+      const why = !failure
+        ? `${where} was not tried: the SDK did not load`
+        : failure.status !== undefined
+          ? `${where} answered ${failure.status}`
+          : `${where}: ${failure.title}`;
+      show(sdkList, `The models could not be listed (${why}); suggestions: models the SDK names.`);
     }
   };
 
   show(sdkList, 'Suggestions: models the SDK names.');
   field.addEventListener('focus', () => void refresh());
 }
+

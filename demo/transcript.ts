@@ -1,18 +1,37 @@
 // The chat transcript: the person's messages, Claude's streamed text, and inline every memory command with its
 // exact tool_result. Everything is written with textContent: Claude and the memory may say anything.
 
-import type { AgentErrorDescription, MemoryAgentEvent } from '../src/entries/agent.js';
+import type { MemoryAgentEvent } from '../src/entries/agent.js';
 import { el } from './dom.js';
 import { storageFailure } from './storage-failure.js';
+
+/** A failure told for the person: what happened and what to do, a paragraph each (send-failure.ts words them). */
+export interface Problem {
+  /** Its kind (an `AgentErrorKind`, or the demo's own), as a class: `kind-auth`. */
+  kind: string;
+  title: string;
+  lines: string[];
+  /** The API's own words, when it sent any. */
+  detail?: string;
+  /** The Offline demo is a way on: the card offers to play it. */
+  offerOffline?: boolean;
+}
 
 export interface Transcript {
   user(text: string): void;
   note(text: string): void;
+  /** A failure as an alert, with the Offline demo's button if it offers it; `update()` tells it anew. */
+  problem(problem: Problem): { update(problem: Problem): void };
+  /** A note that a new conversation starts here. */
+  newConversation(text: string): void;
+  /** Every event but `error`: a failure is told by problem(), with the URL tried, once send() has thrown. */
   show(event: MemoryAgentEvent): void;
   clear(): void;
 }
 
-export function createTranscript(root: HTMLElement): Transcript {
+/** `playOffline`: what the cards' "Play the Offline demo" button does. */
+
+export function createTranscript(root: HTMLElement, playOffline: () => void): Transcript {
   let reply: HTMLElement | undefined;
   const calls = new Map<string, HTMLElement>();
 
@@ -30,6 +49,17 @@ export function createTranscript(root: HTMLElement): Transcript {
     note(text) {
       reply = undefined;
       add(el('p', { className: 'msg note', text }));
+    },
+    problem(problem) {
+      reply = undefined;
+      const item = add(el('div', { attrs: { role: 'alert' } }));
+      const update = (next: Problem) => fillProblem(item, next, playOffline);
+      update(problem);
+      return { update };
+    },
+    newConversation(text) {
+      reply = undefined;
+      add(el('p', { className: 'msg note new-conversation', text }));
     },
     show(event) {
       switch (event.type) {
@@ -80,10 +110,6 @@ export function createTranscript(root: HTMLElement): Transcript {
           }
           break;
         }
-        case 'error':
-          reply = undefined;
-          add(errorItem(event.error));
-          break;
         case 'turn_end':
           reply = undefined;
           if (event.outcome === 'max_iterations') {
@@ -104,6 +130,7 @@ export function createTranscript(root: HTMLElement): Transcript {
         }
         case 'turn_start':
         case 'usage':
+        case 'error':
           break;
       }
     },
@@ -115,15 +142,16 @@ export function createTranscript(root: HTMLElement): Transcript {
   };
 }
 
-function errorItem(error: AgentErrorDescription): HTMLElement {
-  const item = el(
-    'div',
-    { className: `msg failure kind-${error.kind}`, attrs: { role: 'alert' } },
-    el('span', { className: 'who', text: error.title }),
-    el('p', { text: error.message }),
-  );
-  if (error.apiMessage) item.append(el('p', { className: 'detail', text: `The API said: ${error.apiMessage}` }));
-  return item;
+function fillProblem(item: HTMLElement, problem: Problem, playOffline: () => void): void {
+  item.className = `msg failure kind-${problem.kind}`;
+  const lines = problem.lines.map((text) => el('p', { text }));
+  item.replaceChildren(el('span', { className: 'who', text: problem.title }), ...lines);
+  if (problem.detail) item.append(el('p', { className: 'detail', text: `The API said: ${problem.detail}` }));
+  if (problem.offerOffline) {
+    const button = el('button', { text: 'Play a scripted conversation offline', attrs: { type: 'button' } });
+    button.addEventListener('click', playOffline);
+    item.append(el('div', { className: 'buttons' }, button));
+  }
 }
 
 /** A compaction: what it replaced, and the summary Claude goes on from (opened on demand). */

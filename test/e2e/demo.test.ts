@@ -215,12 +215,14 @@ describe('the demo page', () => {
         route.request().url().startsWith(`${origin}/`) ? route.continue() : route.abort('internetdisconnected'),
       );
       const page = await openDemo(context, site.url);
+      // The conversation's code comes when the page is idle; once here, the network may go.
+      await page.waitForSelector('body[data-prefetched="true"]');
       await context.setOffline(true);
       await page.getByRole('button', { name: 'Offline demo' }).click();
       await page.getByText('Noted: green tea, no sugar.').waitFor();
       await turnOver(page);
 
-      await page.getByText('memory · view /memories').waitFor();
+      await page.getByText('memory · view /memories').first().waitFor();
       await page.getByText('memory · create /memories/offline-demo.md').waitFor();
       await page.getByText('memory · str_replace /memories/offline-demo.md').waitFor();
       // The scripted turns' token counts are the script's, and the page says so.
@@ -325,7 +327,7 @@ describe('the demo page', () => {
         await page.getByLabel('Proxy URL').fill(api.url);
         await field.focus();
         await expect.poll(() => help(page)).toBe(
-          "The API did not list this connection's models (Something went wrong); suggestions: models the SDK names. Any model id can be typed.",
+          `The models could not be listed (GET ${new URL('/v1/models', api.url).href} answered 404); suggestions: models the SDK names. Any model id can be typed.`,
         );
         expect(await offered(page)).toEqual([...SDK_MODELS]);
 

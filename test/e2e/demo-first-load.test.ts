@@ -1,0 +1,99 @@
+// The built demo's first load: what the page fetches before any conversation holds no SDK and is at most 40 KB of
+// gzipped JS and CSS; the SDK comes with the first message, or when the page is idle, after which the Offline demo
+// plays with the network gone. `?prefetch=off` keeps the idle part out, so the first load is seen alone.
+
+import { gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import type { BrowserContext, Response } from 'playwright-core';
+import { startMessagesApiServer } from '../helpers/messages-api-server.js';
+import { builtDemoForFile, openDemo, withDiskProfile } from './harness.js';
+
+const site = builtDemoForFile();
+
+/** The first-load budget of the issue: gzipped JS and CSS before any conversation. */
+const FIRST_LOAD_BUDGET = 40 * 1024;
+/** Words only the SDK's code holds (its error class and its request headers), minified or not. */
+const SDK_MARKS = ['AnthropicError', 'X-Stainless'];
+
+/** Every script and style sheet the page receives, with its body, in order. */
+function recordCode(context: BrowserContext): Array<{ url: string; body: Promise<Buffer> }> {
+  const code: Array<{ url: string; body: Promise<Buffer> }> = [];
+  context.on('response', (response: Response) => {
+    if (/\.(?:js|css)$/u.test(new URL(response.url()).pathname)) code.push({ url: response.url(), body: response.body() });
+  });
+  return code;
+}
+
+async function holdsSdk(file: { body: Promise<Buffer> }): Promise<boolean> {
+  const text = (await file.body).toString('utf8');
+  return SDK_MARKS.some((mark) => text.includes(mark));
+}
+
+describe('the demo’s first load', () => {
+  it('fetches no SDK and at most 40 KB gzipped before a conversation; the first message brings the SDK', async () => {
+    const api = await startMessagesApiServer([{ text: 'Hello from the loopback API.' }]);
+    try {
+      await withDiskProfile(async (context) => {
+        const code = recordCode(context);
+        const page = await openDemo(context, `${site.url}?prefetch=off`);
+        // Everything the start needs is in by `data-ready`; without idle prefetch nothing more comes unasked.
+        const first = [...code];
+        expect(first.length).toBeGreaterThan(1);
+        expect(await Promise.all(first.map(holdsSdk))).not.toContain(true);
+        const gzipped = (await Promise.all(first.map(async (file) => gzipSync(await file.body, { level: 9 }).length))).reduce((a, b) => a + b, 0);
+        expect(gzipped).toBeLessThanOrEqual(FIRST_LOAD_BUDGET);
+        // The Model field and the connection work without it.
+        expect(await page.getByLabel('Model').inputValue()).toBe('claude-sonnet-5-5');
+
+        await page.getByLabel('Proxy URL').fill(api.url);
+        await page.getByLabel('Message').fill('hi');
+        await page.getByRole('button', { name: 'Send' }).click();
+        await page.getByText('Hello from the loopback API.').waitFor();
+        const later = code.slice(first.length);
+        expect(await Promise.all(later.map(holdsSdk))).toContain(true);
+        expect(page.url()).toContain('prefetch=off');
+      });
+    } finally {
+      await api.close();
+    }
+  });
+
+  it('loads the Sync panel on first use, keeping the click that asked for it', async () => {
+    await withDiskProfile(async (context) => {
+      const code = recordCode(context);
+      const page = await openDemo(context, `${site.url}?prefetch=off`);
+      const before = code.length;
+      // Connect with no store id: the panel, loaded by this click, answers it.
+      await page.getByRole('button', { name: 'Connect' }).click();
+      await page.locator('#sync-alert').filter({ hasText: 'Not connected: Enter the id of the Memory Store' }).waitFor();
+      expect(code.length).toBeGreaterThan(before);
+    });
+  });
+
+  it('prefetches the conversation’s code when idle, and then plays the Offline demo with the network gone', async () => {
+    await withDiskProfile(async (context) => {
+      const code = recordCode(context);
+      const page = await openDemo(context, site.url);
+      await page.waitForSelector('body[data-prefetched="true"]');
+      expect(await Promise.all(code.map(holdsSdk))).toContain(true);
+      const fetched = code.length;
+      await context.setOffline(true);
+      await page.getByRole('button', { name: 'Offline demo' }).click();
+      await page.getByText('My note from our last conversation says: “Drinks green tea, no sugar”.', { exact: false }).waitFor();
+      // Nothing more was (or could be) fetched.
+      expect(code.length).toBe(fetched);
+    });
+  });
+
+  it('says what is missing when the network went before the code came', async () => {
+    await withDiskProfile(async (context) => {
+      const page = await openDemo(context, `${site.url}?prefetch=off`);
+      await context.setOffline(true);
+      await page.getByRole('button', { name: 'Offline demo' }).click();
+      const alert = page.getByRole('alert').filter({ hasText: 'The Offline demo did not load' });
+      await alert.waitFor();
+      expect(await alert.textContent()).toContain('Reconnect to the network and reload the page.');
+      expect(await page.getByRole('button', { name: 'Offline demo' }).isEnabled()).toBe(true);
+    });
+  });
+});
