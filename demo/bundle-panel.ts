@@ -1,12 +1,17 @@
 // The bundles panel: Export downloads the whole memory as claude-memory-YYYY-MM-DD.json (or .zip); Import reads a file,
 // shows a dry-run report, and applies it only after a confirmation, with a progress bar. A refusal changes nothing.
+// "replace" deletes what the bundle lacks: it is marked as such while chosen, and each import ends back on "merge".
 
 import { isMemoryToolError } from '../src/index.js';
 import type { IndexedDBMemoryTool } from '../src/index.js';
 import { byId, focusLost, messageOf } from './dom.js';
 
 type ImportOptions = NonNullable<Parameters<IndexedDBMemoryTool['importBundle']>[1]>;
-type ImportReport = Awaited<ReturnType<IndexedDBMemoryTool['importBundle']>>;
+/**
+ * The import's report. `unchanged`: bundle files whose text the memory holds already, which a library that reports
+ * them no longer counts as replaced (optional until it does; then this is the library's type as it is).
+ */
+type ImportReport = Awaited<ReturnType<IndexedDBMemoryTool['importBundle']>> & { unchanged?: number };
 
 export function setupBundlePanel(tool: IndexedDBMemoryTool, afterImport: () => Promise<void>): void {
   const exportButton = byId('bundle-export', HTMLButtonElement);
@@ -14,11 +19,24 @@ export function setupBundlePanel(tool: IndexedDBMemoryTool, afterImport: () => P
   const mode = byId('bundle-mode', HTMLSelectElement);
   const conflict = byId('bundle-conflict', HTMLSelectElement);
   const report = byId('bundle-report', HTMLElement);
+  const reportText = byId('bundle-report-text', HTMLElement);
+  const warning = byId('bundle-replace-warning', HTMLElement);
   const apply = byId('bundle-apply', HTMLButtonElement);
   const cancel = byId('bundle-cancel', HTMLButtonElement);
   const progress = byId('bundle-progress', HTMLProgressElement);
   const status = byId('bundle-status', HTMLElement);
   let chosen: File | undefined;
+
+  /** Marks "replace" while it is chosen: the warning shows and describes the field, and Apply names what it deletes. */
+  const markMode = (removed = 0) => {
+    const replacing = mode.value === 'replace';
+    warning.hidden = !replacing;
+    mode.classList.toggle('danger', replacing);
+    if (replacing) mode.setAttribute('aria-describedby', warning.id);
+    else mode.removeAttribute('aria-describedby');
+    apply.classList.toggle('danger', replacing && removed > 0);
+    apply.textContent = replacing && removed > 0 ? `Apply import and delete ${removed} file${removed === 1 ? '' : 's'}` : 'Apply import';
+  };
 
   const exportAs = (format: 'json' | 'zip') => {
     status.textContent = 'Exporting…';
@@ -55,6 +73,9 @@ export function setupBundlePanel(tool: IndexedDBMemoryTool, afterImport: () => P
   const reset = (message: string) => {
     chosen = undefined;
     file.value = '';
+    // Each import ends back on the safe mode: a later one deletes nothing unless "replace" is chosen again.
+    mode.value = 'merge';
+    markMode();
     apply.hidden = true;
     cancel.hidden = true;
     progress.hidden = true;
@@ -71,14 +92,16 @@ export function setupBundlePanel(tool: IndexedDBMemoryTool, afterImport: () => P
     report.hidden = true;
     apply.hidden = true;
     cancel.hidden = true;
+    markMode();
     if (!source) return;
     status.textContent = `Checking ${source.name}…`;
     progress.hidden = false;
     try {
       const dry = await tool.importBundle(source, options(true));
       if (run !== checks) return;
-      report.textContent = describe(dry, true);
+      reportText.textContent = describe(dry, true);
       report.hidden = false;
+      markMode(dry.removed);
       apply.hidden = false;
       cancel.hidden = false;
       status.textContent = `${source.name} is a valid bundle. Nothing is changed until you apply it.`;
@@ -121,7 +144,7 @@ export function setupBundlePanel(tool: IndexedDBMemoryTool, afterImport: () => P
       .importBundle(source, options(false))
       .then(
         async (done) => {
-          report.textContent = describe(done, false);
+          reportText.textContent = describe(done, false);
           reset(`Imported ${source.name}.`);
           await afterImport();
         },
@@ -146,6 +169,7 @@ function describe(report: ImportReport, dryRun: boolean): string {
   const lines = [
     `${report.added} file(s) ${verb} added`,
     `${report.replaced} file(s) ${verb} replaced`,
+    ...(report.unchanged === undefined ? [] : [`${report.unchanged} file(s) ${verb} unchanged (the same text is here already)`]),
     `${report.skipped} file(s) ${verb} kept as they are`,
     `${report.removed} file(s) ${verb} removed`,
     `${report.folders} folder(s) ${verb} created`,

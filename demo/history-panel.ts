@@ -1,19 +1,18 @@
 // "What Claude changed": the journal (tool.history()) newest first — who, what, when, which paths — each change
-// expandable to a line diff of its files (tool.change()), with Undo per change and for the last one. Kept live
-// by tool.subscribe. Everything is written with textContent: paths and contents are memory data.
+// expandable to a capped line diff of its files (tool.change()), with Undo where it applies now (history-undoable.ts)
+// and for the last change. Kept live by tool.subscribe. Everything is written with textContent: paths and contents
+// are memory data.
 
 import { isMemoryToolError } from '../src/index.js';
 import type { ChangeDetail, HistoryEntry, IndexedDBMemoryTool } from '../src/index.js';
 import { byId, el, focusLost, messageOf } from './dom.js';
-import { diffLines, withContext } from './line-diff.js';
-
-/** The empty history's wording for each choice of "Show" (index.html `history-actor`). */
-const NOBODY_YET: Partial<Record<string, string>> = { claude: ' by Claude', user: ' by you', expire: ' by expiry' };
+import { renderDetail } from './history-diff.js';
+import { keepScrollPlace, watchNewEntries } from './history-scroll.js';
+import { blockedUndos, lastUndoTarget } from './history-undoable.js';
+import { JOURNAL_PATHS, NOBODY_YET, actorName, cssName, describe, formatWhen, noUndoReason, shownPaths } from './history-words.js';
 
 /** Changes shown at first; "Show older changes" adds as many again. */
 const PAGE = 50;
-/** Paths listed on a change's line before "and N more". */
-const SHOWN_PATHS = 3;
 
 export function setupHistoryPanel(tool: IndexedDBMemoryTool): { refresh(): Promise<void> } {
   const list = byId('history-list', HTMLOListElement);
@@ -23,13 +22,21 @@ export function setupHistoryPanel(tool: IndexedDBMemoryTool): { refresh(): Promi
   const older = byId('history-older', HTMLButtonElement);
   const status = byId('history-status', HTMLElement);
   const alert = byId('history-alert', HTMLElement);
+  const fresh = watchNewEntries(list, byId('history-new', HTMLButtonElement));
   /** Changes whose diff is open; their details (which never change for an id) are kept while open. */
   const expanded = new Map<number, ChangeDetail | undefined>();
+  /** The drawn diff of each open change, moved into the entry's new box on a redraw rather than diffed again. */
+  const drawn = new Map<number, HTMLElement[]>();
+  /** Every path a change touched, for the changes whose `paths` may not name them all (read once, by `change()`). */
+  const touched = new Map<number, string[]>();
   let limit = PAGE;
 
-  const say = (text: string) => {
+  const retire = () => {
     alert.hidden = true;
     alert.textContent = '';
+  };
+  const say = (text: string) => {
+    retire();
     status.textContent = text;
   };
   const refuse = (text: string) => {
@@ -37,6 +44,17 @@ export function setupHistoryPanel(tool: IndexedDBMemoryTool): { refresh(): Promi
     alert.textContent = text;
     alert.hidden = false;
   };
+  // A refusal answers one Undo. Whatever the person does next elsewhere (an export, an import, an expiry, a command)
+  // or any change to the memory retires it, so it is never read as that action's outcome. The list's own buttons
+  // (open a diff to see why, or another Undo, which says its own outcome) leave it.
+  const elsewhere = (event: Event) => event.target instanceof Node && !list.contains(event.target);
+  document.addEventListener('click', (event) => {
+    if (elsewhere(event) && event.target instanceof Element && event.target.closest('button')) retire();
+  }, { capture: true });
+  document.addEventListener('submit', retire, { capture: true });
+  document.addEventListener('change', (event) => {
+    if (elsewhere(event) && (event.target instanceof HTMLSelectElement || event.target instanceof HTMLInputElement)) retire();
+  }, { capture: true });
 
   const detailOf = async (id: number): Promise<ChangeDetail | undefined> => {
     const known = expanded.get(id);
@@ -47,10 +65,17 @@ export function setupHistoryPanel(tool: IndexedDBMemoryTool): { refresh(): Promi
   };
 
   const fillDiff = async (id: number, box: HTMLElement) => {
+    const known = drawn.get(id);
+    if (known) {
+      box.replaceChildren(...known);
+      return;
+    }
     box.replaceChildren(el('p', { className: 'help', text: 'Loading…' }));
     try {
       const detail = await detailOf(id);
-      box.replaceChildren(...(detail ? renderDetail(detail) : [el('p', { className: 'help', text: 'This change is no longer in the history.' })]));
+      const nodes = detail ? renderDetail(detail) : [el('p', { className: 'help', text: 'This change is no longer in the history.' })];
+      if (detail && expanded.has(id)) drawn.set(id, nodes);
+      box.replaceChildren(...nodes);
     } catch (error) {
       box.replaceChildren(el('p', { className: 'help', text: `Could not read the change: ${messageOf(error)}` }));
     }
@@ -80,17 +105,18 @@ export function setupHistoryPanel(tool: IndexedDBMemoryTool): { refresh(): Promi
     return (
       list.querySelector<HTMLElement>(`[data-focus-key="${key}"]`) ??
       list.querySelector<HTMLElement>(`[data-focus-key="toggle-${id}"]`) ??
-      undoLast
+      (undoLast.disabled ? status : undoLast)
     );
   };
 
-  /** Focus back on `button`, or, when a redraw replaced it, on what stands for it now. */
+  /** Focus back on `button`, or, when a redraw replaced or disabled it, on what stands for it now. */
   const refocus = (button: HTMLButtonElement) => {
     const key = button.dataset.focusKey;
-    (button.isConnected || key === undefined ? button : focusTarget(key)).focus();
+    if (key !== undefined && !button.isConnected) focusTarget(key).focus();
+    else (button.disabled ? status : button).focus();
   };
 
-  const renderEntry = (entry: HistoryEntry): HTMLElement => {
+  const renderEntry = (entry: HistoryEntry, blockers: readonly number[] | undefined): HTMLElement => {
     const head = el(
       'p',
       { className: 'change-head', attrs: { id: `change-${entry.id}-head` } },
@@ -102,24 +128,34 @@ export function setupHistoryPanel(tool: IndexedDBMemoryTool): { refresh(): Promi
     const when = el('time', { className: 'when', text: formatWhen(entry.at), attrs: { datetime: entry.at.toISOString() } });
     when.title = entry.at.toString();
     const paths = el('p', { className: 'change-paths', text: shownPaths(entry) });
-    const box = el('div', { className: 'diff', attrs: { id: `change-${entry.id}-diff`, 'aria-label': `Lines changed by change ${entry.id}` } });
+    const box = el('div', { className: 'diff', attrs: { id: `change-${entry.id}-diff`, role: 'group', 'aria-label': `Lines changed by change ${entry.id}` } });
     const open = expanded.has(entry.id);
     box.hidden = !open;
     const toggle = el('button', {
-      text: 'Show changes',
-      attrs: { type: 'button', 'aria-expanded': String(open), 'aria-controls': box.id, 'aria-describedby': head.id, 'data-focus-key': `toggle-${entry.id}` },
+      attrs: { type: 'button', 'aria-controls': box.id, 'aria-describedby': head.id, 'data-focus-key': `toggle-${entry.id}` },
     });
+    const show = (opened: boolean) => {
+      toggle.textContent = opened ? 'Hide changes' : 'Show changes';
+      toggle.setAttribute('aria-expanded', String(opened));
+      box.hidden = !opened;
+    };
+    show(open);
     toggle.addEventListener('click', () => {
       const opening = !expanded.has(entry.id);
-      toggle.setAttribute('aria-expanded', String(opening));
-      box.hidden = !opening;
+      show(opening);
       if (opening) {
         expanded.set(entry.id, undefined);
         void fillDiff(entry.id, box);
-      } else expanded.delete(entry.id);
+      } else {
+        expanded.delete(entry.id);
+        drawn.delete(entry.id);
+      }
     });
     const buttons = el('div', { className: 'buttons' }, toggle);
-    if (entry.undoable) {
+    const reason = noUndoReason(entry, blockers);
+    if (reason) {
+      buttons.append(el('span', { className: 'undo-note', text: reason }));
+    } else if (entry.undoable) {
       const button = el('button', {
         text: 'Undo',
         attrs: { type: 'button', 'aria-describedby': head.id, 'data-focus-key': `undo-${entry.id}` },
@@ -136,6 +172,35 @@ export function setupHistoryPanel(tool: IndexedDBMemoryTool): { refresh(): Promi
       buttons,
       box,
     );
+  };
+
+  /** Whether `entry.paths` may leave out paths it touched: cut by the journal, or a sync's moves (it names their ends only). */
+  const partial = (entry: HistoryEntry, byId: ReadonlyMap<number, HistoryEntry>): boolean => {
+    if (entry.paths.length >= JOURNAL_PATHS || entry.command === 'sync') return true;
+    if (entry.command !== 'undo' || entry.undoOf === undefined) return false;
+    const target = byId.get(entry.undoOf);
+    return target === undefined || partial(target, byId);
+  };
+
+  const pathsOf = async (entry: HistoryEntry, byId: ReadonlyMap<number, HistoryEntry>): Promise<readonly string[]> => {
+    if (!partial(entry, byId)) return entry.paths;
+    const known = touched.get(entry.id);
+    if (known) return known;
+    const detail = await tool.change(entry.id);
+    const paths = [...entry.paths, ...(detail?.files.map((file) => file.path) ?? []), ...(detail?.moves.flatMap((move) => [move.from, move.to]) ?? [])];
+    touched.set(entry.id, paths);
+    return paths;
+  };
+
+  /** The changes to show, and every change from the oldest shown to the newest (for the Undo checks). */
+  const load = async (): Promise<{ shown: HistoryEntry[]; all: HistoryEntry[]; complete: boolean }> => {
+    const shown = await tool.history({ limit, ...(actor.value === '' ? {} : { actor: actor.value }) });
+    if (actor.value === '') return { shown, all: shown, complete: shown.length < limit };
+    // Ids count up, so the newest id less the oldest shown bounds how many changes lie between.
+    const newest = (await tool.history({ limit: 1 }))[0]?.id ?? 0;
+    const span = Math.max(PAGE, newest - (shown.at(-1)?.id ?? newest) + 1);
+    const all = await tool.history({ limit: span });
+    return { shown, all, complete: all.length < span };
   };
 
   let running: Promise<void> | undefined;
@@ -158,28 +223,50 @@ export function setupHistoryPanel(tool: IndexedDBMemoryTool): { refresh(): Promi
   };
 
   const redraw = async () => {
-    let entries: HistoryEntry[];
+    let loaded: Awaited<ReturnType<typeof load>>;
+    let blocked: Map<number, number[]>;
     try {
-      entries = await tool.history({ limit, ...(actor.value === '' ? {} : { actor: actor.value }) });
+      loaded = await load();
+      const byId = new Map(loaded.all.map((entry) => [entry.id, entry]));
+      const facts = [];
+      for (const entry of loaded.all) facts.push({ ...entry, paths: await pathsOf(entry, byId) });
+      blocked = blockedUndos(facts);
     } catch (error) {
       refuse(`Could not read the history: ${messageOf(error)}`);
       return;
     }
+    const { shown, all, complete } = loaded;
     const active = document.activeElement;
-    const focusKey = active instanceof HTMLElement && list.contains(active) ? active.dataset.focusKey : undefined;
-    for (const id of expanded.keys()) if (!entries.some((entry) => entry.id === id)) expanded.delete(id);
-    list.replaceChildren(...entries.map(renderEntry));
-    empty.hidden = entries.length > 0;
+    const inList = active instanceof HTMLElement && list.contains(active) ? active : undefined;
+    const focusKey = inList?.dataset.focusKey;
+    const hadUndoLast = active === undoLast;
+    for (const id of expanded.keys()) {
+      if (shown.some((entry) => entry.id === id)) continue;
+      expanded.delete(id);
+      drawn.delete(id);
+    }
+    const place = keepScrollPlace(list);
+    list.replaceChildren(...shown.map((entry) => renderEntry(entry, blocked.get(entry.id))));
+    place.restore();
+    fresh.drawn(shown.map((entry) => entry.id));
+    empty.hidden = shown.length > 0;
     // With a filter, say whose changes there are none of: the history may well hold others.
     empty.textContent = `No changes${NOBODY_YET[actor.value] ?? ''} yet.`;
-    older.hidden = entries.length < limit;
+    older.hidden = shown.length < limit;
+    // "Undo last change" is offered only when the change it would take back can be undone now.
+    const target = lastUndoTarget(all);
+    undoLast.disabled = target ? !target.undoable || blocked.has(target.id) : complete;
     // Keep the keyboard where it was.
     if (focusKey) focusTarget(focusKey).focus();
+    // An open diff's lines are moved into the new entry, not drawn again: the same element takes the focus back.
+    else if (inList?.isConnected && focusLost()) inList.focus({ preventScroll: true });
+    else if (hadUndoLast && focusLost()) status.focus();
   };
 
   undoLast.addEventListener('click', () => void undo(undefined, undoLast));
   actor.addEventListener('change', () => {
     limit = PAGE;
+    fresh.reset();
     void refresh();
   });
   older.addEventListener('click', () => {
@@ -197,90 +284,11 @@ export function setupHistoryPanel(tool: IndexedDBMemoryTool): { refresh(): Promi
     // What was forgotten must leave the screen too: open diffs are read again, not shown from what was kept.
     if (event.changes.some((change) => change.type === 'forget' || change.type === 'history-cleared')) {
       for (const id of expanded.keys()) expanded.set(id, undefined);
+      drawn.clear();
+      touched.clear();
     }
+    retire();
     void refresh();
   });
   return { refresh };
-}
-
-function renderDetail(detail: ChangeDetail): HTMLElement[] {
-  const out: HTMLElement[] = [];
-  for (const move of detail.moves) out.push(el('p', { className: 'diff-move', text: `Moved ${move.from} → ${move.to}` }));
-  for (const file of detail.files) {
-    const kind =
-      file.before === null && file.after === null
-        ? 'contents no longer kept in the history'
-        : file.before === null
-          ? 'new file'
-          : file.after === null
-            ? 'deleted'
-            : 'changed';
-    const lines = withContext(diffLines(file.before, file.after));
-    const pre = el('pre', { className: 'diff-lines', attrs: { 'aria-label': `Diff of ${file.path}` } });
-    for (const line of lines) {
-      if ('skipped' in line) {
-        pre.append(el('span', { className: 'line skipped', text: `  … ${line.skipped} unchanged line${line.skipped === 1 ? '' : 's'}\n` }));
-      } else if (line.type === 'removed') {
-        pre.append(el('del', { className: 'line removed', text: `- ${line.text}\n` }));
-      } else if (line.type === 'added') {
-        pre.append(el('ins', { className: 'line added', text: `+ ${line.text}\n` }));
-      } else {
-        pre.append(el('span', { className: 'line same', text: `  ${line.text}\n` }));
-      }
-    }
-    const changed = lines.some((line) => 'type' in line && line.type !== 'same');
-    if (!changed && file.before !== file.after && file.before !== null && file.after !== null) {
-      pre.append(el('span', { className: 'line skipped', text: '  (only the newline at the end changed)\n' }));
-    }
-    out.push(el('div', { className: 'diff-file' }, el('p', { className: 'diff-path', text: `${file.path} — ${kind}` }), pre));
-  }
-  if (out.length === 0) out.push(el('p', { className: 'help', text: 'No file contents changed (folders only).' }));
-  return out;
-}
-
-/** Who, in words: the journal's actor names are `claude`, `user` and `expire`; any other is shown as it is. */
-function actorName(actor: string): string {
-  return actor === 'claude' ? 'Claude' : actor === 'user' ? 'You' : actor === 'expire' ? 'Expiry' : actor;
-}
-
-/** What, in words, by the command journaled. */
-function describe(entry: HistoryEntry): string {
-  const n = entry.paths.length;
-  switch (entry.command) {
-    case 'create':
-      return 'wrote a file';
-    case 'str_replace':
-      return 'edited a file';
-    case 'insert':
-      return 'inserted lines';
-    case 'delete':
-      return 'deleted';
-    case 'rename':
-      return 'moved';
-    case 'import':
-      return `imported a bundle (${n} path${n === 1 ? '' : 's'})`;
-    case 'expire':
-      return `deleted ${n} unused file${n === 1 ? '' : 's'}`;
-    case 'undo':
-      return entry.undoOf === undefined ? 'undid a change' : `undid change ${entry.undoOf}`;
-    default:
-      return entry.command;
-  }
-}
-
-function shownPaths(entry: HistoryEntry): string {
-  const joiner = entry.command === 'rename' ? ' → ' : ', ';
-  const shown = entry.paths.slice(0, SHOWN_PATHS).join(joiner);
-  const more = entry.paths.length - SHOWN_PATHS;
-  return `#${entry.id} · ${shown}${more > 0 ? ` and ${more} more` : ''}`;
-}
-
-/** Today's changes by the time, older ones with the date. */
-function formatWhen(at: Date): string {
-  const today = new Date().toDateString() === at.toDateString();
-  return today ? at.toLocaleTimeString() : at.toLocaleString();
-}
-
-function cssName(actor: string): string {
-  return /^[a-z]+$/.test(actor) ? actor : 'other';
 }

@@ -1,5 +1,6 @@
 // A small line diff for the history panel: the common prefix and suffix are cut off, the middle is diffed by
-// longest common subsequence. Pure: no DOM. A middle too big for LCS is shown as removed-then-added instead.
+// longest common subsequence. Pure: no DOM. A middle too big for LCS is shown as removed-then-added instead, and a
+// diff too long to show is cut to its first lines and a count of the rest (capDiff).
 
 export type DiffLine = { type: 'same' | 'removed' | 'added'; text: string };
 
@@ -59,6 +60,28 @@ export function withContext(lines: DiffLine[], context = 3): Array<DiffLine | { 
   });
   flush();
   return out;
+}
+
+export type ShownLine = DiffLine | { skipped: number };
+
+/** What {@link capDiff} leaves out: how many lines of each kind. */
+export interface HiddenLines {
+  added: number;
+  removed: number;
+  same: number;
+}
+
+/**
+ * The first `max` lines of a diff (a cut of unchanged lines counts as one) and what the rest holds, so that a
+ * change that wrote 500,000 lines is shown as a few hundred and a count, not as 500,000 elements.
+ */
+export function capDiff(lines: readonly ShownLine[], max: number): { shown: ShownLine[]; hidden: HiddenLines } {
+  const hidden: HiddenLines = { added: 0, removed: 0, same: 0 };
+  for (const line of lines.slice(max)) {
+    if ('skipped' in line) hidden.same += line.skipped;
+    else hidden[line.type]++;
+  }
+  return { shown: lines.slice(0, max), hidden };
 }
 
 function middle(a: string[], b: string[]): DiffLine[] {

@@ -82,14 +82,17 @@ describe('the history panel', () => {
     await withDemo(async (page) => {
       await runOfflineDemo(page);
       const edit = change(page, 'Claude edited a file');
-      const toggle = edit.getByRole('button', { name: 'Show changes', exact: true });
+      // The toggle says what it does next: "Show changes", then "Hide changes".
+      const toggle = edit.locator('[data-focus-key^="toggle-"]');
+      expect(await toggle.textContent()).toBe('Show changes');
       expect(await toggle.getAttribute('aria-expanded')).toBe('false');
       await toggle.click();
       expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+      expect(await toggle.textContent()).toBe('Hide changes');
       const diff = edit.getByLabel(`Diff of ${NOTE}`);
       await expect.poll(() => diff.locator('del').allTextContents()).toEqual(['- - Drinks tea\n']);
       expect(await diff.locator('ins').allTextContents()).toEqual(['+ - Drinks green tea, no sugar\n']);
-      expect(await diff.textContent()).toBe('  # About the user\n- - Drinks tea\n+ - Drinks green tea, no sugar\n');
+      expect(await diff.locator('pre').textContent()).toBe('  # About the user\n- - Drinks tea\n+ - Drinks green tea, no sugar\n');
       await edit.getByText(`${NOTE} — changed`).waitFor();
 
       // The create: every line added. Opened with Enter on the focused button.
@@ -121,23 +124,29 @@ describe('the history panel', () => {
     });
   });
 
-  it('undoes a change: the viewer and the tree follow, and a conflicting undo says why and changes nothing', async () => {
+  it('undoes a change: the viewer and the tree follow, and a change whose files changed since offers no Undo and says why', async () => {
     await withDemo(async (page) => {
       await runOfflineDemo(page);
       await openFile(page, 'offline-demo.md');
       await expect.poll(() => viewer(page).textContent()).toBe(FINAL_TEXT);
 
-      // You edit the file after Claude: undoing Claude's edit would clobber yours, so it is refused.
+      // You edit the file after Claude: undoing Claude's edit would clobber yours, so it is not offered, and the
+      // entry says which change to undo first. Claude's create was changed since by its edit too.
       await runCommand(page, 'str_replace', { path: NOTE, old_str: 'no sugar', new_str: 'with honey' });
       await expect.poll(() => viewer(page).textContent()).toBe('# About the user\n- Drinks green tea, with honey\n');
       await expect.poll(() => historyLines(page)).toEqual(['You edited a file', 'Claude edited a file', 'Claude wrote a file']);
-      await change(page, 'Claude edited a file').getByRole('button', { name: 'Undo', exact: true }).click();
-      const alert = historyPanel(page).getByRole('alert');
+      const undoOf = (text: string) => change(page, text).getByRole('button', { name: 'Undo', exact: true });
+      const noteOf = (text: string) => change(page, text).locator('.undo-note');
       await expect
-        .poll(() => alert.textContent())
-        .toBe(`Change 2 cannot be undone cleanly: ${NOTE} has changed since. Nothing was changed.`);
-      expect(await viewer(page).textContent()).toBe('# About the user\n- Drinks green tea, with honey\n');
-      expect(await historyLines(page)).toEqual(['You edited a file', 'Claude edited a file', 'Claude wrote a file']);
+        .poll(() => noteOf('Claude edited a file').textContent())
+        .toBe('Cannot be undone yet: a later change (#3) changed its files since. Undo that first.');
+      expect(await undoOf('Claude edited a file').count()).toBe(0);
+      expect(await noteOf('Claude wrote a file').textContent()).toBe(
+        'Cannot be undone yet: later changes (#2 and #3) changed its files since. Undo those first.',
+      );
+      expect(await undoOf('Claude wrote a file').count()).toBe(0);
+      expect(await undoOf('You edited a file').count()).toBe(1);
+      const alert = historyPanel(page).getByRole('alert');
 
       // Undo yours first (from the keyboard), then Claude's applies.
       await change(page, 'You edited a file').getByRole('button', { name: 'Undo', exact: true }).focus();
@@ -150,7 +159,9 @@ describe('the history panel', () => {
       await historyPanel(page).getByRole('status').filter({ hasText: 'Undid change 3.' }).waitFor();
       expect(await change(page, 'You edited a file undone').getByRole('button', { name: 'Undo', exact: true }).count()).toBe(0);
 
-      await change(page, 'Claude edited a file').getByRole('button', { name: 'Undo', exact: true }).click();
+      // With yours undone, Claude's edit is as Claude left it: its Undo is back.
+      await expect.poll(() => noteOf('Claude edited a file').count()).toBe(0);
+      await undoOf('Claude edited a file').click();
       await expect.poll(() => viewer(page).textContent()).toBe(FIRST_TEXT);
       await expect.poll(() => historyLines(page)).toContain('Claude edited a file undone');
 
@@ -265,6 +276,8 @@ describe('expiry and hidden files', () => {
 
       await days.fill('0');
       await page.getByRole('button', { name: 'Expire', exact: true }).click();
+      // 0 days deletes every file, so it is asked first.
+      await page.getByRole('group', { name: /^0 days deletes every file/u }).getByRole('button', { name: 'Delete all 2 files' }).click();
       await expect.poll(() => status.textContent()).toMatch(/^Deleted 2 files not used for 0 days\. .*Undo there brings them all back\.$/);
       await expect.poll(() => tree(page).locator('[data-kind="file"]').count()).toBe(0);
       // Folders stay.
