@@ -7,11 +7,7 @@ import type { IndexedDBMemoryTool } from '../src/index.js';
 import { byId, focusLost, messageOf } from './dom.js';
 
 type ImportOptions = NonNullable<Parameters<IndexedDBMemoryTool['importBundle']>[1]>;
-/**
- * The import's report. `unchanged`: bundle files whose text the memory holds already, which a library that reports
- * them no longer counts as replaced (optional until it does; then this is the library's type as it is).
- */
-type ImportReport = Awaited<ReturnType<IndexedDBMemoryTool['importBundle']>> & { unchanged?: number };
+type ImportReport = Awaited<ReturnType<IndexedDBMemoryTool['importBundle']>>;
 
 export function setupBundlePanel(tool: IndexedDBMemoryTool, afterImport: () => Promise<void>): void {
   const exportButton = byId('bundle-export', HTMLButtonElement);
@@ -169,7 +165,7 @@ function describe(report: ImportReport, dryRun: boolean): string {
   const lines = [
     `${report.added} file(s) ${verb} added`,
     `${report.replaced} file(s) ${verb} replaced`,
-    ...(report.unchanged === undefined ? [] : [`${report.unchanged} file(s) ${verb} unchanged (the same text is here already)`]),
+    `${report.unchanged} file(s) ${verb} unchanged (the same text is here already)`,
     `${report.skipped} file(s) ${verb} kept as they are`,
     `${report.removed} file(s) ${verb} removed`,
     `${report.folders} folder(s) ${verb} created`,

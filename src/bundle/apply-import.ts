@@ -45,7 +45,7 @@ export function applyPlan(
     ops.push({ type: 'folder', path: folder, before: false, after: true });
     pending.push(entries.put(folderRecord(folder, now)));
   }
-  plan.report.skippedPaths.forEach(() => step());
+  [...plan.report.skippedPaths, ...plan.report.unchangedPaths].forEach(() => step());
   let bodyId = nextBody;
   for (const file of plan.writes) {
     const there = current.get(file.key);

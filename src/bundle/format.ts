@@ -68,8 +68,13 @@ export interface ImportBundleOptions {
 export interface ImportReport {
   /** Bundle files that were not in the memory. */
   added: number;
-  /** Bundle files that overwrote a file of the memory. */
+  /** Bundle files that overwrote a file of the memory holding another text. */
   replaced: number;
+  /**
+   * Bundle files whose text the memory's file holds already: not written (the file keeps its times), not a conflict
+   * (`onConflict` does not apply), and kept by `mode: 'replace'`.
+   */
+  unchanged: number;
   /** Bundle files not written because the memory's copy was kept (`onConflict: 'skip'`). */
   skipped: number;
   /** Files of the memory that are not in the bundle and were deleted (`mode: 'replace'` only). */
@@ -79,6 +84,7 @@ export interface ImportReport {
   dryRun: boolean;
   addedPaths: string[];
   replacedPaths: string[];
+  unchangedPaths: string[];
   skippedPaths: string[];
   removedPaths: string[];
   /** Folders created. */

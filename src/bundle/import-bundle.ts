@@ -13,6 +13,7 @@ import { planImport } from './plan-import.js';
 import type { Settings } from './plan-import.js';
 import { refused } from './refusal.js';
 import { bundleReply } from './replies.js';
+import { sameSize, sameText } from './same-text.js';
 import { sha256All } from './sha256.js';
 import { inflateZip } from './zip-inflate.js';
 import { listZip, startsAsZip } from './zip-listing.js';
@@ -43,7 +44,8 @@ export async function importBundle(
   if (listing) {
     // The limits and the memory, on the sizes the zip declares, before a byte of it is inflated.
     const entries = await store.run('readonly', (tx) => tx.objectStore('entries').getAll());
-    planImport(entries, bundle, settings, limits);
+    // The texts are not inflated yet: a file of the same size may be the same text, so it is not refused as a conflict.
+    planImport(entries, bundle, settings, limits, sameSize(entries, bundle));
     checked = await inflateZip(input as Blob, listing, progress);
   } else {
     // Only the files that state a hash are hashed; the others count for progress all the same.
@@ -59,15 +61,18 @@ export async function importBundle(
   }
 
   const now = Date.now();
-  const existing = await store.run('readonly', (tx) => tx.objectStore('entries').getAll());
-  const preview = planImport(existing, checked, settings, limits);
+  const { existing, same } = await store.run('readonly', async (tx) => {
+    const entries = await tx.objectStore('entries').getAll();
+    return { existing: entries, same: await sameText(tx, entries, checked) };
+  });
+  const preview = planImport(existing, checked, settings, limits, same);
   if (settings.dryRun) {
     options.onProgress?.(total, total);
     return preview.report;
   }
   const report = await store.run('readwrite', async (tx) => {
     const [current, totals] = await Promise.all([tx.objectStore('entries').getAll(), readTotals(tx)]);
-    const plan = planImport(current, checked, settings, limits);
+    const plan = planImport(current, checked, settings, limits, await sameText(tx, current, checked));
     let done = checked.fileCount;
     const byPath = new Map(current.map((entry) => [entry.path, entry]));
     const applied = applyPlan(tx, plan, byPath, totals.nextBody, now, () => {

@@ -26,31 +26,37 @@ export interface Plan {
   totals: FileTotals;
 }
 
-/** What the import does to a memory holding `existing`: pure, so it runs the same before and inside the transaction. */
+/**
+ * What the import does to a memory holding `existing`: pure, so it runs the same before and inside the transaction.
+ * `same`: the keys of memory files that hold the very text of the bundle file landing on them (./same-text.ts).
+ */
 export function planImport(
   existing: readonly EntryRecord[],
   bundle: ParsedBundle,
   settings: Settings,
   limits: Readonly<ResolvedLimits>,
+  same: ReadonlySet<string> = new Set(),
 ): Plan {
   const merge = settings.mode === 'merge';
   const byPath = new Map(existing.map((entry) => [entry.path, entry]));
   const report: ImportReport = {
     added: 0,
     replaced: 0,
+    unchanged: 0,
     skipped: 0,
     removed: 0,
     folders: 0,
     dryRun: settings.dryRun,
     addedPaths: [],
     replacedPaths: [],
+    unchangedPaths: [],
     skippedPaths: [],
     removedPaths: [],
     folderPaths: [],
     removedFolderPaths: [],
   };
   const writes: CheckedFile[] = [];
-  const kept = new Set<string>(); // memory files a bundle file lands on and that stay (skipped or overwritten)
+  const kept = new Set<string>(); // memory files a bundle file lands on and that stay (unchanged, skipped or overwritten)
 
   for (const file of bundle.files) {
     const there = byPath.get(file.key);
@@ -63,8 +69,13 @@ export function planImport(
       }
     }
     if (there?.kind === 'file') {
-      if (settings.onConflict === 'fail') throw new MemoryToolError('conflict', bundleReply.conflict(file.where));
       kept.add(file.key);
+      // The same text is no conflict and no write: the file stays as it is, its times included.
+      if (same.has(file.key)) {
+        report.unchangedPaths.push(file.key);
+        continue;
+      }
+      if (settings.onConflict === 'fail') throw new MemoryToolError('conflict', bundleReply.conflict(file.where));
       if (settings.onConflict === 'skip') {
         report.skippedPaths.push(file.key);
         continue;
@@ -109,6 +120,7 @@ export function planImport(
   const totals = checkTotals(existing, byPath, writes, limits);
   report.added = report.addedPaths.length;
   report.replaced = report.replacedPaths.length;
+  report.unchanged = report.unchangedPaths.length;
   report.skipped = report.skippedPaths.length;
   report.removed = report.removedPaths.length;
   report.folders = report.folderPaths.length;

@@ -46,12 +46,14 @@ describe('importBundle', () => {
     expect(report).toEqual({
       added: 1,
       replaced: 1,
+      unchanged: 0,
       skipped: 0,
       removed: 0,
       folders: 1,
       dryRun: false,
       addedPaths: ['/memories/sub/theirs.md'],
       replacedPaths: ['/memories/both.md'],
+      unchangedPaths: [],
       skippedPaths: [],
       removedPaths: [],
       folderPaths: ['/memories/sub'],
@@ -143,6 +145,58 @@ describe('importBundle', () => {
     expect(await read(tool, '/memories/both.md')).toContain('\told');
     expect(await read(tool, '/memories/fresh.md')).toContain('\tfresh');
     expect(await usageOf(tool)).toEqual({ bytes: 3 + 5, files: 2 });
+  });
+
+  it('leaves a file whose text the memory holds already as it is: unchanged, not replaced, written, journaled or heard', async () => {
+    const tool = await freshTool();
+    await write(tool, '/memories/same.md', 'same text');
+    await write(tool, '/memories/other.md', 'old');
+    const sameBefore = (await tool.list()).find((entry) => entry.path === '/memories/same.md');
+    const heard: string[] = [];
+    tool.subscribe((event) => heard.push(...event.changes.map((change) => `${change.type} ${change.path}`)));
+    const bundle = await bundleOf({ '/memories/same.md': 'same text', '/memories/other.md': 'new' });
+    expect(await tool.importBundle(bundle, { dryRun: true })).toMatchObject({ replaced: 1, unchanged: 1 });
+    const report = await tool.importBundle(bundle);
+    expect(report).toMatchObject({
+      added: 0,
+      replaced: 1,
+      unchanged: 1,
+      replacedPaths: ['/memories/other.md'],
+      unchangedPaths: ['/memories/same.md'],
+    });
+    expect(heard).toEqual(['write /memories/other.md']);
+    const [latest] = await tool.history();
+    expect(latest).toMatchObject({ command: 'import', paths: ['/memories/other.md'] });
+    // Not written: the file keeps its own times, not the bundle's.
+    expect((await tool.list()).find((entry) => entry.path === '/memories/same.md')).toEqual(sameBefore);
+  });
+
+  it('journals nothing for a bundle of the texts the memory holds, such as its own export', async () => {
+    const tool = await freshTool();
+    await write(tool, '/memories/a.md', 'a');
+    await write(tool, '/memories/sub/b.md', 'b');
+    const history = await tool.history();
+    const report = await tool.importBundle(await tool.exportBundle(), { mode: 'replace' });
+    expect(report).toMatchObject({ added: 0, replaced: 0, unchanged: 2, removed: 0, folders: 0 });
+    expect(importChanges(report)).toEqual([]);
+    expect(await tool.history()).toEqual(history);
+  });
+
+  it('takes the same text for no conflict: onConflict "fail" and "skip" do not apply to it, and replace keeps it', async () => {
+    const tool = await freshTool();
+    await write(tool, '/memories/same.md', 'same');
+    await write(tool, '/memories/mine.md', 'mine');
+    const bundle = await bundleOf({ '/memories/same.md': 'same', '/memories/new.md': 'new' });
+    for (const mode of ['merge', 'replace'] as const) {
+      for (const onConflict of ['fail', 'skip'] as const) {
+        const report = await tool.importBundle(bundle, { mode, onConflict, dryRun: true });
+        expect(report).toMatchObject({ skipped: 0, unchanged: 1, unchangedPaths: ['/memories/same.md'] });
+        expect(report.removedPaths).toEqual(mode === 'replace' ? ['/memories/mine.md'] : []);
+      }
+    }
+    // The same size is not the same text.
+    const sameSize = await tool.importBundle(await bundleOf({ '/memories/same.md': 'SAME' }), { dryRun: true });
+    expect(sameSize).toMatchObject({ replaced: 1, unchanged: 0 });
   });
 
   it('refuses the whole import under onConflict "fail", naming the first conflicting path', async () => {

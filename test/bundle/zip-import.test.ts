@@ -230,6 +230,9 @@ describe('importBundle(zip)', () => {
     expect(dry).toMatchObject({ added: 1, replaced: 1, removed: 1, dryRun: true });
     expect(await snapshot(tool)).toBe(before);
     expect((await refusal(tool.importBundle(zip, { onConflict: 'fail' }))).code).toBe('conflict');
+    // The same text (known once inflated) is no conflict, also where the sizes alone were checked first.
+    const same = zipBlob([{ name: 'memories/both.md', content: 'old' }]);
+    expect(await tool.importBundle(same, { onConflict: 'fail', dryRun: true })).toMatchObject({ unchanged: 1, replaced: 0 });
     expect(await tool.importBundle(zip, { onConflict: 'skip' })).toMatchObject({ added: 1, skipped: 1 });
     const calls: [number, number][] = [];
     await tool.importBundle(zip, { mode: 'replace', onProgress: (done, total) => calls.push([done, total]) });

@@ -492,6 +492,8 @@ describe('the demo page', () => {
     await withPage([], async (page) => {
       await runCommand(page, 'create', { path: '/memories/mine.md', file_text: 'mine' });
       const bundle = await exportedBundle(page);
+      // Another text here than in the bundle: the same text would be no conflict (counted as unchanged).
+      await runCommand(page, 'str_replace', { path: '/memories/mine.md', old_str: 'mine', new_str: 'mine, edited' });
       const picker = page.getByLabel('Import a bundle');
       const report = page.getByLabel('Import report');
       const bundleStatus = page.locator('#bundles').getByRole('status');

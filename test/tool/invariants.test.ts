@@ -316,6 +316,9 @@ function importProblems(report: ImportReport, bundle: MemoryBundle, before: Memo
     if (after.get(path) !== fromBundle.get(path)) out.push(`import wrote ${path}, which holds ${after.get(path) ?? 'nothing'}`);
   }
   for (const path of report.skippedPaths) if (after.get(path) !== before.get(path)) out.push(`import skipped ${path}, which changed`);
+  for (const path of report.unchangedPaths) {
+    if (after.get(path) !== before.get(path)) out.push(`import left ${path} unchanged, which changed`);
+  }
   // A file removed may come back as a folder the bundle needs, and a folder removed as a file of the bundle.
   for (const path of report.removedPaths) if (isFile(after.get(path))) out.push(`import removed file ${path}, which is a file`);
   for (const path of report.removedFolderPaths) if (isFolder(after.get(path))) out.push(`import removed folder ${path}, which is a folder`);
