@@ -187,7 +187,13 @@ export async function applyLocal(
             if (step.agreed && lasting) {
               baseline.push({
                 path: step.path,
-                skip: { path: step.path, reason: why, refusedBy: 'local', remoteVersion: step.agreed.remote.version },
+                skip: {
+                  path: step.path,
+                  reason: why,
+                  refusedBy: 'local',
+                  remoteVersion: step.agreed.remote.version,
+                  ...(step.expect === null ? {} : { local: step.expect }),
+                },
               });
             }
             continue;

@@ -67,6 +67,11 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
   ]);
   const remoteFiles = new Map<string, RemoteFile>();
   for (const file of listing) remoteFiles.set(file.path, file);
+  /** The remote version a refusal was made against, so a change there is tried again. */
+  const seenThere = (path: string): { remoteVersion?: string } => {
+    const version = remoteFiles.get(path)?.version;
+    return version === undefined ? {} : { remoteVersion: version };
+  };
   const remoteFolders = foldersAbove(remoteFiles.keys());
   const localFolders = new Set([...local.folders, ...foldersAbove(local.files.keys())]);
   const handled = new Set<string>();
@@ -111,8 +116,9 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
     const there = remoteFiles.get(path);
     const skipped = local.skipped.get(path);
     if (skipped && !base) {
+      // Skipped again only while both sides are as they were when it was refused.
       const same =
-        skipped.refusedBy === 'remote' ? here?.bodyId === skipped.local : there?.version === skipped.remoteVersion;
+        there?.version === skipped.remoteVersion && here?.bodyId === skipped.local;
       if (same) {
         report.skipped.push({ path: shown(path), reason: skipped.reason, refusedBy: skipped.refusedBy });
         continue;
@@ -267,11 +273,11 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
       if (text === undefined) return; // changed here meanwhile: the next pass sends the new text
       const refusal = remoteRefusal(remote.limits, push.path, text, push.expected === null ? ++count : count);
       if (refusal) {
-        skip(push.path, { path: push.path, reason: refusal, refusedBy: 'remote', local: push.bodyId });
+        skip(push.path, { path: push.path, reason: refusal, refusedBy: 'remote', local: push.bodyId, ...seenThere(push.path) });
         return;
       }
       const written = await refusable(() => remote.write(push.path, text, push.expected, { signal }), push.path, (path, why) =>
-        skip(path, { ...why, local: push.bodyId }),
+        skip(path, { ...why, local: push.bodyId, ...seenThere(path) }),
       );
       if (!written) return;
       const [sha256] = await hashes([text]);

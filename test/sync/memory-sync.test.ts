@@ -267,6 +267,19 @@ describe('refusals', () => {
     expect((await sync.syncNow()).pushed).toEqual(['/memories/big.md']);
   });
 
+  it('tries a file the remote refused again once the remote holds another version there', async () => {
+    const remote = new MemoryRemote({ limits: { maxFileBytes: 10 } });
+    const { tool, sync } = await device(remote);
+    await create(tool, '/memories/big.md', 'x'.repeat(11));
+    expect((await sync.syncNow()).skipped).toHaveLength(1);
+    await remote.put('/big.md', 'small');
+    const report = await sync.syncNow();
+    // Both sides now hold a file there: compared, a conflict, and neither version lost.
+    expect(report.conflicts).toEqual(['/memories/big.md']);
+    expect(await tool.read('/memories/big.md')).toBe('small');
+    expect(Object.values(await files(tool))).toContain('x'.repeat(11));
+  });
+
   it('lists a remote file this memory refuses (a secret), and brings the rest', async () => {
     const remote = new MemoryRemote();
     await remote.put('/key.md', `key: ${fake('sk-ant-api03-', body(40))}`);
