@@ -47,24 +47,38 @@ export function setupMemoryPanel(tool: IndexedDBMemoryTool, onChoose?: (path: st
     }
   };
 
+  // The WAI-ARIA tree pattern, flat: every treeitem a child of the tree, placed by aria-level, aria-posinset and
+  // aria-setsize. A nested group would be part of its folder's name from content; flat, each name is its visible label.
   const render = (nodes: MemoryNode[]) => {
     const items: HTMLElement[] = [];
-    const build = (list: MemoryNode[], level: number): HTMLElement[] =>
-      list.map((node) => {
-        const label = el('span', { className: 'label', text: node.kind === 'folder' ? `${node.name}/` : node.name });
-        if (node.hidden) {
-          // Named so Claude's `view` of the folder leaves it out; the person still sees it here.
-          label.append(el('span', { className: 'hidden-tag', text: ' hidden', title: "Left out of Claude's view listings (a dot-name or node_modules)" }));
-        }
+    const build = (list: MemoryNode[], level: number, shown: boolean) => {
+      list.forEach((node, index) => {
+        const label = el('span', { className: 'label' }, el('span', { className: 'twisty', attrs: { 'aria-hidden': 'true' } }));
+        label.append(node.kind === 'folder' ? `${node.name}/` : node.name);
         const item = el(
           'li',
           {
             className: `item ${node.kind}`,
             title: node.path,
-            attrs: { role: 'treeitem', 'aria-level': String(level), 'aria-label': node.name, tabindex: '-1' },
+            attrs: {
+              role: 'treeitem',
+              'aria-level': String(level),
+              'aria-posinset': String(index + 1),
+              'aria-setsize': String(list.length),
+              tabindex: '-1',
+            },
           },
           label,
         );
+        item.style.setProperty('--level', String(level));
+        item.hidden = !shown;
+        if (node.hidden) {
+          // Named so Claude's `view` of the folder leaves it out; the person still sees it here. A description, so the
+          // item's name stays the file's name.
+          const id = `tree-hidden-${items.length}`;
+          label.append(el('span', { className: 'hidden-tag', text: ' hidden', title: "Left out of Claude's view listings (a dot-name or node_modules)", attrs: { id, 'aria-hidden': 'true' } }));
+          item.setAttribute('aria-describedby', id);
+        }
         item.dataset.path = node.path;
         item.dataset.kind = node.kind;
         items.push(item);
@@ -74,13 +88,12 @@ export function setupMemoryPanel(tool: IndexedDBMemoryTool, onChoose?: (path: st
         } else {
           const open = !collapsed.has(node.path);
           item.setAttribute('aria-expanded', String(open));
-          const group = el('ul', { attrs: { role: 'group' } }, ...build(node.children, level + 1));
-          group.hidden = !open;
-          item.append(group);
+          build(node.children, level + 1, shown && open);
         }
-        return item;
       });
-    tree.replaceChildren(...build(nodes, 1));
+    };
+    build(nodes, 1, true);
+    tree.replaceChildren(...items);
     empty.hidden = nodes.length > 0;
     const visible = visibleItems();
     const keep = visible.find((item) => item.dataset.path === (focused ?? selected)) ?? visible[0];
@@ -88,8 +101,9 @@ export function setupMemoryPanel(tool: IndexedDBMemoryTool, onChoose?: (path: st
     if (tree.contains(document.activeElement) === false && focused !== undefined) focused = keep?.dataset.path;
   };
 
-  const visibleItems = () =>
-    [...tree.querySelectorAll<HTMLElement>('[role="treeitem"]')].filter((item) => item.closest('[hidden]') === null);
+  const allItems = () => [...tree.querySelectorAll<HTMLElement>('[role="treeitem"]')];
+  const visibleItems = () => allItems().filter((item) => !item.hidden);
+  const itemOf = (path: string | undefined) => allItems().find((item) => item.dataset.path === path);
 
   const refresh = async () => {
     try {
@@ -115,8 +129,16 @@ export function setupMemoryPanel(tool: IndexedDBMemoryTool, onChoose?: (path: st
     if (open) collapsed.delete(path);
     else collapsed.add(path);
     item.setAttribute('aria-expanded', String(open));
-    const group = item.querySelector(':scope > ul');
-    if (group instanceof HTMLElement) group.hidden = !open;
+    // A descendant shows when every folder above it, up to this one, is open.
+    for (const other of allItems()) {
+      const otherPath = other.dataset.path ?? '';
+      if (!otherPath.startsWith(`${path}/`)) continue;
+      let shown = true;
+      for (let at = otherPath.lastIndexOf('/'); at > path.length; at = otherPath.lastIndexOf('/', at - 1)) {
+        if (collapsed.has(otherPath.slice(0, at))) shown = false;
+      }
+      other.hidden = !(open && shown);
+    }
   };
 
   const activate = (item: HTMLElement) => {
@@ -162,7 +184,7 @@ export function setupMemoryPanel(tool: IndexedDBMemoryTool, onChoose?: (path: st
         break;
       case 'ArrowLeft':
         if (expanded === 'true') toggle(current, false);
-        else focusItem(current.parentElement?.closest<HTMLElement>('[role="treeitem"]') ?? undefined);
+        else focusItem(itemOf(current.dataset.path?.slice(0, current.dataset.path.lastIndexOf('/'))));
         break;
       case 'Enter':
       case ' ':

@@ -139,7 +139,7 @@ describe('the Sync panel with a WebDAV folder', () => {
       await expect.poll(() => statusLine(page).textContent()).toContain('1 conflict.');
       // The version that won is at the path; this memory's waits in the copy beside it.
       await expectFile(page, 'plan.md', 'plan: coffee (the other device)\n');
-      const copyName = (await tree(page).getByRole('treeitem', { name: /^plan\.conflict-/u }).getAttribute('aria-label')) ?? '';
+      const copyName = (await tree(page).getByRole('treeitem', { name: /^plan\.conflict-/u }).getAttribute('data-path'))?.split('/').pop() ?? '';
       await expectFile(page, copyName, 'plan: green tea (here)\n');
 
       // Chosen from the keyboard; the button says which file it is about.

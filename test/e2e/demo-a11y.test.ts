@@ -1,0 +1,207 @@
+// The built demo's accessibility in Chromium: axe-core in each state the demo's e2e tests reach, light and dark and at
+// a 390 px phone width; the skip links; the memory tree as a WAI-ARIA tree widget, driven by the keyboard alone.
+
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { Buffer } from 'node:buffer';
+import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { builtDemoForFile, openDemo, runCommand, withDiskProfile } from './harness.js';
+
+const site = builtDemoForFile();
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/**
+ * WCAG 2.0–2.2 A and AA and axe's best practices. Also on: `target-size` (WCAG 2.2's 24 px minimum) and
+ * `label-content-name-mismatch` (a visible label inside the accessible name), both off by default in axe 4.x.
+ */
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
+const EXTRA_RULES = { 'target-size': { enabled: true }, 'label-content-name-mismatch': { enabled: true } };
+
+interface Found {
+  id: string;
+  help: string;
+  nodes: Array<{ target: string; summary: string }>;
+}
+
+/** axe-core's violations on the page as it is now, each with its elements and what is wrong with them. */
+async function violations(page: Page): Promise<Found[]> {
+  // Evaluated, not added as a <script>: the demo's CSP (script-src 'self') refuses an inline script, rightly.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(await readFile(AXE, 'utf8'));
+  return page.evaluate(
+    async ({ tags, rules }) => {
+      const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Array<{ id: string; help: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> }> }> } }).axe;
+      const result = await axe.run(document, { runOnly: { type: 'tag', values: tags }, rules, resultTypes: ['violations'] });
+      return result.violations.map((v) => ({
+        id: v.id,
+        help: v.help,
+        nodes: v.nodes.map((node) => ({ target: node.target.map(String).join(' '), summary: (node.failureSummary ?? '').replace(/\s+/gu, ' ') })),
+      }));
+    },
+    { tags: TAGS, rules: EXTRA_RULES },
+  );
+}
+
+/** Adds to `report` the violations of `state` of the page, in light and dark, one line each. */
+async function check(page: Page, state: string, report: string[]): Promise<void> {
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    for (const found of await violations(page)) {
+      for (const node of found.nodes) report.push(`${state}, ${colorScheme}: ${found.id} (${found.help}) at ${node.target}: ${node.summary}`);
+    }
+  }
+  await page.emulateMedia({ colorScheme: null });
+}
+
+async function playOffline(page: Page): Promise<void> {
+  const offline = page.getByRole('button', { name: 'Offline demo' });
+  await offline.click();
+  await expect.poll(() => offline.isDisabled()).toBe(true);
+  await expect.poll(() => offline.isEnabled(), { timeout: 120_000 }).toBe(true);
+}
+
+function bundleOf(files: Record<string, string>): { name: string; mimeType: string; buffer: Buffer } {
+  const bundle = { format: 'claude-memory-bundle', version: 1, files: Object.entries(files).map(([path, content]) => ({ path, content })) };
+  return { name: 'bundle.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bundle)) };
+}
+
+const tree = (page: Page) => page.getByRole('tree', { name: 'Memory files' });
+const focusedPath = (page: Page) => page.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.path);
+const isFocused = (locator: Locator) => locator.evaluate((element) => element === document.activeElement);
+
+/**
+ * Every state, in one page: each step builds on the one before, as a person's visit would. All are checked before the
+ * test fails, and the failure lists every violation with its state, rule, element and what to fix.
+ */
+async function walkStates(page: Page): Promise<void> {
+  const report: string[] = [];
+  const expectNoViolations = (state: string) => check(page, state, report);
+  await expectNoViolations('fresh page');
+
+  await playOffline(page);
+  await expect.poll(() => page.locator('#viewer-path').textContent()).toBe('/memories/offline-demo.md');
+  const history = page.getByRole('region', { name: 'What Claude changed' });
+  // Each toggle becomes "Hide changes" once open: the first "Show changes" left is the next one.
+  for (let i = 0; i < 2; i++) await history.getByRole('button', { name: 'Show changes', exact: true }).first().click();
+  await expect.poll(() => history.locator('ins, del, .added, .removed, .diff').count()).toBeGreaterThan(0);
+  await expectNoViolations('after the offline demo (transcript, file open, diffs expanded)');
+
+  await page.getByLabel('Import a bundle').setInputFiles(bundleOf({ '/memories/offline-demo.md': 'other text\n', '/memories/new.md': 'new\n' }));
+  await page.getByRole('button', { name: 'Apply import' }).waitFor();
+  await page.locator('#bundle-mode').selectOption('replace');
+  await page.locator('#bundle-replace-warning').waitFor();
+  await expectNoViolations('import report with the replace warning');
+  await page.locator('#bundle-cancel').click();
+
+  const days = page.getByLabel('Delete files not used for');
+  await days.fill('0');
+  await days.press('Enter');
+  await page.getByRole('group', { name: /^0 days deletes every file/u }).waitFor();
+  await expectNoViolations('the expiry question');
+  await page.locator('#expire-no').click();
+
+  await page.getByLabel('WebDAV', { exact: true }).check();
+  await page.getByLabel('WebDAV URL').waitFor();
+  await expectNoViolations('the Sync panel, WebDAV chosen, not connected');
+
+  await runCommand(page, 'view', { path: '/memories' });
+  await expectNoViolations('the command console with a result');
+  if (report.length > 0) console.log(report.join('\n'));
+  expect(report).toEqual([]);
+}
+
+describe('the demo’s accessibility', () => {
+  it('has no axe-core violations in any state, light or dark, on a desktop', async () => {
+    await withDiskProfile(async (context) => {
+      const page = await openDemo(context, site.url);
+      await page.setViewportSize({ width: 1280, height: 900 });
+      await walkStates(page);
+    });
+  });
+
+  it('has no axe-core violations, touch targets included, on a 390 px wide phone', async () => {
+    await withDiskProfile(async (context) => {
+      const page = await openDemo(context, site.url);
+      await page.setViewportSize({ width: 390, height: 844 });
+      await walkStates(page);
+    });
+  });
+
+  it('reaches the conversation and the memory tree from the top in a few Tab presses, through skip links', async () => {
+    await withDiskProfile(async (context) => {
+      const page = await openDemo(context, site.url);
+      await runCommand(page, 'create', { path: '/memories/a.md', file_text: 'a\n' });
+      // From the top of a freshly loaded page, as a keyboard user arrives.
+      const reload = async () => {
+        await page.goto(site.url);
+        await page.waitForSelector('body[data-ready="true"]');
+      };
+      await reload();
+      await page.keyboard.press('Tab');
+      const toChat = page.getByRole('link', { name: 'Skip to the conversation' });
+      expect(await isFocused(toChat)).toBe(true);
+      expect(await toChat.isVisible()).toBe(true);
+      await page.keyboard.press('Tab');
+      const toMemory = page.getByRole('link', { name: 'Skip to the memory' });
+      expect(await isFocused(toMemory)).toBe(true);
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Tab');
+      expect(await focusedPath(page)).toBe('/memories/a.md');
+
+      await reload();
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Tab');
+      expect(await isFocused(page.locator('#transcript'))).toBe(true);
+    });
+  });
+
+  it('is a tree widget: one tab stop, arrows, Home and End, Right and Left on folders, Enter opens a file', async () => {
+    await withDiskProfile(async (context) => {
+      const page = await openDemo(context, site.url);
+      await runCommand(page, 'create', { path: '/memories/notes/b.md', file_text: 'b\n' });
+      await runCommand(page, 'create', { path: '/memories/notes/c.md', file_text: 'c\n' });
+      await runCommand(page, 'create', { path: '/memories/z.md', file_text: 'z\n' });
+      const items = tree(page).getByRole('treeitem');
+      await expect.poll(() => items.count()).toBe(4);
+      // One tab stop: exactly one item is in the tab order.
+      expect(await tree(page).locator('[role="treeitem"][tabindex="0"]').count()).toBe(1);
+      const folder = tree(page).getByRole('treeitem', { name: 'notes/', exact: true });
+      expect(await folder.getAttribute('aria-expanded')).toBe('true');
+      expect(await folder.getAttribute('aria-level')).toBe('1');
+      expect(await folder.getAttribute('aria-posinset')).toBe('1');
+      expect(await folder.getAttribute('aria-setsize')).toBe('2');
+      const c = tree(page).getByRole('treeitem', { name: 'c.md', exact: true });
+      expect(await c.getAttribute('aria-level')).toBe('2');
+      expect(await c.getAttribute('aria-posinset')).toBe('2');
+      expect(await c.getAttribute('aria-setsize')).toBe('2');
+
+      await folder.focus();
+      await page.keyboard.press('ArrowDown');
+      expect(await focusedPath(page)).toBe('/memories/notes/b.md');
+      await page.keyboard.press('End');
+      expect(await focusedPath(page)).toBe('/memories/z.md');
+      await page.keyboard.press('ArrowUp');
+      expect(await focusedPath(page)).toBe('/memories/notes/c.md');
+      await page.keyboard.press('ArrowLeft');
+      expect(await focusedPath(page)).toBe('/memories/notes');
+      await page.keyboard.press('ArrowLeft');
+      expect(await folder.getAttribute('aria-expanded')).toBe('false');
+      await page.keyboard.press('ArrowDown');
+      expect(await focusedPath(page)).toBe('/memories/z.md');
+      await page.keyboard.press('Home');
+      await page.keyboard.press('ArrowRight');
+      expect(await folder.getAttribute('aria-expanded')).toBe('true');
+      await page.keyboard.press('ArrowRight');
+      expect(await focusedPath(page)).toBe('/memories/notes/b.md');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.locator('#viewer-path').textContent()).toBe('/memories/notes/b.md');
+      expect(await tree(page).getByRole('treeitem', { name: 'b.md', exact: true }).getAttribute('aria-selected')).toBe('true');
+      // The tab stop followed the focus: Shift+Tab leaves the tree, Tab comes back to b.md.
+      expect(await tree(page).locator('[role="treeitem"][tabindex="0"]').count()).toBe(1);
+      await page.keyboard.press('Shift+Tab');
+      await page.keyboard.press('Tab');
+      expect(await focusedPath(page)).toBe('/memories/notes/b.md');
+    });
+  });
+});
