@@ -296,7 +296,9 @@ export async function runStorm(config: StormConfig, post: (message: StormMessage
         if (!gone.is_error) return { ok: true, detail: 'delete bulk', command: 'delete', paths: ['/memories/bulk'], seq: gone.seq };
         try {
           const report = await tool.importBundle(bigBundle, { mode: 'merge' });
-          return { ok: true, detail: `bulk import +${report.added}`, command: 'import', expected: [importChanges(report)] };
+          const changes = importChanges(report);
+          // Another tab's bulk import may have written the same files first: then nothing changes, nothing is journaled.
+          return { ok: true, detail: `bulk import +${report.added} =${report.unchanged}`, command: changes.length ? 'import' : 'no-op import', expected: changes.length ? [changes] : [] };
         } catch (error) {
           return fail(error, 'bulk import');
         }
