@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { Buffer } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
+import { startApacheWebdav } from '../servers/apache-webdav.js';
 import { builtDemoForFile, openDemo, runCommand, withDiskProfile } from './harness.js';
 
 const site = builtDemoForFile();
@@ -125,6 +126,41 @@ describe('the demo’s accessibility', () => {
       await page.setViewportSize({ width: 390, height: 844 });
       await walkStates(page);
     });
+  });
+
+  it('has no axe-core violations with a sync conflict and its choices listed, light or dark, desktop and phone', async () => {
+    // As sync-panel.test.ts reaches it: a real Apache WebDAV folder, a file changed on both sides while syncing is stopped.
+    const dav = await startApacheWebdav();
+    try {
+      await withDiskProfile(async (context) => {
+        const page = await openDemo(context, site.url);
+        const sync = page.getByRole('region', { name: 'Sync', exact: true });
+        const button = (name: string) => sync.getByRole('button', { name, exact: true });
+        await runCommand(page, 'create', { path: '/memories/plan.md', file_text: 'plan: tea\n' });
+        await sync.getByLabel('WebDAV', { exact: true }).check();
+        await sync.getByLabel('WebDAV URL').fill(dav.url);
+        await sync.getByLabel('Username', { exact: true }).fill(dav.username);
+        await sync.getByLabel('Password', { exact: true }).fill(dav.password);
+        await button('Connect').click();
+        await expect.poll(() => sync.getByRole('status').textContent()).toBe(`Up to date with WebDAV ${dav.url}.`);
+        await button('Stop syncing').click();
+        await button('Start syncing').waitFor();
+        const authorization = `Basic ${Buffer.from(`${dav.username}:${dav.password}`).toString('base64')}`;
+        expect((await fetch(new URL('plan.md', dav.url), { method: 'PUT', headers: { authorization }, body: 'plan: coffee\n' })).ok).toBe(true);
+        await runCommand(page, 'str_replace', { path: '/memories/plan.md', old_str: 'tea', new_str: 'green tea' });
+        await button('Sync now').click();
+        await expect.poll(() => sync.getByRole('list', { name: 'Conflicts', exact: true }).getByRole('listitem').count()).toBe(1);
+
+        const report: string[] = [];
+        await check(page, 'a sync conflict listed, desktop', report);
+        await page.setViewportSize({ width: 390, height: 844 });
+        await check(page, 'a sync conflict listed, 390 px', report);
+        if (report.length > 0) console.log(report.join('\n'));
+        expect(report).toEqual([]);
+      });
+    } finally {
+      await dav.stop();
+    }
   });
 
   it('reaches the conversation and the memory tree from the top in a few Tab presses, through skip links', async () => {
