@@ -5,10 +5,8 @@ import { MEMORY_ROOT, isWithin, normalizeMemoryPath } from '../core/paths.js';
 import type { IndexedDBMemoryTool } from '../tool/tool.js';
 import { internalsOf } from '../tool/internals.js';
 import type { ToolInternals } from '../tool/internals.js';
-import { subtreeRange } from '../storage/entries.js';
 import { clearBaseline } from './baseline.js';
-import { copiedAt, originalOf } from './conflict-names.js';
-import { applyLocal } from './local-apply.js';
+import { listConflicts, settleConflict } from './conflicts.js';
 import type { SyncRemote } from './remote.js';
 import { onPageReturn } from './page-events.js';
 import { failureOf } from './retry-policy.js';
@@ -16,7 +14,7 @@ import { withSyncLock } from './sync-lock.js';
 import { runPass } from './sync-pass.js';
 import type { SyncReport } from './sync-report.js';
 import { initialStatus } from './sync-status.js';
-import type { SyncConflict, SyncStatus } from './sync-status.js';
+import type { SyncStatus } from './sync-status.js';
 
 export interface MemorySyncOptions {
   remote: SyncRemote;
@@ -175,25 +173,7 @@ class Mount implements MemorySync {
   }
 
   async resolve(copy: string, keep: 'current' | 'copy'): Promise<void> {
-    const key = normalizeMemoryPath(copy);
-    const original = originalOf(key);
-    if (!original || !isWithin(key, this.mount)) throw new TypeError(`${copy} is not a conflict copy in ${this.mount}`);
-    const rel = (path: string): string => path.slice(this.mount.length);
-    const [copyEntry, originalEntry] = await this.#tool.store.run('readonly', (tx) =>
-      Promise.all([tx.objectStore('entries').get(key), tx.objectStore('entries').get(original)]),
-    );
-    if (copyEntry?.kind !== 'file') throw new TypeError(`${copy} is not a file`);
-    const steps =
-      keep === 'current'
-        ? [{ op: 'delete' as const, path: rel(key), expect: copyEntry.bodyId ?? 0 }]
-        : [
-            ...(originalEntry?.kind === 'file' ? [{ op: 'delete' as const, path: rel(original), expect: originalEntry.bodyId ?? 0 }] : []),
-            { op: 'move' as const, from: rel(key), to: rel(original), expect: copyEntry.bodyId ?? 0 },
-          ];
-    const done = await applyLocal(this.#tool, this.mount, this.#key, steps, [], 'user', false);
-    if (done.changed.length > 0 || done.refused.length > 0) {
-      throw new Error(`${copy} changed meanwhile; look again before choosing`);
-    }
+    await settleConflict(this.#tool, this.mount, this.#key, copy, keep);
     await this.#refreshConflicts();
   }
 
@@ -279,14 +259,9 @@ class Mount implements MemorySync {
   }
 
   async #refreshConflicts(): Promise<void> {
-    const keys = await this.#tool.store.run('readonly', (tx) => tx.objectStore('entries').getAllKeys(subtreeRange(this.mount)), ['entries']);
-    const conflicts: SyncConflict[] = [];
-    for (const key of keys) {
-      const original = originalOf(key);
-      if (original) conflicts.push({ path: original, copy: key, at: copiedAt(key) });
-    }
-    this.#set({ conflicts });
+    this.#set({ conflicts: await listConflicts(this.#tool, this.mount) });
   }
+
 
   #set(patch: Partial<SyncStatus>): void {
     this.#status = { ...this.#status, ...patch };

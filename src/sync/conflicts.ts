@@ -1,0 +1,54 @@
+// The conflict copies of a mount: listing them for the status, and settling one in one undoable change by the person.
+
+import { isWithin, normalizeMemoryPath } from '../core/paths.js';
+import { subtreeRange } from '../storage/entries.js';
+import type { ToolInternals } from '../tool/internals.js';
+import { copiedAt, originalOf } from './conflict-names.js';
+import { applyLocal } from './local-apply.js';
+import type { LocalStep } from './local-apply.js';
+import type { SyncConflict } from './sync-status.js';
+
+/** Every conflict copy below `mount`, with the file it stands beside. */
+export async function listConflicts(tool: ToolInternals, mount: string): Promise<SyncConflict[]> {
+  const keys = await tool.store.run('readonly', (tx) => tx.objectStore('entries').getAllKeys(subtreeRange(mount)), ['entries']);
+  const conflicts: SyncConflict[] = [];
+  for (const key of keys) {
+    const original = originalOf(key);
+    if (original) conflicts.push({ path: original, copy: key, at: copiedAt(key) });
+  }
+  return conflicts;
+}
+
+/**
+ * `current`: deletes the copy; `copy`: puts the copy's version at the path. One change by `user`, the baseline left as
+ * it is, so the next pass carries it to the remote as a local change.
+ */
+export async function settleConflict(
+  tool: ToolInternals,
+  mount: string,
+  mountKey: string,
+  copy: string,
+  keep: 'current' | 'copy',
+): Promise<void> {
+  const key = normalizeMemoryPath(copy);
+  const original = originalOf(key);
+  if (!original || !isWithin(key, mount)) throw new TypeError(`${copy} is not a conflict copy in ${mount}`);
+  const rel = (path: string): string => path.slice(mount.length);
+  const [copyEntry, originalEntry] = await tool.store.run('readonly', (tx) =>
+    Promise.all([tx.objectStore('entries').get(key), tx.objectStore('entries').get(original)]),
+  );
+  if (copyEntry?.kind !== 'file') throw new TypeError(`${copy} is not a file`);
+  const steps: LocalStep[] =
+    keep === 'current'
+      ? [{ op: 'delete', path: rel(key), expect: copyEntry.bodyId ?? 0 }]
+      : [
+          ...(originalEntry?.kind === 'file'
+            ? [{ op: 'delete' as const, path: rel(original), expect: originalEntry.bodyId ?? 0 }]
+            : []),
+          { op: 'move', from: rel(key), to: rel(original), expect: copyEntry.bodyId ?? 0 },
+        ];
+  const done = await applyLocal(tool, mount, mountKey, steps, [], 'user', false);
+  if (done.changed.length > 0 || done.refused.length > 0) {
+    throw new Error(`${copy} changed meanwhile; look again before choosing`);
+  }
+}
