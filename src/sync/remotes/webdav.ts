@@ -59,6 +59,19 @@ function authorization(options: WebdavRemoteOptions): string | undefined {
   return basicAuthorization(username, password);
 }
 
+/** Throws the conflict when the tree stands in `path`'s way (a file above it, a folder at it), letting `response` go. */
+async function throwIfBlocked(
+  dav: DavContext,
+  response: Response,
+  path: string,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const blocker = await findConflict(dav, path, false, signal);
+  if (blocker === undefined) return;
+  await discard(response);
+  throw blocker;
+}
+
 /** A {@link SyncRemote} on a WebDAV folder. Throws a TypeError for options that cannot work together. */
 export function webdavRemote(options: WebdavRemoteOptions): SyncRemote {
   const root = rootUrl(options.url);
@@ -193,11 +206,7 @@ export function webdavRemote(options: WebdavRemoteOptions): SyncRemote {
           });
         }
       } else if (response.status === 400 || response.status === 405 || response.status === 409) {
-        const blocker = await findConflict(dav, path, false, signal);
-        if (blocker !== undefined) {
-          await discard(response);
-          throw blocker;
-        }
+        await throwIfBlocked(dav, response, path, signal);
       }
       throw await statusError(
         response,
@@ -262,13 +271,7 @@ export function webdavRemote(options: WebdavRemoteOptions): SyncRemote {
         response = await dav.send(request);
       }
       if (response.ok) return settled(to, response, expected.size, signal);
-      if (response.status === 400 || response.status === 409) {
-        const blocker = await findConflict(dav, to, false, signal);
-        if (blocker !== undefined) {
-          await discard(response);
-          throw blocker;
-        }
-      }
+      if (response.status === 400 || response.status === 409) await throwIfBlocked(dav, response, to, signal);
       throw await statusError(
         response,
         request,
