@@ -3,19 +3,21 @@
 // all) loads later, on first use or when the page is idle (lazy-code.ts), so the first load stays small.
 
 import { IndexedDBMemoryTool } from '../src/index.js';
-import { setupBundlePanel } from './bundle-panel.js';
-import { setupChat } from './chat.js';
-import { setupCommandConsole } from './command-console.js';
-import { setupConnection } from './connection.js';
-import type { ConnectionPanel } from './connection.js';
-import { byId, messageOf } from './dom.js';
-import { setupExpiryControl } from './expiry-control.js';
-import { setupForgetControl } from './forget-control.js';
-import { setupHistoryPanel } from './history-panel.js';
-import { loadAgent, loadFailureWords, loadOfflineDemo, prefetchWhenIdle } from './lazy-code.js';
-import { setupMemoryPanel } from './memory-panel.js';
-import { panelOnDemand } from './panel-on-demand.js';
-import { setupStoragePanel } from './storage-panel.js';
+import { setupBundlePanel } from './tools/bundle-panel.js';
+import { setupChat } from './chat/chat.js';
+import { setupCommandConsole } from './tools/command-console.js';
+import { setupConnection } from './chat/connection.js';
+import type { ConnectionPanel } from './chat/connection.js';
+import { byId, messageOf } from './page/dom.js';
+import { setupExpiryControl } from './history/expiry-control.js';
+import { setupForgetControl } from './history/forget-control.js';
+import { setupHeartSwitch } from './page/heart-switch.js';
+import { setupHistoryPanel } from './history/history-panel.js';
+import { loadAgent, loadFailureWords, loadOfflineDemo, prefetchWhenIdle } from './page/lazy-code.js';
+import { setupMemoryPanel } from './memory/memory-panel.js';
+import { panelOnDemand } from './page/panel-on-demand.js';
+import { setupStoragePanel } from './tools/storage-panel.js';
+import { setupToolTabs } from './page/tool-tabs.js';
 
 /** One database for the demo, apart from any app on the same origin. */
 const DB_NAME = 'idb-memory-tool-demo';
@@ -25,6 +27,12 @@ const SYNC_REMEMBERED = 'idb-memory-tool-demo:sync';
 async function start(): Promise<void> {
   const tool = await IndexedDBMemoryTool.init({ dbName: DB_NAME });
   const connection = setupConnection();
+  const heart = setupHeartSwitch();
+  const tools = setupToolTabs();
+  // A link to a tool (…/#sync, …/#console) opens its tab.
+  const toHash = () => tools.show(location.hash.slice(1));
+  addEventListener('hashchange', toHash);
+  toHash();
   // Forgetting and clearing are announced as changes: the panels redraw from those.
   const forget = setupForgetControl(tool);
   const memory = setupMemoryPanel(tool, (path) => forget.choose(path));
@@ -41,9 +49,12 @@ async function start(): Promise<void> {
   });
   // Pulled files reach the tree and the history as change events, like any other write.
   const sync = syncPanel(tool, connection);
+  // Choosing the Sync tab is reaching for it: its code loads then, if idle time has not brought it already.
+  byId('tab-sync', HTMLButtonElement).addEventListener('click', () => void sync.load().catch(() => undefined));
   tool.subscribe(() => {
     storage.clearFailure();
     void storage.refresh();
+    heart.changed();
   });
   // Someone who keeps sync settings here gets them back at once; anyone else loads the panel on first use.
   const syncFirst = remembered(SYNC_REMEMBERED) ? sync.load() : undefined;
@@ -57,7 +68,7 @@ async function start(): Promise<void> {
 /** The Sync panel (its remotes, and the SDK for Memory Stores), loaded when the person reaches for it. */
 function syncPanel(tool: IndexedDBMemoryTool, connection: ConnectionPanel) {
   return panelOnDemand(byId('sync', HTMLElement), async () => {
-    const { setupSyncPanel } = await import('./sync-panel.js');
+    const { setupSyncPanel } = await import('./sync/sync-panel.js');
     setupSyncPanel(tool, connection);
     // Ticked before the panel listened: what the fields hold now is remembered, as a tick does once it listens.
     const remember = document.getElementById('sync-remember');

@@ -1,6 +1,6 @@
 // The Offline demo's scripts, in the order the picker lists them (catalog.ts); the first is the default.
 
-import { OFFLINE_PROMPT, OFFLINE_QUESTION, offlineTurns } from '../offline-script.js';
+import { OFFLINE_PROMPT, OFFLINE_QUESTION, offlineTurns } from './remember.js';
 import { OFFLINE_SCRIPT_CHOICES, labelOf } from './catalog.js';
 import { longTask } from './long-task.js';
 import type { OfflineScript } from './script.js';

@@ -2,12 +2,12 @@
 // Stop/Start, the status line, and the lists the person acts on: conflicts, skipped files, deletes held back.
 // Every failure is shown here, never thrown: a background pass's in the status line, a button's in the alert.
 
-import { MEMORY_ROOT } from '../src/index.js';
-import type { IndexedDBMemoryTool } from '../src/index.js';
-import { createMemorySync } from '../src/entries/sync.js';
-import type { MemorySync, SyncReport, SyncStatus } from '../src/entries/sync.js';
-import type { ConnectionPanel } from './connection.js';
-import { byId, focusLost, messageOf } from './dom.js';
+import { MEMORY_ROOT } from '../../src/index.js';
+import type { IndexedDBMemoryTool } from '../../src/index.js';
+import { createMemorySync } from '../../src/entries/sync.js';
+import type { MemorySync, SyncReport, SyncStatus } from '../../src/entries/sync.js';
+import type { ConnectionPanel } from '../chat/connection.js';
+import { byId, focusLost, messageOf } from '../page/dom.js';
 import { setupSyncLists } from './sync-lists.js';
 import { setupSyncRemoteForm } from './sync-remote-form.js';
 

@@ -2,9 +2,9 @@
 // shows a dry-run report, and applies it only after a confirmation, with a progress bar. A refusal changes nothing.
 // "replace" deletes what the bundle lacks: it is marked as such while chosen, and each import ends back on "merge".
 
-import { isMemoryToolError } from '../src/index.js';
-import type { IndexedDBMemoryTool } from '../src/index.js';
-import { byId, focusLost, messageOf } from './dom.js';
+import { isMemoryToolError } from '../../src/index.js';
+import type { IndexedDBMemoryTool } from '../../src/index.js';
+import { byId, focusLost, messageOf } from '../page/dom.js';
 
 type ImportOptions = NonNullable<Parameters<IndexedDBMemoryTool['importBundle']>[1]>;
 type ImportReport = Awaited<ReturnType<IndexedDBMemoryTool['importBundle']>>;

@@ -1,9 +1,9 @@
 // "Forget for good": tool.forget(path) and tool.clearHistory(), each only after a confirmation that says it cannot
 // be undone. Built here and put at the end of the history panel; the panels redraw from the change events.
 
-import { isMemoryToolError } from '../src/index.js';
-import type { ClearHistoryReport, ForgetReport, IndexedDBMemoryTool } from '../src/index.js';
-import { byId, el, focusLost, messageOf } from './dom.js';
+import { isMemoryToolError } from '../../src/index.js';
+import type { ClearHistoryReport, ForgetReport, IndexedDBMemoryTool } from '../../src/index.js';
+import { byId, el, focusLost, messageOf } from '../page/dom.js';
 
 type Pending = { kind: 'forget'; path: string } | { kind: 'clear' };
 

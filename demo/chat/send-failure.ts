@@ -2,7 +2,7 @@
 // apart. fetch() fails with one TypeError for a closed port, a missing network and a CORS refusal alike, so
 // `navigator.onLine` and a no-cors probe of the server (which any answer satisfies, CORS or not) separate them.
 
-import type { AgentErrorDescription } from '../src/entries/agent.js';
+import type { AgentErrorDescription } from '../../src/entries/agent.js';
 import type { Problem } from './transcript.js';
 
 /** The request a failure is about: what the SDK asked for, and the status if an answer came. */
@@ -60,12 +60,12 @@ export function explainFailure(
   const said = causeText(cause);
   switch (error.status) {
     case 401: {
-      const whose = route.ownKey ? 'the key typed above' : 'the key the proxy adds';
+      const whose = route.ownKey ? 'the key typed in Connection' : 'the key the proxy adds';
       const check = route.ownKey
         ? 'Check that it is whole and has not been revoked, or clear it to use a proxy.'
         : route.devProxy
           ? 'Check the key the dev server was started with (ANTHROPIC_API_KEY), then restart it.'
-          : 'Check the key the proxy is set up with, or type a key of your own above.';
+          : 'Check the key the proxy is set up with, or type a key of your own in Connection.';
       return { ...base, lines: [`${url} answered 401: the API did not accept ${whose}.`, check] };
     }
     case 403:

@@ -2,10 +2,10 @@
 // chosen file's raw text (tool.read()), both kept live by tool.subscribe (this tab's commands and other tabs').
 // Names and contents are shown with textContent only.
 
-import { MEMORY_ROOT } from '../src/index.js';
-import type { IndexedDBMemoryTool, MemoryChangeEvent } from '../src/index.js';
-import { byId, el, messageOf } from './dom.js';
-import { formatSize } from '../src/index.js';
+import { MEMORY_ROOT } from '../../src/index.js';
+import type { IndexedDBMemoryTool, MemoryChangeEvent } from '../../src/index.js';
+import { byId, el, messageOf } from '../page/dom.js';
+import { formatSize } from '../../src/index.js';
 import { buildTree } from './memory-tree.js';
 import type { MemoryNode } from './memory-tree.js';
 
@@ -25,6 +25,8 @@ export function setupMemoryPanel(tool: IndexedDBMemoryTool, onChoose?: (path: st
   const collapsed = new Set<string>();
   let selected: string | undefined;
   let focused: string | undefined;
+  // Paths just written, until when they glow in the tree (style.css .fresh).
+  const fresh = new Map<string, number>();
 
   const showFile = async (path: string | undefined, changed?: ReadonlySet<number>) => {
     selected = path;
@@ -71,6 +73,12 @@ export function setupMemoryPanel(tool: IndexedDBMemoryTool, onChoose?: (path: st
           label,
         );
         item.style.setProperty('--level', String(level));
+        const glow = (fresh.get(node.path) ?? 0) - Date.now();
+        if (glow > 0) {
+          item.classList.add('fresh');
+          // Without motion the glow does not fade: it goes when its time is up.
+          setTimeout(() => item.classList.remove('fresh'), glow);
+        }
         item.hidden = !shown;
         if (node.hidden) {
           // Named so Claude's `view` of the folder leaves it out; the person still sees it here. A description, so the
@@ -213,6 +221,9 @@ export function setupMemoryPanel(tool: IndexedDBMemoryTool, onChoose?: (path: st
         next = undefined;
       }
     }
+    const until = Date.now() + FRESH_MS;
+    for (const change of changes) if (change.type !== 'delete') fresh.set(change.path, until);
+    for (const [path, end] of fresh) if (end <= Date.now()) fresh.delete(path);
     const viewed = selected;
     const touched = changes.some(
       (change) => change.path === viewed || (change.type === 'rename' && change.from === viewed),
@@ -241,6 +252,9 @@ export function setupMemoryPanel(tool: IndexedDBMemoryTool, onChoose?: (path: st
   viewerPath.textContent = `Choose a file in ${MEMORY_ROOT}.`;
   return { refresh, open };
 }
+
+/** How long a path just written glows in the tree: the length of its fading in style.css. */
+const FRESH_MS = 4_000;
 
 /** `text` in the viewer with its `changed` lines in <mark>; the viewer's text stays exactly the file's. */
 function showMarked(viewer: HTMLElement, text: string, changed: ReadonlySet<number>): void {

@@ -3,9 +3,9 @@
 // and for the last change. Kept live by tool.subscribe. Everything is written with textContent: paths and contents
 // are memory data.
 
-import { isMemoryToolError } from '../src/index.js';
-import type { ChangeDetail, HistoryEntry, IndexedDBMemoryTool } from '../src/index.js';
-import { byId, el, focusLost, messageOf } from './dom.js';
+import { isMemoryToolError } from '../../src/index.js';
+import type { ChangeDetail, HistoryEntry, IndexedDBMemoryTool } from '../../src/index.js';
+import { byId, el, focusLost, messageOf } from '../page/dom.js';
 import { renderDetail } from './history-diff.js';
 import { keepScrollPlace, watchNewEntries } from './history-scroll.js';
 import { blockedUndos, lastUndoTarget } from './history-undoable.js';

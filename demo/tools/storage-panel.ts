@@ -2,8 +2,8 @@
 // (navigator.storage.estimate / persisted / persist). Browsers without the API are told so. A write the browser
 // refused (quota full) is shown here as an alert until a later change commits.
 
-import { byId, el, messageOf } from './dom.js';
-import type { StorageFailure } from './storage-failure.js';
+import { byId, el, messageOf } from '../page/dom.js';
+import type { StorageFailure } from '../page/storage-failure.js';
 
 export interface StoragePanel {
   refresh(): Promise<void>;

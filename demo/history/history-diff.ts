@@ -2,8 +2,8 @@
 // change of many files shows the first ones and a count, so even a change that wrote 500,000 lines costs the page a
 // few thousand elements. Everything is written with textContent: paths and contents are memory data.
 
-import type { ChangeDetail, ChangedFile } from '../src/index.js';
-import { el } from './dom.js';
+import type { ChangeDetail, ChangedFile } from '../../src/index.js';
+import { el } from '../page/dom.js';
 import { capDiff, diffLines, withContext } from './line-diff.js';
 import type { HiddenLines } from './line-diff.js';
 

@@ -3,7 +3,7 @@
 // remembers nothing, views /memories first, reads the note and answers from it. It runs through the real SDK tool
 // runner and the real tool; only Claude's side is scripted.
 
-import type { ScriptedRequest, ScriptedStep } from '../src/entries/offline.js';
+import type { ScriptedRequest, ScriptedStep } from '../../src/entries/offline.js';
 
 export const OFFLINE_NOTE = '/memories/offline-demo.md';
 export const OFFLINE_PROMPT = 'Please remember: I drink green tea, no sugar.';

@@ -2,16 +2,16 @@
 // from the connection panel on demand and remade (keeping the conversation) when the connection changes; its code
 // (and the SDK) loads with the first message or Offline demo. A message that was not sent goes back in the box.
 
-import type { IndexedDBMemoryTool } from '../src/index.js';
-import type { MemoryAgent, MemoryAgentEvent } from '../src/entries/agent.js';
+import type { IndexedDBMemoryTool } from '../../src/index.js';
+import type { MemoryAgent, MemoryAgentEvent } from '../../src/entries/agent.js';
 import type { ConnectionPanel } from './connection.js';
-import { byId, messageOf } from './dom.js';
-import { loadAgent, loadFailureWords, loadOfflineDemo } from './lazy-code.js';
-import type { MemoryPanel } from './memory-panel.js';
-import { OFFLINE_SCRIPT_CHOICES } from './offline-scripts/catalog.js';
+import { byId, messageOf } from '../page/dom.js';
+import { loadAgent, loadFailureWords, loadOfflineDemo } from '../page/lazy-code.js';
+import type { MemoryPanel } from '../memory/memory-panel.js';
+import { OFFLINE_SCRIPT_CHOICES } from '../offline-scripts/catalog.js';
 import type { RecordingFetch, Route } from './send-failure.js';
-import { storageFailure } from './storage-failure.js';
-import type { StorageFailure } from './storage-failure.js';
+import { storageFailure } from '../page/storage-failure.js';
+import type { StorageFailure } from '../page/storage-failure.js';
 import { createTranscript } from './transcript.js';
 import { historyMark, writtenSince } from './written-file.js';
 

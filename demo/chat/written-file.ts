@@ -1,8 +1,8 @@
 // What a conversation wrote, for the Memory panel to open when an Offline demo script ends: the file Claude changed
 // last, and which of its lines differ from before the script began (the texts the history keeps, by line-diff.ts).
 
-import type { IndexedDBMemoryTool } from '../src/index.js';
-import { diffLines } from './line-diff.js';
+import type { IndexedDBMemoryTool } from '../../src/index.js';
+import { diffLines } from '../history/line-diff.js';
 
 /** A file and its changed lines (1-based, in the text it has now). */
 export interface WrittenFile {

@@ -1,6 +1,6 @@
 // The history panel's words for a change: who made it, what it did, which paths, when, and why it cannot be undone.
 
-import type { HistoryEntry } from '../src/index.js';
+import type { HistoryEntry } from '../../src/index.js';
 
 /** The journal keeps the first this many paths of a change (`paths`); a change with as many may have touched more. */
 export const JOURNAL_PATHS = 20;

@@ -2,10 +2,10 @@
 // else main.ts hands to prefetchWhenIdle(). Each loads on first use, or before it when the page is idle, so that a
 // page that went offline after that still plays the Offline demo. `?prefetch=off` leaves the idle part out.
 
-type AgentModule = typeof import('../src/entries/agent.js');
-type ScriptsModule = typeof import('./offline-scripts/index.js');
-type PlayModule = typeof import('./offline-scripts/play.js');
-type FailureModule = typeof import('./send-failure.js');
+type AgentModule = typeof import('../../src/entries/agent.js');
+type ScriptsModule = typeof import('../offline-scripts/index.js');
+type PlayModule = typeof import('../offline-scripts/play.js');
+type FailureModule = typeof import('../chat/send-failure.js');
 
 /** `load()` once: later calls share its promise; a failed load (offline, say) is tried afresh next time. */
 function once<T>(load: () => Promise<T>): () => Promise<T> {
@@ -18,16 +18,16 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
 }
 
 /** `idb-memory-tool/agent` and the SDK under it: what a conversation needs. */
-export const loadAgent: () => Promise<AgentModule> = once(() => import('../src/entries/agent.js'));
+export const loadAgent: () => Promise<AgentModule> = once(() => import('../../src/entries/agent.js'));
 
 /** How a failed message is told (send-failure.ts): needed only once a conversation has started. */
-export const loadFailureWords: () => Promise<FailureModule> = once(() => import('./send-failure.js'));
+export const loadFailureWords: () => Promise<FailureModule> = once(() => import('../chat/send-failure.js'));
 
 /** The Offline demo: its scripts and their player (the scripted Claude, the agent, the SDK). */
 export const loadOfflineDemo: () => Promise<ScriptsModule & PlayModule> = once(async () => {
   const [scripts, play] = await Promise.all([
-    import('./offline-scripts/index.js'),
-    import('./offline-scripts/play.js'),
+    import('../offline-scripts/index.js'),
+    import('../offline-scripts/play.js'),
   ]);
   return { ...scripts, ...play };
 });

@@ -3,9 +3,9 @@
 // loading the SDK then (lazy-code.ts): the SDK's own list is copied here, so the first load holds none of it.
 
 import type { Model } from '@anthropic-ai/sdk/resources/messages';
-import type { AgentConnection, DEFAULT_AGENT_MODEL } from '../src/entries/agent.js';
-import { el } from './dom.js';
-import { loadAgent } from './lazy-code.js';
+import type { AgentConnection, DEFAULT_AGENT_MODEL } from '../../src/entries/agent.js';
+import { el } from '../page/dom.js';
+import { loadAgent } from '../page/lazy-code.js';
 
 /** The agent's default model (`DEFAULT_AGENT_MODEL`), copied so the first load need not hold the agent. */
 export const DEFAULT_MODEL: typeof DEFAULT_AGENT_MODEL = 'claude-sonnet-5-5';

@@ -1,11 +1,11 @@
 // The Sync panel's remote fields: a Memory Store (its id; the Connection panel's key or proxy) or a WebDAV folder (a
 // URL, and a username and password or a token). Held in this tab's memory, in localStorage only if the person opts in.
 
-import { createAgentClient } from '../src/entries/agent.js';
-import { memoryStoreRemote, webdavRemote } from '../src/entries/sync.js';
-import type { SyncRemote } from '../src/entries/sync.js';
-import type { ConnectionPanel } from './connection.js';
-import { byId } from './dom.js';
+import { createAgentClient } from '../../src/entries/agent.js';
+import { memoryStoreRemote, webdavRemote } from '../../src/entries/sync.js';
+import type { SyncRemote } from '../../src/entries/sync.js';
+import type { ConnectionPanel } from '../chat/connection.js';
+import { byId } from '../page/dom.js';
 
 const REMEMBER_KEY = 'idb-memory-tool-demo:sync';
 

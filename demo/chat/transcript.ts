@@ -1,9 +1,9 @@
 // The chat transcript: the person's messages, Claude's streamed text, and inline every memory command with its
 // exact tool_result. Everything is written with textContent: Claude and the memory may say anything.
 
-import type { MemoryAgentEvent } from '../src/entries/agent.js';
-import { el } from './dom.js';
-import { storageFailure } from './storage-failure.js';
+import type { MemoryAgentEvent } from '../../src/entries/agent.js';
+import { el } from '../page/dom.js';
+import { storageFailure } from '../page/storage-failure.js';
 
 /** A failure told for the person: what happened and what to do, a paragraph each (send-failure.ts words them). */
 export interface Problem {

@@ -2,10 +2,10 @@
 // tool.run(input, { actor: 'user' }) — so the history tells the person's commands from Claude's — with the exact
 // tool_result content and is_error shown as Claude would receive them.
 
-import type { IndexedDBMemoryTool } from '../src/index.js';
-import { byId } from './dom.js';
-import { storageFailure } from './storage-failure.js';
-import type { StorageFailure } from './storage-failure.js';
+import type { IndexedDBMemoryTool } from '../../src/index.js';
+import { byId } from '../page/dom.js';
+import { storageFailure } from '../page/storage-failure.js';
+import type { StorageFailure } from '../page/storage-failure.js';
 
 export function setupCommandConsole(tool: IndexedDBMemoryTool, onStorageFailure: (failure: StorageFailure) => void): void {
   const form = byId('console-form', HTMLFormElement);

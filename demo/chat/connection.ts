@@ -2,7 +2,7 @@
 // context editing. Turns the fields into agent options; never puts the key anywhere else. Knows whether the dev
 // server holds a key, so its `/anthropic` is never tried when it proxies nothing.
 
-import { byId } from './dom.js';
+import { byId } from '../page/dom.js';
 import { DEFAULT_MODEL, setupModelList } from './models.js';
 
 const REMEMBER_KEY = 'idb-memory-tool-demo:api-key';
@@ -38,6 +38,7 @@ export function setupConnection(): ConnectionPanel {
   const model = byId('model', HTMLInputElement);
   const contextEditing = byId('context-editing', HTMLInputElement);
   const status = byId('connection-status', HTMLElement);
+  const state = byId('connection-state', HTMLElement);
 
   const stored = readStored();
   if (stored) {
@@ -73,7 +74,7 @@ export function setupConnection(): ConnectionPanel {
         title: 'The dev server has no API key',
         summary:
           `This dev server was started without ANTHROPIC_API_KEY, so ${DEV_PROXY_PATH} forwards nothing: ` +
-          `${DEV_KEY_HOWTO}. Or clear the Proxy URL and type your key above — or play the Offline demo.`,
+          `${DEV_KEY_HOWTO}. Or clear the Proxy URL and type your key in Connection — or play the Offline demo.`,
       };
     }
     const common = {
@@ -100,8 +101,13 @@ export function setupConnection(): ConnectionPanel {
     return { ok: false, title: 'Not connected', summary };
   };
 
+  // The header shows the state in a word or two; the page leads with Send once Claude can be reached, with the
+  // Offline demo before.
   const changed = () => {
-    status.textContent = read().summary;
+    const choice = read();
+    status.textContent = choice.summary;
+    state.textContent = shortState(choice);
+    document.body.dataset.connected = String(choice.ok);
   };
 
   key.addEventListener('input', () => {
@@ -122,9 +128,17 @@ export function setupConnection(): ConnectionPanel {
 
   for (const input of [proxy, model, contextEditing]) input.addEventListener('change', changed);
   proxy.addEventListener('input', changed);
-  status.textContent = read().summary;
+  changed();
 
   return { read };
+}
+
+/** The connection in a word or two, for the header. */
+function shortState(choice: Connection): string {
+  if (!choice.ok) return choice.title;
+  if (choice.devProxy) return "dev server's key";
+  if (choice.apiKey !== undefined) return 'your key';
+  return 'through a proxy';
 }
 
 function readStored(): string | null {

@@ -1,8 +1,8 @@
 // The expiry control: "Delete files not used for N days" → tool.expire(). 0 days deletes every file, so it is asked
 // first. Says how many files went and that the expiry is one change in the history, so one Undo brings them all back.
 
-import type { IndexedDBMemoryTool } from '../src/index.js';
-import { byId, focusLost, messageOf } from './dom.js';
+import type { IndexedDBMemoryTool } from '../../src/index.js';
+import { byId, focusLost, messageOf } from '../page/dom.js';
 
 const DAY_MS = 24 * 3600_000;
 

@@ -1,8 +1,8 @@
 // The memory tree for the panel, built from tool.list(): every entry, hidden names included (Claude's `view`
 // listing skips them, the person should still see them). Pure: no DOM, no storage.
 
-import { MEMORY_ROOT } from '../src/index.js';
-import type { MemoryEntry } from '../src/index.js';
+import { MEMORY_ROOT } from '../../src/index.js';
+import type { MemoryEntry } from '../../src/index.js';
 
 export type MemoryNode =
   | { kind: 'file'; path: string; name: string; size: number; hidden: boolean }

@@ -2,8 +2,8 @@
 // deletes held back. A list is redrawn only when what it lists changes, so a background pass does not sweep a
 // focused button away; when a redraw does remove it, focus goes to the next one (or where the panel says).
 
-import type { SyncConflict, SyncStatus } from '../src/entries/sync.js';
-import { byId, el, focusLost } from './dom.js';
+import type { SyncConflict, SyncStatus } from '../../src/entries/sync.js';
+import { byId, el, focusLost } from '../page/dom.js';
 
 export interface SyncListActions {
   /** Settles the conflict of `path` whose other version is in `copy`. Reports its own failure; never rejects. */
