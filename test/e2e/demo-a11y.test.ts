@@ -7,7 +7,7 @@ import { Buffer } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { startApacheWebdav } from '../servers/apache-webdav.js';
-import { builtDemoForFile, openDemo, runCommand, withDiskProfile } from './harness.js';
+import { builtDemoForFile, openDemo, runCommand, showConnection, showTool, withDiskProfile } from './harness.js';
 
 const site = builtDemoForFile();
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -78,15 +78,48 @@ async function walkStates(page: Page): Promise<void> {
   const report: string[] = [];
   const expectNoViolations = (state: string) => check(page, state, report);
   await expectNoViolations('fresh page');
+  await showConnection(page);
+  await expectNoViolations('the connection open');
+  await page.locator('#connection > summary').click();
 
   await playOffline(page);
   await expect.poll(() => page.locator('#viewer-path').textContent()).toBe('/memories/offline-demo.md');
-  const history = page.getByRole('region', { name: 'What Claude changed' });
+  const history = page.getByRole('tabpanel', { name: 'What Claude changed' });
   // Each toggle becomes "Hide changes" once open: the first "Show changes" left is the next one.
   for (let i = 0; i < 2; i++) await history.getByRole('button', { name: 'Show changes', exact: true }).first().click();
   await expect.poll(() => history.locator('ins, del, .added, .removed, .diff').count()).toBeGreaterThan(0);
   await expectNoViolations('after the offline demo (transcript, file open, diffs expanded)');
+  // On a phone the memory is one tap away, behind the switch; on a desktop the switch is not shown.
+  const memoryTab = page.getByRole('tab', { name: 'Memory', exact: true });
+  if (await memoryTab.isVisible()) {
+    await memoryTab.click();
+    await page.getByRole('tree', { name: 'Memory files' }).waitFor();
+    await expectNoViolations('the memory pane on a phone');
+    await page.getByRole('tab', { name: 'Conversation', exact: true }).click();
+  }
 
+  await page.getByLabel('Offline script').selectOption({ label: 'A long task: context cleared, then compacted' });
+  await playOffline(page);
+  await page.locator('#transcript .compacted').first().waitFor();
+  await expectNoViolations('the long task played (context cleared, compacted)');
+  await page.getByLabel('Offline script').selectOption({ label: 'Two sessions: a progress log in memory' });
+  await playOffline(page);
+  await expectNoViolations('two sessions played (a progress log, a checklist)');
+
+  // A message that cannot be sent: a port nothing listens on. Its card names the URL and keeps the message.
+  await showConnection(page);
+  await page.getByLabel('Proxy URL').fill('http://127.0.0.1:9/');
+  await page.getByLabel('Message').fill('Is anyone there?');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await page.locator('#transcript .failure').waitFor();
+  await expectNoViolations('a message that failed (its card, the message kept)');
+  await page.getByLabel('Proxy URL').fill('');
+  await page.locator('#connection > summary').click();
+
+  await showTool(page, 'Storage');
+  await expectNoViolations('the storage panel');
+
+  await showTool(page, 'Bundles');
   await page.getByLabel('Import a bundle').setInputFiles(bundleOf({ '/memories/offline-demo.md': 'other text\n', '/memories/new.md': 'new\n' }));
   await page.getByRole('button', { name: 'Apply import' }).waitFor();
   await page.locator('#bundle-mode').selectOption('replace');
@@ -94,6 +127,7 @@ async function walkStates(page: Page): Promise<void> {
   await expectNoViolations('import report with the replace warning');
   await page.locator('#bundle-cancel').click();
 
+  await showTool(page, 'History');
   const days = page.getByLabel('Delete files not used for');
   await days.fill('0');
   await days.press('Enter');
@@ -101,11 +135,13 @@ async function walkStates(page: Page): Promise<void> {
   await expectNoViolations('the expiry question');
   await page.locator('#expire-no').click();
 
+  await showTool(page, 'Sync');
   await page.getByLabel('WebDAV', { exact: true }).check();
   await page.getByLabel('WebDAV URL').waitFor();
   await expectNoViolations('the Sync panel, WebDAV chosen, not connected');
 
   await runCommand(page, 'view', { path: '/memories' });
+  await showTool(page, 'Console');
   await expectNoViolations('the command console with a result');
   if (report.length > 0) console.log(report.join('\n'));
   expect(report).toEqual([]);
@@ -134,7 +170,8 @@ describe('the demo’s accessibility', () => {
     try {
       await withDiskProfile(async (context) => {
         const page = await openDemo(context, site.url);
-        const sync = page.getByRole('region', { name: 'Sync', exact: true });
+        await showTool(page, 'Sync');
+        const sync = page.getByRole('tabpanel', { name: 'Sync', exact: true });
         const button = (name: string) => sync.getByRole('button', { name, exact: true });
         await runCommand(page, 'create', { path: '/memories/plan.md', file_text: 'plan: tea\n' });
         await sync.getByLabel('WebDAV', { exact: true }).check();
@@ -148,6 +185,7 @@ describe('the demo’s accessibility', () => {
         const authorization = `Basic ${Buffer.from(`${dav.username}:${dav.password}`).toString('base64')}`;
         expect((await fetch(new URL('plan.md', dav.url), { method: 'PUT', headers: { authorization }, body: 'plan: coffee\n' })).ok).toBe(true);
         await runCommand(page, 'str_replace', { path: '/memories/plan.md', old_str: 'tea', new_str: 'green tea' });
+        await showTool(page, 'Sync');
         await button('Sync now').click();
         await expect.poll(() => sync.getByRole('list', { name: 'Conflicts', exact: true }).getByRole('listitem').count()).toBe(1);
 

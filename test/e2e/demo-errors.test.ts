@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { startMessagesApiServer } from '../helpers/messages-api-server.js';
-import { builtDemoForFile, launchChromium, openDemo, recordRequests, startDevServer, withDiskProfile } from './harness.js';
+import { builtDemoForFile, launchChromium, openDemo, recordRequests, showConnection, startDevServer, withDiskProfile } from './harness.js';
 import { startOtherOrigin } from './other-origin.js';
 
 const site = builtDemoForFile();
@@ -36,6 +36,7 @@ describe('a message that fails', () => {
     const port = await closedPort();
     await withDiskProfile(async (context) => {
       const page = await openDemo(context, site.url);
+      await showConnection(page);
       await page.getByLabel('Proxy URL').fill(`http://127.0.0.1:${port}`);
       await send(page, 'Are you there?');
       const alert = alertTitled(page, `Nothing answers at http://127.0.0.1:${port}`);
@@ -53,6 +54,7 @@ describe('a message that fails', () => {
       await withDiskProfile(async (context) => {
         const page = await openDemo(context, site.url);
         await page.waitForSelector('body[data-prefetched="true"]');
+        await showConnection(page);
         await page.getByLabel('Proxy URL').fill(api.url);
         await context.setOffline(true);
         await send(page, 'Hello?');
@@ -73,6 +75,7 @@ describe('a message that fails', () => {
     try {
       await withDiskProfile(async (context) => {
         const page = await openDemo(context, site.url);
+        await showConnection(page);
         await page.getByLabel('Proxy URL').fill(other.url);
         await send(page, 'hi');
         const alert = alertTitled(page, 'Blocked by the browser (CORS)');
@@ -91,13 +94,14 @@ describe('a message that fails', () => {
     try {
       await withDiskProfile(async (context) => {
         const page = await openDemo(context, site.url);
+        await showConnection(page);
         await page.getByLabel('API key').fill('sk-ant-wrong-0123456789');
         await page.getByLabel('Proxy URL').fill(api.url);
         api.failNext(401);
         await send(page, 'Remember me');
         const alert = alertTitled(page, 'Bad API key');
         await alert.waitFor();
-        expect(await alert.textContent()).toContain(`POST ${new URL('/v1/messages', api.url).href} answered 401: the API did not accept the key typed above.`);
+        expect(await alert.textContent()).toContain(`POST ${new URL('/v1/messages', api.url).href} answered 401: the API did not accept the key typed in Connection.`);
         expect(await page.getByLabel('Message').inputValue()).toBe('Remember me');
         // Sent again as it stands, it goes through; the box is empty then.
         await page.getByRole('button', { name: 'Send' }).click();
@@ -113,6 +117,7 @@ describe('a message that fails', () => {
     await withDiskProfile(async (context) => {
       const page = await openDemo(context, site.url);
       // The static host serves the demo under /demo/: /anthropic there is nobody's proxy.
+      await showConnection(page);
       await page.getByLabel('Proxy URL').fill('/anthropic');
       await send(page, 'hi');
       const alert = alertTitled(page, 'Not found (404)');
@@ -133,6 +138,7 @@ describe('npm run dev without ANTHROPIC_API_KEY', () => {
       const page = await openDemo(context, dev.url);
       const status = page.locator('#connection-status');
       expect(await status.textContent()).toContain('This dev server holds no key for /anthropic: stop it and start it again with a key: ANTHROPIC_API_KEY=sk-ant-… npm run dev');
+      await showConnection(page);
       await page.getByLabel('Proxy URL').fill('/anthropic');
       await expect.poll(() => status.textContent()).toMatch(/^This dev server was started without ANTHROPIC_API_KEY, so \/anthropic forwards nothing/u);
       await send(page, 'hi');

@@ -6,7 +6,7 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Response } from 'playwright-core';
 import { startMessagesApiServer } from '../helpers/messages-api-server.js';
-import { builtDemoForFile, openDemo, withDiskProfile } from './harness.js';
+import { builtDemoForFile, openDemo, showConnection, showTool, withDiskProfile } from './harness.js';
 
 const site = builtDemoForFile();
 
@@ -43,6 +43,7 @@ describe('the demo’s first load', () => {
         const gzipped = (await Promise.all(first.map(async (file) => gzipSync(await file.body, { level: 9 }).length))).reduce((a, b) => a + b, 0);
         expect(gzipped).toBeLessThanOrEqual(FIRST_LOAD_BUDGET);
         // The Model field and the connection work without it.
+        await showConnection(page);
         expect(await page.getByLabel('Model').inputValue()).toBe('claude-sonnet-5-5');
 
         await page.getByLabel('Proxy URL').fill(api.url);
@@ -65,6 +66,7 @@ describe('the demo’s first load', () => {
       const before = code.length;
       // Connect with no store id: the panel, loaded by this click, answers it.
       await page.getByRole('button', { name: 'Connect' }).click();
+      await showTool(page, 'Sync');
       await page.locator('#sync-alert').filter({ hasText: 'Not connected: Enter the id of the Memory Store' }).waitFor();
       expect(code.length).toBeGreaterThan(before);
     });

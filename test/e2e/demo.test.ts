@@ -9,8 +9,8 @@ import type { MessagesApiServer } from '../helpers/messages-api-server.js';
 import { startApiStub } from '../helpers/api-stub-server.js';
 import type { ScriptedStep } from '../../src/offline/scripted-claude.js';
 import { DEFAULT_AGENT_MODEL } from '../../src/entries/agent.js';
-import { SDK_MODELS } from '../../demo/models.js';
-import { builtDemoForFile, diskProfile, dumpIndexedDB, openDemo, recordRequests, runCommand } from './harness.js';
+import { SDK_MODELS } from '../../demo/chat/models.js';
+import { builtDemoForFile, diskProfile, dumpIndexedDB, openDemo, recordRequests, runCommand, showConnection, showTool } from './harness.js';
 
 const NOTE = '/memories/user.md';
 const LISTING_EMPTY =
@@ -61,6 +61,7 @@ async function turnOver(page: Page): Promise<void> {
 
 /** The memory as the Export button downloads it, as a file to give the import's picker. */
 async function exportedBundle(page: Page): Promise<{ name: string; mimeType: string; buffer: Buffer }> {
+  await showTool(page, 'Bundles');
   const [download] = await Promise.all([
     page.waitForEvent('download'),
     page.getByRole('button', { name: 'Export', exact: true }).click(),
@@ -70,6 +71,7 @@ async function exportedBundle(page: Page): Promise<{ name: string; mimeType: str
 
 /** The console's Input box, parsed: what the console sent the tool. */
 async function consoleInput(page: Page): Promise<unknown> {
+  await showTool(page, 'Console');
   return JSON.parse((await page.getByLabel('Command input').textContent()) ?? '');
 }
 
@@ -96,6 +98,7 @@ function messagesRequests(api: MessagesApiServer) {
 describe('the demo page', () => {
   it('runs the memory loop through a proxy: exact tool results, the tree, the viewer, and again after a reload', async () => {
     await withPage(REMEMBERS_TEA, async (page, api) => {
+      await showConnection(page);
       await page.getByLabel('Proxy URL').fill(api.url);
       await send(page, 'I like tea.');
       await page.getByText('I will remember that you like green tea.').waitFor();
@@ -139,6 +142,7 @@ describe('the demo page', () => {
   it('sends a typed key as the SDK does, and the key reaches no IndexedDB, URL or storage unless remembered', async () => {
     const key = 'sk-ant-e2e-SECRET-0123456789';
     await withPage(REMEMBERS_TEA, async (page, api, _context, requests) => {
+      await showConnection(page);
       await page.getByLabel('API key').fill(key);
       await page.getByLabel('Proxy URL').fill(api.url);
       await send(page, 'I like tea.');
@@ -164,6 +168,7 @@ describe('the demo page', () => {
       expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).toContain(key);
       await page.reload();
       await page.waitForSelector('body[data-ready="true"]');
+      await showConnection(page);
       expect(await page.getByLabel('API key').inputValue()).toBe(key);
       await page.getByLabel('Remember on this device').uncheck();
       expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(key);
@@ -187,6 +192,7 @@ describe('the demo page', () => {
         { text: 'Done <script>window.__pwned=5</script>' },
       ],
       async (page, api) => {
+        await showConnection(page);
         await page.getByLabel('Proxy URL').fill(api.url);
         await send(page, 'write something nasty');
         await page.getByText('Done <script>window.__pwned=5</script>').waitFor();
@@ -232,6 +238,7 @@ describe('the demo page', () => {
         .poll(() => page.getByLabel('File content').textContent())
         .toBe('# About the user\n- Drinks green tea, no sugar\n');
       // Export loads on first use in the library; the demo fetched it while online, so it works offline too.
+      await showTool(page, 'Bundles');
       const [download] = await Promise.all([
         page.waitForEvent('download'),
         page.getByRole('button', { name: 'Export', exact: true }).click(),
@@ -247,6 +254,7 @@ describe('the demo page', () => {
 
   it('tells a bad key and an overloaded API apart in plain words', async () => {
     await withPage([{ text: 'finally' }], async (page, api) => {
+      await showConnection(page);
       await page.getByLabel('Proxy URL').fill(api.url);
       api.failNext(401);
       await send(page, 'one');
@@ -267,6 +275,7 @@ describe('the demo page', () => {
     const stub = await startApiStub({ dropMidStream: { text: 'Half an answer' } });
     try {
       await withPage([], async (page) => {
+        await showConnection(page);
         await page.getByLabel('Proxy URL').fill(stub.url);
         await send(page, 'hi');
         await page.getByText('Half an answer').waitFor();
@@ -292,6 +301,7 @@ describe('the demo page', () => {
     const help = (page: Page) => page.locator('#model-help').textContent();
     try {
       await withPage([], async (page, api) => {
+        await showConnection(page);
         const field = page.getByLabel('Model');
         expect(await field.inputValue()).toBe(DEFAULT_AGENT_MODEL);
         // Not connected: the SDK's list, and nothing is asked.
@@ -346,6 +356,7 @@ describe('the demo page', () => {
     await withPage(
       [{ text: 'This answer streams very slowly, one piece at a time, so there is time to stop it.' }],
       async (page, api) => {
+        await showConnection(page);
         await page.getByLabel('Proxy URL').fill(api.url);
         await page.getByLabel('Message').fill('talk slowly');
         await page.getByLabel('Message').press('Enter');
@@ -363,6 +374,7 @@ describe('the demo page', () => {
     await withPage([], async (page, _api, context) => {
       const other = await openDemo(context, site.url);
 
+      await showTool(page, 'Console');
       await page.getByLabel('Command', { exact: true }).selectOption('create');
       await page.getByLabel('path', { exact: true }).fill('/memories/projects/plan.md');
       await page.getByLabel('file_text').fill('step one');
@@ -439,7 +451,8 @@ describe('the demo page', () => {
       await runCommand(page, 'create', { path: '/memories/a.md', file_text: 'a' });
       await runCommand(page, 'create', { path: '/memories/b.md', file_text: 'b' });
       await runCommand(page, 'create', { path: '/memories/c.md', file_text: 'c' });
-      const history = page.getByRole('region', { name: 'What Claude changed' });
+      await showTool(page, 'History');
+      const history = page.getByRole('tabpanel', { name: 'What Claude changed' });
       const second = history.getByRole('listitem').filter({ hasText: '#2 · /memories/b.md' });
 
       // An entry's Undo goes with the undo; its "Show changes" takes the focus. Undo last change then takes c.md.
@@ -458,6 +471,7 @@ describe('the demo page', () => {
       await expect.poll(() => isFocused(expire)).toBe(true);
 
       const bundle = await exportedBundle(page);
+      await showTool(page, 'Bundles');
       const picker = page.getByLabel('Import a bundle');
       const bundleStatus = page.locator('#bundles').getByRole('status');
       await picker.setInputFiles(bundle);
@@ -476,7 +490,8 @@ describe('the demo page', () => {
     await withPage([], async (page) => {
       // 50 changes fill the first page exactly, so the button shows; the 51st is the one it then adds.
       for (let i = 0; i <= 50; i++) await runCommand(page, 'create', { path: `/memories/n${i}.md`, file_text: `${i}` });
-      const history = page.getByRole('region', { name: 'What Claude changed' });
+      await showTool(page, 'History');
+      const history = page.getByRole('tabpanel', { name: 'What Claude changed' });
       const older = history.getByRole('button', { name: 'Show older changes' });
       await expect.poll(() => history.getByRole('listitem').count()).toBe(50);
       await pressEnter(older);
@@ -494,6 +509,7 @@ describe('the demo page', () => {
       const bundle = await exportedBundle(page);
       // Another text here than in the bundle: the same text would be no conflict (counted as unchanged).
       await runCommand(page, 'str_replace', { path: '/memories/mine.md', old_str: 'mine', new_str: 'mine, edited' });
+      await showTool(page, 'Bundles');
       const picker = page.getByLabel('Import a bundle');
       const report = page.getByLabel('Import report');
       const bundleStatus = page.locator('#bundles').getByRole('status');
@@ -526,6 +542,7 @@ describe('the demo page', () => {
       await runCommand(page, 'create', { path: '/memories/mine.md', file_text: 'mine' });
       const bundle = await exportedBundle(page);
       await runCommand(page, 'delete', { path: '/memories/mine.md' });
+      await showTool(page, 'Bundles');
       const picker = page.getByLabel('Import a bundle');
       const report = page.getByLabel('Import report');
       const bundleStatus = page.locator('#bundles').getByRole('status');
@@ -535,6 +552,7 @@ describe('the demo page', () => {
       await expect.poll(() => report.textContent()).toContain('1 file(s) would be added');
       // Between the dry run and Apply, the file comes back: the import now refuses (onConflict "fail").
       await runCommand(page, 'create', { path: '/memories/mine.md', file_text: 'written meanwhile' });
+      await showTool(page, 'Bundles');
       await apply.click();
       await bundleStatus.filter({ hasText: 'Import refused: ' }).waitFor();
       expect(saysOnceNothingChanged(await bundleStatus.textContent())).toBe(true);
@@ -542,6 +560,7 @@ describe('the demo page', () => {
       expect(await apply.isHidden()).toBe(true);
       expect(await page.getByRole('button', { name: 'Cancel' }).isVisible()).toBe(true);
       // Another option checks the same file again, without picking it anew.
+      await showTool(page, 'Bundles');
       await page.getByLabel('Same file in both').selectOption('skip');
       await expect.poll(() => report.textContent()).toContain('1 file(s) would be kept as they are');
       await page.getByRole('button', { name: 'Cancel' }).click();
@@ -554,13 +573,16 @@ describe('the demo page', () => {
     const key = 'sk-ant-bundle-SECRET-42';
     let bundle = '';
     await withPage([], async (page) => {
+      await showConnection(page);
       await page.getByLabel('API key').fill(key);
+      await showTool(page, 'Console');
       await page.getByLabel('Command', { exact: true }).selectOption('create');
       await page.getByLabel('path', { exact: true }).fill('/memories/moved.md');
       await page.getByLabel('file_text').fill('travels in a bundle');
       await page.getByRole('button', { name: 'Run command' }).click();
       await page.getByText('is_error: false').waitFor();
 
+      await showTool(page, 'Bundles');
       const [download] = await Promise.all([
         page.waitForEvent('download'),
         page.getByRole('button', { name: 'Export', exact: true }).click(),
@@ -572,6 +594,7 @@ describe('the demo page', () => {
     expect(JSON.parse(bundle)).toMatchObject({ format: 'claude-memory-bundle', files: [{ path: '/memories/moved.md', content: 'travels in a bundle' }] });
 
     await withPage([], async (page) => {
+      await showTool(page, 'Bundles');
       const picker = page.getByLabel('Import a bundle');
       await picker.setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"format": "nope"') });
       const refused = page.getByRole('status').filter({ hasText: 'Import refused: ' });
@@ -588,7 +611,8 @@ describe('the demo page', () => {
       await page.getByLabel('Memory files').getByRole('treeitem', { name: 'moved.md' }).click();
       await expect.poll(() => page.getByLabel('File content').textContent()).toBe('travels in a bundle');
       // The import is one change in the history, yours, and one Undo takes it back.
-      const history = page.getByRole('region', { name: 'What Claude changed' });
+      await showTool(page, 'History');
+      const history = page.getByRole('tabpanel', { name: 'What Claude changed' });
       const imported = history.getByRole('listitem').filter({ hasText: 'You imported a bundle (1 path)' });
       await imported.getByRole('button', { name: 'Undo', exact: true }).click();
       await expect.poll(() => page.getByLabel('Memory files').getByRole('treeitem', { name: 'moved.md' }).count()).toBe(0);
@@ -598,11 +622,13 @@ describe('the demo page', () => {
   it('exports the memory as a zip any unzip opens, and imports that zip elsewhere', async () => {
     let zip: Buffer = Buffer.alloc(0);
     await withPage([], async (page) => {
+      await showTool(page, 'Console');
       await page.getByLabel('Command', { exact: true }).selectOption('create');
       await page.getByLabel('path', { exact: true }).fill('/memories/zipped/notes.md');
       await page.getByLabel('file_text').fill('travels in a zip');
       await page.getByRole('button', { name: 'Run command' }).click();
       await page.getByText('is_error: false').waitFor();
+      await showTool(page, 'Bundles');
       const [download] = await Promise.all([
         page.waitForEvent('download'),
         page.getByRole('button', { name: 'Export as zip' }).click(),
@@ -615,6 +641,7 @@ describe('the demo page', () => {
     expect(zip.includes(Buffer.from('memories/zipped/notes.md'))).toBe(true);
 
     await withPage([], async (page) => {
+      await showTool(page, 'Bundles');
       await page.getByLabel('Import a bundle').setInputFiles({ name: 'claude-memory.zip', mimeType: 'application/zip', buffer: zip });
       await expect.poll(() => page.getByLabel('Import report').textContent()).toContain('1 file(s) would be added');
       await page.getByRole('button', { name: 'Apply import' }).click();

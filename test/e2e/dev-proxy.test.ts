@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { startMessagesApiServer } from '../helpers/messages-api-server.js';
-import { launchChromium, openDemo, recordRequests, startDevServer } from './harness.js';
+import { launchChromium, openDemo, recordRequests, showConnection, startDevServer } from './harness.js';
 import { startOtherOrigin } from './other-origin.js';
 import { startPreview } from './preview-server.js';
 
@@ -36,6 +36,7 @@ describe('the dev server proxy', () => {
     });
     try {
       const page = await openDemo(context, dev.url);
+      await showConnection(page);
       expect(await page.getByLabel('Proxy URL').inputValue()).toBe('/anthropic');
       expect(await page.getByLabel('API key').inputValue()).toBe('');
 
@@ -74,6 +75,7 @@ describe('the dev server proxy', () => {
     context.on('request', (request) => sent.push(JSON.stringify([request.url(), request.headers(), request.postData()])));
     try {
       const page = await openDemo(context, dev.url);
+      await showConnection(page);
       await page.getByLabel('API key').fill(typed);
       const status = page.locator('#connection-status');
       await expect.poll(() => status.textContent()).toMatch(/^Through the dev server's proxy http:\/\/[^ ]+\/anthropic, with the dev server's key: the key typed here is not sent/u);
@@ -104,6 +106,7 @@ describe('the dev server proxy', () => {
     const context = await browser.newContext();
     try {
       const page = await openDemo(context, dev.url);
+      await showConnection(page);
       expect(await page.getByLabel('Proxy URL').inputValue()).toBe('');
       const status = await page.evaluate(async () => (await fetch('/anthropic/v1/messages', { method: 'POST', body: '{}' })).status);
       expect(status).toBe(404);

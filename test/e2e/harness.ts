@@ -244,8 +244,37 @@ export async function startBuiltDemo(): Promise<BuiltDemo> {
   };
 }
 
-/** Runs one command from the demo's console as a person would (the fields by their labels); the tool_result shown. */
+/** Opens the Connection disclosure in the demo's header, if it is closed, as a person does before typing a key. */
+export async function showConnection(page: Page): Promise<void> {
+  const connection = page.locator('#connection');
+  if (!(await connection.evaluate((details) => (details as HTMLDetailsElement).open))) {
+    await connection.locator('summary').click();
+  }
+}
+
+/** The demo's developer tools, by their tab's name. */
+export type ToolName = 'History' | 'Console' | 'Bundles' | 'Storage' | 'Sync';
+
+/** Shows one of the demo's developer tools, choosing its tab as a person would. */
+export async function showTool(page: Page, name: ToolName): Promise<void> {
+  await page.getByRole('tab', { name, exact: true }).click();
+}
+
+/**
+ * Runs one command from the demo's console as a person would (the fields by their labels); the tool_result shown.
+ * The tool that was shown before is shown again after, so a test reads on where it was.
+ */
 export async function runCommand(page: Page, command: string, fields: Record<string, string>): Promise<string> {
+  const before = (await page.locator('#tool-tabs [aria-selected="true"]').textContent()) as ToolName;
+  await showTool(page, 'Console');
+  try {
+    return await runInConsole(page, command, fields);
+  } finally {
+    await showTool(page, before);
+  }
+}
+
+async function runInConsole(page: Page, command: string, fields: Record<string, string>): Promise<string> {
   await page.getByLabel('Command', { exact: true }).selectOption(command);
   for (const [label, value] of Object.entries(fields)) await page.getByLabel(label, { exact: true }).fill(value);
   await page.getByRole('button', { name: 'Run command' }).click();

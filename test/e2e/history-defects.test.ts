@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { startMemoryStoresServer, type MemoryStoresServer } from '../servers/memory-stores-server.js';
-import { builtDemoForFile, diskProfile, openDemo, runCommand } from './harness.js';
+import { builtDemoForFile, diskProfile, openDemo, runCommand, showConnection, showTool } from './harness.js';
 
 const site = builtDemoForFile();
 
@@ -36,7 +36,7 @@ async function openDeafDemo(context: BrowserContext): Promise<Page> {
   return page;
 }
 
-const historyPanel = (page: Page) => page.getByRole('region', { name: 'What Claude changed' });
+const historyPanel = (page: Page) => page.getByRole('tabpanel', { name: 'What Claude changed' });
 const list = (page: Page) => historyPanel(page).getByRole('list', { name: 'Changes' });
 const changes = (page: Page) => list(page).getByRole('listitem');
 const change = (page: Page, text: string): Locator => changes(page).filter({ has: page.locator('.change-head', { hasText: text }) });
@@ -53,6 +53,7 @@ async function historyLines(page: Page): Promise<string[]> {
 
 /** The memory as Export downloads it, as a file for the import's picker. */
 async function exportedBundle(page: Page): Promise<{ name: string; mimeType: string; buffer: Buffer }> {
+  await showTool(page, 'Bundles');
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export', exact: true }).click()]);
   return { name: 'claude-memory.json', mimeType: 'application/json', buffer: await readFile(await download.path()) };
 }
@@ -85,12 +86,14 @@ describe('the history panel', () => {
       await expect.poll(() => alert.count()).toBe(0);
 
       await refuseUndoOf(2);
+      await showTool(page, 'Bundles');
       await page.getByLabel('Import a bundle').setInputFiles(bundle);
       await bundleStatus(page).filter({ hasText: 'is a valid bundle' }).waitFor();
       await expect.poll(() => alert.count()).toBe(0);
       await page.getByRole('button', { name: 'Cancel', exact: true }).click();
 
       await refuseUndoOf(3);
+      await showTool(page, 'History');
       await page.getByRole('button', { name: 'Expire', exact: true }).click();
       await page.getByRole('status').filter({ hasText: 'nothing was deleted' }).waitFor();
       await expect.poll(() => alert.count()).toBe(0);
@@ -112,6 +115,7 @@ describe('the history panel', () => {
           return { id: item.dataset.id, offset: Math.round(item.getBoundingClientRect().top - top) };
         });
       const reading = await firstInView();
+      await showTool(page, 'History');
       const newButton = historyPanel(page).getByRole('button', { name: /^Show \d+ new changes?$/u });
       expect(await newButton.count()).toBe(0);
 
@@ -144,6 +148,7 @@ describe('the history panel', () => {
       const undoLast = historyPanel(page).getByRole('button', { name: 'Undo last change' });
       // Nothing to undo yet.
       expect(await undoLast.isDisabled()).toBe(true);
+      await showTool(page, 'Bundles');
       await page.getByLabel('Import a bundle').setInputFiles(bundleOf({ '/memories/a.md': 'a', '/memories/b.md': 'b' }));
       await page.getByRole('button', { name: 'Apply import' }).click();
       await expect.poll(() => historyLines(page)).toEqual(['You imported a bundle (2 paths)']);
@@ -157,6 +162,7 @@ describe('the history panel', () => {
 
       // Forgetting a.md for good leaves the import partly forgotten: it can never be undone, so Undo last change,
       // which would take it back once the edit is gone, is not offered either.
+      await showTool(page, 'History');
       await historyPanel(page).getByLabel('Path', { exact: true }).fill('/memories/a.md');
       await historyPanel(page).getByRole('button', { name: 'Forget…' }).click();
       await historyPanel(page).getByRole('button', { name: 'Forget for good' }).click();
@@ -186,6 +192,7 @@ describe('the history panel', () => {
   it('shows a change that wrote a 500,000-line file as its first lines and a count of the rest', async () => {
     await withDemo(async (page) => {
       const big = `${'x\n'.repeat(499_999)}x`;
+      await showTool(page, 'Bundles');
       await page.getByLabel('Import a bundle').setInputFiles(bundleOf({ '/memories/big.md': big }));
       await page.getByRole('button', { name: 'Apply import' }).click();
       const entry = change(page, 'You imported a bundle (1 path)');
@@ -203,9 +210,11 @@ describe('the history panel', () => {
       await withDemo(async (page) => {
         const store = stores.createStore('history');
         stores.api.createMemory(store.id, { path: '/pulled.md', content: 'from the store\n' });
+        await showConnection(page);
         await page.getByLabel('API key').fill('sk-ant-loopback');
         await page.getByLabel('Proxy URL').fill(stores.url);
-        const sync = page.getByRole('region', { name: 'Sync', exact: true });
+        await showTool(page, 'Sync');
+        const sync = page.getByRole('tabpanel', { name: 'Sync', exact: true });
         await sync.getByLabel('Memory Store', { exact: true }).check();
         await sync.getByLabel('Store id').fill(store.id);
         await sync.getByRole('button', { name: 'Connect', exact: true }).click();
@@ -215,6 +224,7 @@ describe('the history panel', () => {
         const pulled = change(page, 'Sync pulled changes to 1 path from the remote');
         await expect.poll(() => pulled.locator('.who').textContent()).toBe('Sync');
         expect(await pulled.locator('.change-paths').textContent()).toBe('#1 · /memories/pulled.md');
+        await showTool(page, 'History');
         await historyPanel(page).getByLabel('Show', { exact: true }).selectOption({ label: "sync's" });
         await expect.poll(() => historyLines(page)).toEqual(['Sync pulled changes to 1 path from the remote']);
         await sync.getByRole('button', { name: 'Disconnect', exact: true }).click();
@@ -230,6 +240,7 @@ describe('the import', () => {
     await withDemo(async (page) => {
       await runCommand(page, 'create', { path: '/memories/same.md', file_text: 'same text' });
       const bundle = await exportedBundle(page);
+      await showTool(page, 'Bundles');
       await page.getByLabel('Import a bundle').setInputFiles(bundle);
       const report = page.getByLabel('Import report');
       await expect.poll(() => report.textContent()).toContain('1 file(s) would be unchanged');
@@ -246,6 +257,7 @@ describe('the import', () => {
       await runCommand(page, 'create', { path: '/memories/keep.md', file_text: 'keep' });
       const bundle = await exportedBundle(page);
       await runCommand(page, 'create', { path: '/memories/extra.md', file_text: 'not in the bundle' });
+      await showTool(page, 'Bundles');
       const mode = page.getByLabel('Mode', { exact: true });
       const warning = page.locator('#bundles').getByText(/^\s*Replace deletes every file and folder/u);
       expect(await warning.isHidden()).toBe(true);
@@ -295,6 +307,7 @@ describe('the expiry', () => {
       await expect.poll(() => expireStatus.textContent()).toBe('Cancelled; nothing was deleted.');
       expect(await question.count()).toBe(0);
       expect(await files(page).count()).toBe(2);
+      await showTool(page, 'History');
       expect(await isFocused(page.getByRole('button', { name: 'Expire', exact: true }))).toBe(true);
 
       await page.getByRole('button', { name: 'Expire', exact: true }).click();

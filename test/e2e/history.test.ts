@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { startMessagesApiServer } from '../helpers/messages-api-server.js';
-import { builtDemoForFile, diskProfile, dumpIndexedDB, openDemo, runCommand } from './harness.js';
+import { builtDemoForFile, diskProfile, dumpIndexedDB, openDemo, runCommand, showConnection, showTool } from './harness.js';
 
 const NOTE = '/memories/offline-demo.md';
 const FIRST_TEXT = '# About the user\n- Drinks tea\n';
@@ -24,7 +24,7 @@ async function withDemo(body: (page: Page, context: BrowserContext) => Promise<v
   }
 }
 
-const historyPanel = (page: Page) => page.getByRole('region', { name: 'What Claude changed' });
+const historyPanel = (page: Page) => page.getByRole('tabpanel', { name: 'What Claude changed' });
 const changes = (page: Page) => historyPanel(page).getByRole('list', { name: 'Changes' }).getByRole('listitem');
 const tree = (page: Page) => page.getByLabel('Memory files');
 const viewer = (page: Page) => page.getByLabel('File content');
@@ -66,6 +66,7 @@ describe('the history panel', () => {
       await expect.poll(() => changes(page).first().locator('time').getAttribute('datetime')).toMatch(/^\d{4}-\d\d-\d\dT/);
 
       // Only Claude's, then only yours.
+      await showTool(page, 'History');
       await historyPanel(page).getByLabel('Show', { exact: true }).selectOption({ label: "Claude's" });
       await expect.poll(() => historyLines(page)).toEqual(['Claude edited a file', 'Claude wrote a file']);
       await historyPanel(page).getByLabel('Show', { exact: true }).selectOption({ label: 'yours' });
@@ -146,6 +147,7 @@ describe('the history panel', () => {
       );
       expect(await undoOf('Claude wrote a file').count()).toBe(0);
       expect(await undoOf('You edited a file').count()).toBe(1);
+      await showTool(page, 'History');
       const alert = historyPanel(page).getByRole('alert');
 
       // Undo yours first (from the keyboard), then Claude's applies.
@@ -267,6 +269,7 @@ describe('expiry and hidden files', () => {
       await tree(page).getByRole('treeitem', { name: 'plan.md' }).waitFor();
       await tree(page).getByRole('treeitem', { name: '.hidden.md' }).waitFor();
 
+      await showTool(page, 'History');
       const days = page.getByLabel('Delete files not used for');
       const status = page.getByRole('status').filter({ hasText: /deleted/i });
       await days.fill('30');
@@ -324,14 +327,19 @@ describe('a full quota', () => {
         expect(result).toBe(
           'Error: The browser refused to store this change because its storage quota for this site is full. Nothing was written.',
         );
+        // The console said so where the command ran; the Storage tab, not shown, is marked until it is looked at.
+        await expect.poll(() => page.getByRole('tab', { name: 'Storage', exact: true }).getAttribute('data-attention')).toBe('');
+        await showTool(page, 'Console');
         await page.getByText('is_error: true').waitFor();
-        await page.getByRole('region', { name: 'Command console' }).getByRole('alert').filter({ hasText: 'Storage is full.' }).waitFor();
-        const storageAlert = page.getByRole('region', { name: 'Storage' }).getByRole('alert');
+        await page.getByRole('tabpanel', { name: 'Command console' }).getByRole('alert').filter({ hasText: 'Storage is full.' }).waitFor();
+        await showTool(page, 'Storage');
+        const storageAlert = page.getByRole('tabpanel', { name: 'Storage' }).getByRole('alert');
         await expect.poll(() => storageAlert.textContent()).toContain('storage quota for this site is full');
         expect(await tree(page).getByRole('treeitem').count()).toBe(0);
         expect(await historyLines(page)).toEqual([]);
 
         // The same refusal reaching Claude through the chat is shown as loudly in the transcript.
+        await showConnection(page);
         await page.getByLabel('Proxy URL').fill(api.url);
         await page.getByLabel('Message').fill('remember this big thing');
         await page.getByRole('button', { name: 'Send' }).click();

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { startApacheWebdav, type ApacheWebdav } from '../servers/apache-webdav.js';
 import { startMemoryStoresServer, type MemoryStoresServer } from '../servers/memory-stores-server.js';
-import { builtDemoForFile, diskProfile, openDemo, runCommand } from './harness.js';
+import { builtDemoForFile, diskProfile, openDemo, runCommand, showConnection, showTool } from './harness.js';
 
 /** Apache answers a PUT body over this many bytes with 413: the file is skipped, not retried. */
 const BODY_LIMIT = 4096;
@@ -52,7 +52,7 @@ async function withDemo(body: (page: Page) => Promise<void>): Promise<void> {
   }
 }
 
-const panel = (page: Page) => page.getByRole('region', { name: 'Sync', exact: true });
+const panel = (page: Page) => page.getByRole('tabpanel', { name: 'Sync', exact: true });
 const statusLine = (page: Page) => panel(page).getByRole('status');
 const button = (page: Page, name: string) => panel(page).getByRole('button', { name, exact: true });
 const tree = (page: Page) => page.getByLabel('Memory files');
@@ -92,6 +92,7 @@ describe('the Sync panel with a WebDAV folder', () => {
   it('sends a file written here to the server, and shows a file put on the server after Sync now', async () => {
     await withDemo(async (page) => {
       await runCommand(page, 'create', { path: '/memories/notes.md', file_text: 'from the demo\n' });
+      await showTool(page, 'Sync');
       expect(await button(page, 'Sync now').isHidden()).toBe(true);
       await connectWebdav(page, dav);
       await expect.poll(() => statusLine(page).textContent()).toBe(upToDate());
@@ -113,6 +114,7 @@ describe('the Sync panel with a WebDAV folder', () => {
 
       await button(page, 'Disconnect').click();
       await expect.poll(() => statusLine(page).textContent()).toBe(`Not connected. Disconnected from WebDAV ${davUrl()}; the files stay here.`);
+      await showTool(page, 'Sync');
       expect(await button(page, 'Sync now').isHidden()).toBe(true);
       expect(await panel(page).getByLabel('Password', { exact: true }).isEditable()).toBe(true);
       expect(await tree(page).getByRole('treeitem', { name: 'from-server.md', exact: true }).count()).toBe(1);
@@ -131,6 +133,7 @@ describe('the Sync panel with a WebDAV folder', () => {
 
       await putOnServer('plan.md', 'plan: coffee (the other device)\n');
       await runCommand(page, 'str_replace', { path: '/memories/plan.md', old_str: 'tea', new_str: 'green tea (here)' });
+      await showTool(page, 'Sync');
       await button(page, 'Sync now').click();
       const conflicts = list(page, 'Conflicts').getByRole('listitem');
       await expect.poll(() => conflicts.count()).toBe(1);
@@ -202,6 +205,7 @@ describe('the Sync panel with a WebDAV folder', () => {
 
       // Another device empties the folder: more deletes than a sync makes without asking.
       for (const name of names) await rm(join(dav.root, name));
+      await showTool(page, 'Sync');
       await button(page, 'Sync now').click();
       const held = list(page, 'Deletes held back').getByRole('listitem');
       await expect.poll(() => held.count()).toBe(12);
@@ -222,6 +226,7 @@ describe('the Sync panel with a WebDAV folder', () => {
       await connectWebdav(page, dav);
       await expect.poll(() => statusLine(page).textContent()).toBe(upToDate());
       for (const name of names) await rm(join(dav.root, name));
+      await showTool(page, 'Sync');
       await button(page, 'Sync now').click();
       await expect.poll(() => list(page, 'Deletes held back').getByRole('listitem').count()).toBe(11);
 
@@ -254,6 +259,7 @@ describe('the Sync panel with a WebDAV folder', () => {
       expect(await storedSync(page)).toBeNull();
       expect(await everythingStored(page)).not.toContain(dav.password);
       // The API key's own opt-in is a different box.
+      await showConnection(page);
       expect(await page.getByLabel('Remember on this device').isChecked()).toBe(false);
     });
   });
@@ -262,9 +268,11 @@ describe('the Sync panel with a WebDAV folder', () => {
 describe('the Sync panel with a Memory Store', () => {
   /** The Connection panel pointed at the loopback API with `key`, then the store chosen and connected. */
   async function connectStore(page: Page, storeId: string, key: string): Promise<void> {
+    await showConnection(page);
     await page.getByLabel('API key').fill(key);
     await page.getByLabel('Proxy URL').fill(stores.url);
     await panel(page).getByLabel('Memory Store', { exact: true }).check();
+    await showTool(page, 'Sync');
     await panel(page).getByLabel('Store id').fill(storeId);
     await button(page, 'Connect').click();
   }
@@ -287,6 +295,7 @@ describe('the Sync panel with a Memory Store', () => {
       expect(calls.map((request) => keyOf(request.headers)).filter((key) => key !== STORE_KEY)).toEqual([]);
 
       stores.api.createMemory(store.id, { path: '/from-store.md', content: 'from the store\n' });
+      await showTool(page, 'Sync');
       await button(page, 'Sync now').click();
       await tree(page).getByRole('treeitem', { name: 'from-store.md', exact: true }).waitFor();
       await expectFile(page, 'from-store.md', 'from the store\n');
@@ -302,6 +311,7 @@ describe('the Sync panel with a Memory Store', () => {
       const alert: Locator = panel(page).getByRole('alert');
       await button(page, 'Connect').click();
       await expect.poll(() => alert.textContent()).toBe('Not connected: Enter the id of the Memory Store (memstore_…).');
+      await showTool(page, 'Sync');
       await panel(page).getByLabel('Store id').fill('memstore_x');
       await button(page, 'Connect').click();
       await expect.poll(() => alert.textContent()).toMatch(/^Not connected: A Memory Store is reached through the Connection panel\. Not connected: enter an API key or a proxy URL/u);
