@@ -14,8 +14,8 @@ import type { BetaRunnableTool } from '@anthropic-ai/sdk/lib/tools/BetaRunnableT
 import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import { memoryTool } from '../../src/entries/sdk.js';
 import { DEFAULT_AGENT_MODEL } from '../../src/entries/agent.js';
-import { SDK_MODELS } from '../../demo/models.js';
-import type { SdkModel } from '../../demo/models.js';
+import { SDK_MODELS } from '../../demo/chat/models.js';
+import type { SdkModel } from '../../demo/chat/models.js';
 import type { IndexedDBMemoryToolOptions } from '../../src/index.js';
 import { createScriptedClaude } from '../../src/offline/scripted-claude.js';
 import type { ReceivedToolResult } from '../../src/offline/scripted-claude.js';
