@@ -27,10 +27,17 @@ export function setupToolTabs(): ToolTabs {
       else tab.removeAttribute('aria-description');
     }
   };
+  // A hidden panel loses its scroll places (display: none has no scroll box); they are kept and put back.
+  const scrolled = new WeakMap<HTMLElement, Array<[Element, number]>>();
   const { select } = setupTablist(tablist, (panelId) => {
     for (const tab of tabs) {
       const panel = panelOf(tab);
-      panel.hidden = panel.id !== panelId;
+      const hide = panel.id !== panelId;
+      if (hide && !panel.hidden) {
+        scrolled.set(panel, [...panel.querySelectorAll('*')].filter((part) => part.scrollTop > 0).map((part) => [part, part.scrollTop]));
+      }
+      panel.hidden = hide;
+      if (!hide) for (const [part, top] of scrolled.get(panel) ?? []) part.scrollTop = top;
     }
     mark();
   });

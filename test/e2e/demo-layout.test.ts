@@ -58,6 +58,21 @@ describe('the demo’s layout', () => {
     });
   });
 
+  it('keeps a tool’s scroll place while another tool shows', async () => {
+    await withDiskProfile(async (context) => {
+      const page = await openDemo(context, site.url);
+      for (let i = 1; i <= 12; i++) await runCommand(page, 'create', { path: `/memories/n${i}.md`, file_text: `${i}` });
+      const list = page.getByRole('list', { name: 'Changes' });
+      await expect.poll(() => list.getByRole('listitem').count()).toBe(12);
+      await list.evaluate((element) => element.scrollTo(0, element.scrollHeight));
+      const place = await list.evaluate((element) => element.scrollTop);
+      expect(place).toBeGreaterThan(0);
+      await showTool(page, 'Console');
+      await showTool(page, 'History');
+      expect(await list.evaluate((element) => element.scrollTop)).toBe(place);
+    });
+  });
+
   it('leads with the Offline demo until a key or proxy is given, then with Send', async () => {
     await withDiskProfile(async (context) => {
       const page = await openDemo(context, site.url);

@@ -47,7 +47,9 @@ const files = (page: Page) => tree(page).locator('[data-kind="file"]');
 const bundleStatus = (page: Page) => page.locator('#bundles').getByRole('status');
 const isFocused = (locator: Locator) => locator.evaluate((element) => element === document.activeElement);
 
+/** The history's changes, one line each, read with the History tab shown (as a person would look). */
 async function historyLines(page: Page): Promise<string[]> {
+  await showTool(page, 'History');
   return (await changes(page).locator('.change-head').allTextContents()).map((text) => text.trim());
 }
 
@@ -75,6 +77,7 @@ describe('the history panel', () => {
       /** Another tab edits x.md; this one, not hearing it, still offers Undo on change `id`, which is refused. */
       const refuseUndoOf = async (id: number) => {
         await runCommand(other, 'str_replace', { path: '/memories/x.md', old_str: `v${id}`, new_str: `v${id + 1}` });
+        await showTool(page, 'History');
         await undoOf(changeNo(page, id)).click();
         await expect
           .poll(() => alert.textContent())
@@ -83,13 +86,17 @@ describe('the history panel', () => {
 
       await refuseUndoOf(1);
       await exportedBundle(page);
+      // Looked for where it was: an alert out of sight would not count as gone.
+      await showTool(page, 'History');
       await expect.poll(() => alert.count()).toBe(0);
 
       await refuseUndoOf(2);
       await showTool(page, 'Bundles');
       await page.getByLabel('Import a bundle').setInputFiles(bundle);
       await bundleStatus(page).filter({ hasText: 'is a valid bundle' }).waitFor();
+      await showTool(page, 'History');
       await expect.poll(() => alert.count()).toBe(0);
+      await showTool(page, 'Bundles');
       await page.getByRole('button', { name: 'Cancel', exact: true }).click();
 
       await refuseUndoOf(3);
@@ -101,7 +108,9 @@ describe('the history panel', () => {
   });
 
   it('offers the changes that arrive above a scrolled list with a button, and keeps the change being read in place', async () => {
-    await withDemo(async (page) => {
+    await withDemo(async (page, context) => {
+      // The changes come from another tab, as Claude's would from a conversation there, while this one reads on.
+      const writer = await openDemo(context, site.url);
       for (let i = 1; i <= 12; i++) await runCommand(page, 'create', { path: `/memories/n${i}.md`, file_text: `${i}` });
       await expect.poll(() => changes(page).count()).toBe(12);
       const box = list(page);
@@ -115,15 +124,14 @@ describe('the history panel', () => {
           return { id: item.dataset.id, offset: Math.round(item.getBoundingClientRect().top - top) };
         });
       const reading = await firstInView();
-      await showTool(page, 'History');
       const newButton = historyPanel(page).getByRole('button', { name: /^Show \d+ new changes?$/u });
       expect(await newButton.count()).toBe(0);
 
-      await runCommand(page, 'create', { path: '/memories/n13.md', file_text: '13' });
+      await runCommand(writer, 'create', { path: '/memories/n13.md', file_text: '13' });
       await expect.poll(() => changes(page).count()).toBe(13);
       await expect.poll(() => newButton.textContent()).toBe('Show 1 new change');
       expect(await firstInView()).toEqual(reading);
-      await runCommand(page, 'create', { path: '/memories/n14.md', file_text: '14' });
+      await runCommand(writer, 'create', { path: '/memories/n14.md', file_text: '14' });
       await expect.poll(() => newButton.textContent()).toBe('Show 2 new changes');
       expect(await firstInView()).toEqual(reading);
 
@@ -136,7 +144,7 @@ describe('the history panel', () => {
 
       // Scrolling back to the top by hand also sees them.
       await box.evaluate((element) => element.scrollTo(0, element.scrollHeight));
-      await runCommand(page, 'create', { path: '/memories/n15.md', file_text: '15' });
+      await runCommand(writer, 'create', { path: '/memories/n15.md', file_text: '15' });
       await expect.poll(() => newButton.textContent()).toBe('Show 1 new change');
       await box.evaluate((element) => element.scrollTo(0, 0));
       await expect.poll(() => newButton.count()).toBe(0);
@@ -195,6 +203,7 @@ describe('the history panel', () => {
       await showTool(page, 'Bundles');
       await page.getByLabel('Import a bundle').setInputFiles(bundleOf({ '/memories/big.md': big }));
       await page.getByRole('button', { name: 'Apply import' }).click();
+      await showTool(page, 'History');
       const entry = change(page, 'You imported a bundle (1 path)');
       await entry.getByRole('button', { name: 'Show changes' }).click();
       const diff = entry.getByLabel('Diff of /memories/big.md');
@@ -220,6 +229,7 @@ describe('the history panel', () => {
         await sync.getByRole('button', { name: 'Connect', exact: true }).click();
         await tree(page).getByRole('treeitem', { name: 'pulled.md', exact: true }).waitFor();
         await runCommand(page, 'create', { path: '/memories/mine.md', file_text: 'mine' });
+        await showTool(page, 'History');
 
         const pulled = change(page, 'Sync pulled changes to 1 path from the remote');
         await expect.poll(() => pulled.locator('.who').textContent()).toBe('Sync');
@@ -227,6 +237,7 @@ describe('the history panel', () => {
         await showTool(page, 'History');
         await historyPanel(page).getByLabel('Show', { exact: true }).selectOption({ label: "sync's" });
         await expect.poll(() => historyLines(page)).toEqual(['Sync pulled changes to 1 path from the remote']);
+        await showTool(page, 'Sync');
         await sync.getByRole('button', { name: 'Disconnect', exact: true }).click();
       });
     } finally {
@@ -307,7 +318,6 @@ describe('the expiry', () => {
       await expect.poll(() => expireStatus.textContent()).toBe('Cancelled; nothing was deleted.');
       expect(await question.count()).toBe(0);
       expect(await files(page).count()).toBe(2);
-      await showTool(page, 'History');
       expect(await isFocused(page.getByRole('button', { name: 'Expire', exact: true }))).toBe(true);
 
       await page.getByRole('button', { name: 'Expire', exact: true }).click();
