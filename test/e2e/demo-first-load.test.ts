@@ -65,8 +65,8 @@ describe('the demo’s first load', () => {
       const page = await openDemo(context, `${site.url}?prefetch=off`);
       const before = code.length;
       // Connect with no store id: the panel, loaded by this click, answers it.
-      await page.getByRole('button', { name: 'Connect' }).click();
       await showTool(page, 'Sync');
+      await page.getByRole('button', { name: 'Connect' }).click();
       await page.locator('#sync-alert').filter({ hasText: 'Not connected: Enter the id of the Memory Store' }).waitFor();
       expect(code.length).toBeGreaterThan(before);
     });

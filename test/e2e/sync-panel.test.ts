@@ -61,6 +61,7 @@ const davUrl = () => dav.url;
 const upToDate = () => `Up to date with WebDAV ${davUrl()}.`;
 
 async function connectWebdav(page: Page, credentials: { username: string; password: string }): Promise<void> {
+  await showTool(page, 'Sync');
   await panel(page).getByLabel('WebDAV', { exact: true }).check();
   await panel(page).getByLabel('WebDAV URL').fill(davUrl());
   await panel(page).getByLabel('Username', { exact: true }).fill(credentials.username);
@@ -251,6 +252,7 @@ describe('the Sync panel with a WebDAV folder', () => {
       expect(JSON.parse((await storedSync(page)) ?? 'null')).toMatchObject({ kind: 'webdav', url: davUrl(), username: dav.username, password: dav.password });
       await page.reload();
       await page.waitForSelector('body[data-ready="true"]');
+      await showTool(page, 'Sync');
       expect(await panel(page).getByLabel('WebDAV', { exact: true }).isChecked()).toBe(true);
       expect(await panel(page).getByLabel('Password', { exact: true }).inputValue()).toBe(dav.password);
       expect(await remember.isChecked()).toBe(true);
@@ -271,8 +273,8 @@ describe('the Sync panel with a Memory Store', () => {
     await showConnection(page);
     await page.getByLabel('API key').fill(key);
     await page.getByLabel('Proxy URL').fill(stores.url);
-    await panel(page).getByLabel('Memory Store', { exact: true }).check();
     await showTool(page, 'Sync');
+    await panel(page).getByLabel('Memory Store', { exact: true }).check();
     await panel(page).getByLabel('Store id').fill(storeId);
     await button(page, 'Connect').click();
   }
@@ -309,9 +311,9 @@ describe('the Sync panel with a Memory Store', () => {
   it('says what is missing instead of connecting: no store id, or no connection', async () => {
     await withDemo(async (page) => {
       const alert: Locator = panel(page).getByRole('alert');
+      await showTool(page, 'Sync');
       await button(page, 'Connect').click();
       await expect.poll(() => alert.textContent()).toBe('Not connected: Enter the id of the Memory Store (memstore_…).');
-      await showTool(page, 'Sync');
       await panel(page).getByLabel('Store id').fill('memstore_x');
       await button(page, 'Connect').click();
       await expect.poll(() => alert.textContent()).toMatch(/^Not connected: A Memory Store is reached through the Connection panel\. Not connected: enter an API key or a proxy URL/u);
