@@ -7,7 +7,7 @@ import { Buffer } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { startApacheWebdav } from '../servers/apache-webdav.js';
-import { builtDemoForFile, openDemo, runCommand, showConnection, showTool, withDiskProfile } from './harness.js';
+import { builtDemoForFile, openDeafDemo, openDemo, runCommand, showConnection, showTool, withDiskProfile } from './harness.js';
 
 const site = builtDemoForFile();
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -52,6 +52,15 @@ async function check(page: Page, state: string, report: string[]): Promise<void>
     }
   }
   await page.emulateMedia({ colorScheme: null });
+}
+
+/** `check` at a desktop's width and a 390 px phone's, the page left at the desktop's. */
+async function checkBothWidths(page: Page, state: string, report: string[]): Promise<void> {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await check(page, `${state}, desktop`, report);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await check(page, `${state}, 390 px`, report);
+  await page.setViewportSize({ width: 1280, height: 900 });
 }
 
 async function playOffline(page: Page): Promise<void> {
@@ -164,41 +173,101 @@ describe('the demo’s accessibility', () => {
     });
   });
 
-  it('has no axe-core violations with a sync conflict and its choices listed, light or dark, desktop and phone', async () => {
-    // As sync-panel.test.ts reaches it: a real Apache WebDAV folder, a file changed on both sides while syncing is stopped.
-    const dav = await startApacheWebdav();
+  it('has no axe-core violations with the Sync panel’s lists: a conflict, a skipped file, deletes held back', async () => {
+    // As sync-panel.test.ts reaches them: a real Apache WebDAV folder that refuses big bodies; while syncing is
+    // stopped, a file changed on both sides and more files deleted on the server than a sync deletes unasked.
+    const limit = 4096;
+    const dav = await startApacheWebdav({ limitRequestBody: limit });
     try {
       await withDiskProfile(async (context) => {
         const page = await openDemo(context, site.url);
-        await showTool(page, 'Sync');
         const sync = page.getByRole('tabpanel', { name: 'Sync', exact: true });
         const button = (name: string) => sync.getByRole('button', { name, exact: true });
-        await runCommand(page, 'create', { path: '/memories/plan.md', file_text: 'plan: tea\n' });
+        const items = (name: string) => sync.getByRole('list', { name, exact: true }).getByRole('listitem');
+        const notes = Array.from({ length: 11 }, (_, i) => `note-${String(i).padStart(2, '0')}.md`);
+        const files = Object.fromEntries(notes.map((name) => [`/memories/${name}`, `${name}\n`]));
+        await showTool(page, 'Bundles');
+        await page.getByLabel('Import a bundle').setInputFiles(bundleOf({ ...files, '/memories/plan.md': 'plan: tea\n', '/memories/big.md': 'x'.repeat(limit + 1) }));
+        await page.getByRole('button', { name: 'Apply import' }).click();
+        await expect.poll(() => tree(page).getByRole('treeitem').count()).toBe(13);
+
+        await showTool(page, 'Sync');
         await sync.getByLabel('WebDAV', { exact: true }).check();
         await sync.getByLabel('WebDAV URL').fill(dav.url);
         await sync.getByLabel('Username', { exact: true }).fill(dav.username);
         await sync.getByLabel('Password', { exact: true }).fill(dav.password);
         await button('Connect').click();
-        await expect.poll(() => sync.getByRole('status').textContent()).toBe(`Up to date with WebDAV ${dav.url}.`);
+        await expect.poll(() => items('Skipped files').count()).toBe(1);
         await button('Stop syncing').click();
         await button('Start syncing').waitFor();
         const authorization = `Basic ${Buffer.from(`${dav.username}:${dav.password}`).toString('base64')}`;
         expect((await fetch(new URL('plan.md', dav.url), { method: 'PUT', headers: { authorization }, body: 'plan: coffee\n' })).ok).toBe(true);
+        for (const name of notes) expect((await fetch(new URL(name, dav.url), { method: 'DELETE', headers: { authorization } })).ok).toBe(true);
         await runCommand(page, 'str_replace', { path: '/memories/plan.md', old_str: 'tea', new_str: 'green tea' });
         await showTool(page, 'Sync');
         await button('Sync now').click();
-        await expect.poll(() => sync.getByRole('list', { name: 'Conflicts', exact: true }).getByRole('listitem').count()).toBe(1);
+        await expect.poll(() => items('Conflicts').count()).toBe(1);
+        await expect.poll(() => items('Deletes held back').count()).toBe(notes.length);
+        expect(await items('Skipped files').count()).toBe(1);
 
         const report: string[] = [];
-        await check(page, 'a sync conflict listed, desktop', report);
-        await page.setViewportSize({ width: 390, height: 844 });
-        await check(page, 'a sync conflict listed, 390 px', report);
+        await checkBothWidths(page, 'a sync conflict, a skipped file and held deletes listed', report);
         if (report.length > 0) console.log(report.join('\n'));
         expect(report).toEqual([]);
       });
     } finally {
       await dav.stop();
     }
+  });
+
+  it('has no axe-core violations in the alerts a person meets: a refused undo, new changes above the list, a full quota', async () => {
+    await withDiskProfile(async (context) => {
+      const report: string[] = [];
+      const page = await openDemo(context, site.url);
+      // First, on a fresh page as history.test.ts reaches it: a write the browser's quota refuses (Chromium's own
+      // override, a little over what is used). Its alerts stay up through the states after.
+      const cdp = await context.newCDPSession(page);
+      const origin = new URL(site.url).origin;
+      const used = await page.evaluate(async () => (await navigator.storage.estimate()).usage ?? 0);
+      await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: used + 64 * 1024 });
+      // Random hex, so that it stays big on disk: Chromium compresses large values.
+      const big = Array.from({ length: 400_000 / 64 }, () => Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString('hex')).join('');
+      expect(await runCommand(page, 'create', { path: '/memories/big.md', file_text: big })).toMatch(/storage quota for this site is full/u);
+      await showTool(page, 'Storage');
+      await page.getByRole('tabpanel', { name: 'Storage' }).getByRole('alert').waitFor();
+      await checkBothWidths(page, 'the storage-full alert', report);
+      await showTool(page, 'Console');
+      await checkBothWidths(page, 'the console’s storage-full alert', report);
+      await cdp.send('Storage.overrideQuotaForOrigin', { origin });
+
+      const history = (tab: Page) => tab.getByRole('tabpanel', { name: 'What Claude changed' });
+      const changes = (tab: Page) => history(tab).getByRole('list', { name: 'Changes' }).getByRole('listitem');
+
+      // A tab that does not hear the others offers an Undo another tab has made stale; pressing it is refused.
+      const deaf = await openDeafDemo(context, site.url);
+      await runCommand(deaf, 'create', { path: '/memories/x.md', file_text: 'v1' });
+      await runCommand(page, 'str_replace', { path: '/memories/x.md', old_str: 'v1', new_str: 'v2' });
+      await showTool(deaf, 'History');
+      await changes(deaf).filter({ has: deaf.getByText(/^#1 · /u) }).getByRole('button', { name: 'Undo', exact: true }).click();
+      await history(deaf).getByRole('alert').filter({ hasText: 'cannot be undone cleanly' }).waitFor();
+      await checkBothWidths(deaf, 'a refused undo’s alert', report);
+      await deaf.close();
+
+      // Changes that arrive above a list scrolled down are offered with a button.
+      for (let i = 1; i <= 12; i++) await runCommand(page, 'create', { path: `/memories/n${i}.md`, file_text: `${i}` });
+      await showTool(page, 'History');
+      await expect.poll(() => changes(page).count()).toBe(14);
+      const box = history(page).getByRole('list', { name: 'Changes' });
+      await box.evaluate((element) => element.scrollTo(0, element.scrollHeight));
+      const writer = await openDemo(context, site.url);
+      await runCommand(writer, 'create', { path: '/memories/n13.md', file_text: '13' });
+      await history(page).getByRole('button', { name: 'Show 1 new change' }).waitFor();
+      await check(page, 'new changes offered above the history list, desktop', report);
+      await writer.close();
+
+      if (report.length > 0) console.log(report.join('\n'));
+      expect(report).toEqual([]);
+    });
   });
 
   it('reaches the conversation and the memory tree from the top in a few Tab presses, through skip links', async () => {

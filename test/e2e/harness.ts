@@ -194,13 +194,20 @@ export function recordRequests(context: BrowserContext): string[] {
 }
 
 /** Opens the demo and waits until it has opened the memory and drawn the panels. */
-export async function openDemo(context: BrowserContext, url: string): Promise<Page> {
+export async function openDemo(context: BrowserContext, url: string, options: { hearsOtherTabs?: boolean } = {}): Promise<Page> {
   const page = await context.newPage();
   page.setDefaultTimeout(120_000);
+  if (options.hearsOtherTabs === false) await page.addInitScript(() => Reflect.deleteProperty(window, 'BroadcastChannel'));
   await page.goto(url);
   await page.waitForSelector('body[data-ready="true"]');
   return page;
 }
+
+/**
+ * The demo in a tab that does not hear the other tabs (no BroadcastChannel, as in a browser without one): its
+ * history stays as it last read it, so it can offer an Undo that another tab has made stale.
+ */
+export const openDeafDemo = (context: BrowserContext, url: string): Promise<Page> => openDemo(context, url, { hearsOtherTabs: false });
 
 /** Every record of every IndexedDB database of the page's origin, as one JSON text. */
 export function dumpIndexedDB(page: Page): Promise<string> {

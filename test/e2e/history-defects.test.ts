@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { startMemoryStoresServer, type MemoryStoresServer } from '../servers/memory-stores-server.js';
-import { builtDemoForFile, diskProfile, openDemo, runCommand, showConnection, showTool } from './harness.js';
+import { builtDemoForFile, diskProfile, openDeafDemo, openDemo, runCommand, showConnection, showTool } from './harness.js';
 
 const site = builtDemoForFile();
 
@@ -21,19 +21,6 @@ async function withDemo(body: (page: Page, context: BrowserContext) => Promise<v
   } finally {
     await profile.close();
   }
-}
-
-/**
- * The demo in a tab that does not hear the other tabs (no BroadcastChannel, as in a browser without one): its
- * history stays as it last read it, so it can offer an Undo that another tab has made stale.
- */
-async function openDeafDemo(context: BrowserContext): Promise<Page> {
-  const page = await context.newPage();
-  page.setDefaultTimeout(120_000);
-  await page.addInitScript(() => Reflect.deleteProperty(window, 'BroadcastChannel'));
-  await page.goto(site.url);
-  await page.waitForSelector('body[data-ready="true"]');
-  return page;
 }
 
 const historyPanel = (page: Page) => page.getByRole('tabpanel', { name: 'What Claude changed' });
@@ -69,7 +56,7 @@ function bundleOf(files: Record<string, string>): { name: string; mimeType: stri
 describe('the history panel', () => {
   it('retires a refused undo’s alert at the next export, import or expiry', async () => {
     await withDemo(async (other, context) => {
-      const page = await openDeafDemo(context);
+      const page = await openDeafDemo(context, site.url);
       const alert = historyPanel(page).getByRole('alert');
       await runCommand(page, 'create', { path: '/memories/x.md', file_text: 'v1' });
       const bundle = await exportedBundle(page);
