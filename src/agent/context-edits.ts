@@ -12,6 +12,7 @@ import type {
   BetaThinkingConfigParam,
 } from '../core/sdk-types.js';
 import { lastCompactionAt } from './conversation.js';
+import { checkClearThinking, checkClearToolUses, checkCompactionTrigger, known } from './edit-checks.js';
 
 /** The beta that clearing tool uses and thinking needs; sent only with `contextManagement` or `clearThinking`. */
 export const CONTEXT_MANAGEMENT_BETA = 'context-management-2025-06-27';
@@ -30,7 +31,7 @@ export type ClearThinkingOption = boolean | Omit<BetaClearThinking20251015Edit, 
 export type CompactionOption =
   | boolean
   | {
-      /** When the API compacts. Default (the API's): 150,000 input tokens. */
+      /** When the API compacts: 50,000 input tokens at least (the API's minimum). Default (the API's): 150,000. */
       trigger?: BetaInputTokensTrigger;
       /** Replaces the API's instructions for writing the summary. */
       instructions?: string;
@@ -71,15 +72,13 @@ export function contextEdits(options: ContextEditOptions): ContextEdits {
       throw new TypeError('`clearThinking` with `thinking: { type: "disabled" }`: there is no thinking to clear.');
     }
     const fields = clearThinking === true ? {} : known('clearThinking', clearThinking, CLEAR_THINKING_KEYS);
+    checkClearThinking(fields);
     edits.push({ ...fields, type: 'clear_thinking_20251015' });
   }
   if (contextManagement) {
     const fields =
       contextManagement === true ? {} : known('contextManagement', contextManagement, CLEAR_TOOL_USES_KEYS);
-    const excluded: unknown = fields.exclude_tools;
-    if (excluded != null && !(Array.isArray(excluded) && excluded.every((name) => typeof name === 'string'))) {
-      throw new TypeError('`contextManagement.exclude_tools` must be a list of tool names, e.g. ["memory"].');
-    }
+    checkClearToolUses(fields);
     edits.push({ ...fields, type: 'clear_tool_uses_20250919' });
   }
   if (edits.length > 0) betas.push(CONTEXT_MANAGEMENT_BETA);
@@ -113,9 +112,12 @@ export function clearedBy(response: BetaContextManagementResponse | null | undef
 function compactEdit(option: Exclude<CompactionOption, false>): BetaCompact20260112Edit {
   if (option === true) return { type: 'compact_20260112' };
   const { trigger, instructions, pauseAfterCompaction } = known('compaction', option, COMPACTION_KEYS);
-  if (trigger !== undefined) checkTrigger(trigger);
+  if (trigger !== undefined) checkCompactionTrigger(trigger);
   if (instructions !== undefined && typeof instructions !== 'string') {
     throw new TypeError('`compaction.instructions` must be a string.');
+  }
+  if (pauseAfterCompaction !== undefined && typeof pauseAfterCompaction !== 'boolean') {
+    throw new TypeError('`compaction.pauseAfterCompaction` must be true or false.');
   }
   return {
     type: 'compact_20260112',
@@ -123,26 +125,4 @@ function compactEdit(option: Exclude<CompactionOption, false>): BetaCompact20260
     ...(instructions !== undefined ? { instructions } : {}),
     ...(pauseAfterCompaction !== undefined ? { pause_after_compaction: pauseAfterCompaction } : {}),
   };
-}
-
-function checkTrigger(trigger: unknown): void {
-  const { type, value } = (typeof trigger === 'object' && trigger !== null ? trigger : {}) as Record<string, unknown>;
-  if (type !== 'input_tokens' || typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new TypeError(
-      "`compaction.trigger` must be { type: 'input_tokens', value: <a positive integer> }, " +
-        `got ${JSON.stringify(trigger)}`,
-    );
-  }
-}
-
-/** `value` when all its keys are `keys`; an unknown key is refused, not passed on to the API. */
-function known<T extends object>(name: string, value: T, keys: string[]): T {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new TypeError(`\`${name}\` must be true, false or an object.`);
-  }
-  const unknown = Object.keys(value).filter((key) => !keys.includes(key));
-  if (unknown.length > 0) {
-    throw new TypeError(`\`${name}\` has unknown keys: ${unknown.join(', ')} (known: ${keys.join(', ')}).`);
-  }
-  return value;
 }

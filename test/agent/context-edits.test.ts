@@ -72,7 +72,20 @@ describe('context edits', () => {
       [{ clearThinking: { keep: 'all', turns: 1 } as never }, /`clearThinking` has unknown keys: turns/],
       [{ compaction: { pause_after_compaction: true } as never }, /`compaction` has unknown keys: pause_after_compaction \(known: trigger, instructions, pauseAfterCompaction\)/],
       [{ compaction: { trigger: 100_000 } as never }, /`compaction.trigger` must be \{ type: 'input_tokens'/],
-      [{ compaction: { trigger: { type: 'input_tokens', value: 0 } } }, /`compaction.trigger`/],
+      [{ compaction: { trigger: { type: 'input_tokens', value: 0 } } }, /`compaction.trigger` must be 50,000 input tokens or more/],
+      [{ compaction: { trigger: { type: 'input_tokens', value: 49_999 } } }, /50,000 input tokens or more \(the API's minimum; its default is 150,000\), got 49999/],
+      [{ compaction: { trigger: { type: 'input_tokens', value: 60_000, unit: 'k' } } as never }, /`compaction.trigger` has unknown keys: unit/],
+      [{ compaction: { trigger: null } as never }, /`compaction.trigger` must be/],
+      [{ compaction: { pauseAfterCompaction: 'yes' } as never }, /`compaction.pauseAfterCompaction` must be true or false/],
+      [{ contextManagement: { keep: { type: 'tool_uses', value: 3, min: 1 } } as never }, /`contextManagement.keep` has unknown keys: min \(known: type, value\)/],
+      [{ contextManagement: { keep: { type: 'tool_use', value: 3 } } as never }, /`contextManagement.keep` must be \{ type: 'tool_uses'/],
+      [{ contextManagement: { trigger: { type: 'input_tokens', value: 30_000, at: 1 } } as never }, /`contextManagement.trigger` has unknown keys: at/],
+      [{ contextManagement: { trigger: { type: 'turns', value: 3 } } as never }, /`contextManagement.trigger` must be \{ type: 'input_tokens' \| 'tool_uses'/],
+      [{ contextManagement: { clear_at_least: { type: 'input_tokens', value: 5_000, soft: true } } as never }, /`contextManagement.clear_at_least` has unknown keys: soft/],
+      [{ contextManagement: { clear_at_least: { type: 'input_tokens', value: -1 } } }, /`contextManagement.clear_at_least.value` must be 0 or more/],
+      [{ clearThinking: { keep: { type: 'thinking_turns', value: 2, last: true } } as never }, /`clearThinking.keep` has unknown keys: last/],
+      [{ clearThinking: { keep: { type: 'all', value: 2 } } as never }, /`clearThinking.keep` has unknown keys: value \(known: type\)/],
+      [{ clearThinking: { keep: 'some' } as never }, /`clearThinking.keep` must be \{ type: 'thinking_turns'/],
       [{ compaction: { instructions: 7 } as never }, /`compaction.instructions` must be a string/],
       [{ compaction: 'yes' as never }, /`compaction` must be true, false or an object/],
       [{ clearThinking: true, thinking: { type: 'disabled' } }, /there is no thinking to clear/],
@@ -89,6 +102,15 @@ describe('context edits', () => {
     }
     expect(requests).toBe(0);
     expect(() => createMemoryAgent({ tool, apiKey: 'k', thinking: { type: 'enabled', budget_tokens: 2048 }, clearThinking: true })).not.toThrow();
+    // The edges the API takes pass: its minimum trigger, every form of each nested field.
+    const taken: Array<Partial<MemoryAgentOptions>> = [
+      { compaction: { trigger: { type: 'input_tokens', value: 50_000 }, pauseAfterCompaction: true } },
+      { contextManagement: { trigger: { type: 'tool_uses', value: 10 }, keep: { type: 'tool_uses', value: 0 }, clear_at_least: { type: 'input_tokens', value: 0 } } },
+      { clearThinking: { keep: 'all' } },
+      { clearThinking: { keep: { type: 'all' } } },
+      { clearThinking: { keep: { type: 'thinking_turns', value: 1 } } },
+    ];
+    for (const options of taken) expect(() => createMemoryAgent({ tool, apiKey: 'k', fetch, ...options }), JSON.stringify(options)).not.toThrow();
   });
 
   it('tells a subscriber what the API cleared: tool uses, thinking turns and tokens, from applied_edits', async () => {
