@@ -220,7 +220,7 @@ describe('the demo’s accessibility', () => {
     }
   });
 
-  it('has no axe-core violations in the alerts a person meets: a refused undo, new changes above the list, a full quota', async () => {
+  it('has no axe-core violations in the alerts a person meets: a full quota, a refused undo, new changes above the list, a capped diff', async () => {
     await withDiskProfile(async (context) => {
       const report: string[] = [];
       const page = await openDemo(context, site.url);
@@ -264,6 +264,16 @@ describe('the demo’s accessibility', () => {
       await history(page).getByRole('button', { name: 'Show 1 new change' }).waitFor();
       await check(page, 'new changes offered above the history list, desktop', report);
       await writer.close();
+
+      // A change too long to show whole: its diff shows the first lines and counts the rest.
+      await history(page).getByRole('button', { name: 'Show 1 new change' }).click();
+      const lines = Array.from({ length: 1000 }, (_, i) => `line ${i}`).join('\n');
+      await runCommand(page, 'create', { path: '/memories/long.md', file_text: lines });
+      await expect.poll(() => changes(page).count()).toBe(16);
+      const newest = changes(page).first();
+      await newest.getByRole('button', { name: 'Show changes', exact: true }).click();
+      await newest.getByText(/more lines not shown/u).waitFor();
+      await checkBothWidths(page, 'a capped diff', report);
 
       if (report.length > 0) console.log(report.join('\n'));
       expect(report).toEqual([]);
