@@ -11,6 +11,7 @@ import { COMPACT_NOW_BETA, betasFor } from './context-edits.js';
 import { clone, summaryOf } from './conversation.js';
 import { MemoryAgentError, describeAgentError } from './errors.js';
 import type { Compaction } from './events.js';
+import { replyOf } from './reply.js';
 import type { TurnScope } from './turn.js';
 import { addUsage } from './usage.js';
 
@@ -32,6 +33,10 @@ export function compactionConfig(options: CompactOptions): BetaCompactionConfig 
   return { type: 'summarize', ...(options.instructions !== undefined ? { instructions: options.instructions } : {}) };
 }
 
+/** A compaction as the page is told of it: who asked, the summary and its size, and what it stands for. */
+export function compactionOf(trigger: Compaction['trigger'], summary: string, replacedMessages: number): Compaction {
+  return { trigger, summary, summaryChars: summary.length, replacedMessages };
+}
 
 /** `message` as the history keeps it: its blocks exactly as they came, a compaction's signature and all. */
 export function asParam(message: Pick<BetaMessage, 'content'>): BetaMessageParam {
@@ -49,17 +54,15 @@ export async function runCompaction(
 ): Promise<Compaction | null> {
   const before = scope.history;
   const betas = [...new Set([...betasFor(scope.request.edits, before), COMPACT_NOW_BETA])];
-  const runner = scope.client.beta.messages.toolRunner(
-    { ...scope.request.params, betas, messages: before, stream: true, thread: false },
-    { signal },
-  );
+  const { params, stream } = scope.request;
+  const runner = scope.client.beta.messages.toolRunner({ ...params, betas, messages: before, stream, thread: false }, { signal });
   runner.compactBeforeNextTurn(config);
   let compaction: Compaction | undefined;
   try {
-    for await (const stream of runner) {
-      const message = await stream.finalMessage();
+    for await (const item of runner) {
+      const message = await replyOf(item);
       const summary = summaryOf(message);
-      compaction = summary === undefined ? undefined : { trigger: 'request', summary, replacedMessages: before.length };
+      compaction = summary === undefined ? undefined : compactionOf('request', summary, before.length);
       if (compaction) {
         scope.history = [asParam(message)];
         scope.emit({ type: 'compacted', ...compaction });

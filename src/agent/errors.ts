@@ -124,6 +124,13 @@ const NO_STREAM_MESSAGE =
   'The server answered, but not with a stream from the API: with a proxy, check that its path forwards to the ' +
   'Messages API (it may be answering with a web page instead).';
 
+/** The start of the error reply.ts throws for a reply not streamed that is no message (a page where JSON should be). */
+export const NOT_A_MESSAGE = 'The server answered without a message from the API';
+
+const NO_MESSAGE_MESSAGE =
+  'The server answered, but not with a message from the API: with a proxy, check that its path forwards to the ' +
+  'Messages API (it may be answering with a web page instead).';
+
 /** Thrown by `agent.send()`: a failed turn, told by its {@link AgentErrorDescription}, the original as `cause`. */
 export class MemoryAgentError extends Error {
   override readonly name = 'MemoryAgentError' as const;
@@ -187,6 +194,11 @@ export function describeAgentError(error: unknown, context: AgentErrorContext = 
   // Up to SDK 1.16 a body that broke off came as fetch's own TypeError (a request with no answer was wrapped).
   if (brokeOff(error, true)) return dropped();
   if (NO_STREAM.test(said)) return { ...describe('other'), title: 'Not the API', message: NO_STREAM_MESSAGE };
+  // `stream: false`: the SDK passes a 200 that is not JSON on as text, which is no message (reply.ts); a page may
+  // fail in the SDK first, in a TypeError that quotes it (never shown).
+  if (said.startsWith(NOT_A_MESSAGE) || (name === 'TypeError' && /<(?:!doctype|html)/iu.test(said))) {
+    return { ...describe('other'), title: 'Not the API', message: NO_MESSAGE_MESSAGE };
+  }
 
   const status = typeof fields.status === 'number' ? fields.status : undefined;
   const extra: Partial<AgentErrorDescription> = {};

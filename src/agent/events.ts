@@ -42,6 +42,8 @@ export interface Compaction {
   trigger: 'auto' | 'request';
   /** The summary, as Claude reads it from now on. Its tokens come in the `usage` that follows (`compaction_*`). */
   summary: string;
+  /** The summary's length in characters (UTF-16 code units, as `summary.length`): how much it is, at a glance. */
+  summaryChars: number;
   /** How many messages of the history the summary replaced. */
   replacedMessages: number;
 }

@@ -29,6 +29,11 @@ export interface MemoryAgentOptions extends AgentConnection {
   clearThinking?: ClearThinkingOption;
   /** Lets the API summarize the conversation as it reaches a size (`compact_20260112`). */
   compaction?: CompactionOption;
+  /**
+   * Default true: each reply streams, its text told as it comes. `false` asks for each reply whole (for a proxy that
+   * cannot pass a stream): the same events, usage and history, each message's text in one `text` event.
+   */
+  stream?: boolean;
   /** A conversation to continue, e.g. the `messages` of an agent saved earlier. */
   messages?: BetaMessageParam[];
   /** Called with every {@link MemoryAgentEvent}; the same as `agent.subscribe(onEvent)`. */
@@ -48,6 +53,9 @@ export function requestSettings(options: MemoryAgentOptions) {
   checkCount('maxIterations', options.maxIterations);
   const maxTokens = options.maxTokens ?? 4096;
   checkThinking(options.thinking, maxTokens);
+  if (options.stream !== undefined && typeof options.stream !== 'boolean') {
+    throw new TypeError(`\`stream\` must be true or false, got ${JSON.stringify(options.stream)}`);
+  }
   const edits = contextEdits(options);
   const params = {
     model: options.model ?? DEFAULT_AGENT_MODEL,
@@ -58,7 +66,7 @@ export function requestSettings(options: MemoryAgentOptions) {
     ...(options.thinking !== undefined ? { thinking: options.thinking } : {}),
     ...(edits.context_management ? { context_management: edits.context_management } : {}),
   };
-  return { params, edits };
+  return { params, edits, stream: options.stream ?? true };
 }
 
 function checkCount(name: string, value: number | undefined): void {

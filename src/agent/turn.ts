@@ -1,12 +1,13 @@
-// One `send()`: the SDK's tool runner, streaming, with what it does told as events; however the turn ends, the
+// One `send()`: the SDK's tool runner, streamed or not, with what it does told as events; however the turn ends, the
 // history it leaves is one a next request can continue (README.md, "The loop" and "Compaction").
 
 import type { Anthropic } from '@anthropic-ai/sdk';
 import type { BetaCompactionConfig, BetaContentBlock, BetaMessage, BetaMessageParam } from '../core/sdk-types.js';
-import { asParam } from './compaction.js';
+import { asParam, compactionOf } from './compaction.js';
 import { COMPACT_NOW_BETA, betasFor, clearedBy } from './context-edits.js';
 import { answerCutCalls, clone, fromLastCompaction, resumable, withUserText } from './conversation.js';
 import { MemoryAgentError, describeAgentError } from './errors.js';
+import { replyOf } from './reply.js';
 import type { Compaction, MemoryAgentEvent, TurnEnd } from './events.js';
 import type { RequestSettings } from './options.js';
 import type { AgentUsageTotals } from './usage.js';
@@ -50,8 +51,9 @@ export async function runTurn(
   const start = withUserText(before, text);
   const betas = betasFor(edits, start);
   // The whole history goes with every request: the agent owns it, and proxies need not know threads.
+  const { params, stream } = scope.request;
   const runner = scope.client.beta.messages.toolRunner(
-    { ...scope.request.params, ...(betas.length > 0 ? { betas } : {}), messages: start, stream: true, thread: false },
+    { ...params, ...(betas.length > 0 ? { betas } : {}), messages: start, stream, thread: false },
     { signal },
   );
   scope.compactNext = (config) => {
@@ -74,8 +76,7 @@ export async function runTurn(
     emit({ type: 'tool_call', id: block.id, name: block.name, input: block.input });
   };
   try {
-    for await (const stream of runner) {
-      streaming = stream;
+    for await (const item of runner) {
       const shown = { text: '', calls: new Set<string>(), compaction: false };
       // Told as soon as it is whole, before the answer it comes first in; the stream's end tops it up.
       const tellCompaction = (block: BetaContentBlock) => {
@@ -84,27 +85,29 @@ export async function runTurn(
         summarized = clone(block);
         // What the summary replaces: everything sent (while the reply is handled, `params` does not hold it yet).
         const replacedMessages = runner.params.messages.length;
-        const compaction: Compaction = { trigger, summary: block.content, replacedMessages };
+        const compaction = compactionOf(trigger, block.content, replacedMessages);
         if (trigger === 'request') scope.requested = compaction;
         emit({ type: 'compacted', ...compaction });
       };
-      stream.on('text', (delta) => {
-        shown.text += delta;
-        emit({ type: 'text', delta });
-      });
-      stream.on('contentBlock', (block) => {
-        tellCompaction(block);
-        showCall(block, shown.calls);
-      });
-      const message = await stream.finalMessage();
+      if ('finalMessage' in item) {
+        streaming = item;
+        item.on('text', (delta) => {
+          shown.text += delta;
+          emit({ type: 'text', delta });
+        });
+        item.on('contentBlock', (block) => {
+          tellCompaction(block);
+          showCall(block, shown.calls);
+        });
+      }
+      const message = await replyOf(item);
       streaming = undefined;
-      // Listeners attached after the first events would have missed them; show what is missing.
+      // A reply not streamed is told here whole, in the order a stream tells it (the summary first); a streamed one is
+      // topped up, since listeners attached after its first events would have missed them.
+      for (const block of message.content) tellCompaction(block);
       const rest = textOf(message).slice(shown.text.length);
       if (rest !== '') emit({ type: 'text', delta: rest });
-      for (const block of message.content) {
-        tellCompaction(block);
-        showCall(block, shown.calls);
-      }
+      for (const block of message.content) showCall(block, shown.calls);
 
       // Without the compaction edit, a reply that is a summary only answers the runner's own compaction request.
       const requested = !edits.compacts && message.stop_reason === 'compaction';

@@ -60,7 +60,7 @@ describe('compaction by the API (the `compaction` option)', () => {
     await agent.send('and now?');
     expect(claude.requests[3]?.messages).toEqual([...agent.messages.slice(0, 3), { role: 'user', content: 'and now?' }]);
     expect(eventsOf(events, 'compacted')).toEqual([
-      { type: 'compacted', trigger: 'auto', summary: SUMMARY, replacedMessages: 3 },
+      { type: 'compacted', trigger: 'auto', summary: SUMMARY, summaryChars: SUMMARY.length, replacedMessages: 3 },
     ]);
     // Told as the block came whole, before the answer that follows it in the reply.
     const second = events.slice(events.findIndex((event) => event.type === 'turn_end') + 1).map((event) => event.type);
@@ -160,7 +160,7 @@ describe('compact(): compaction on request, through the SDK runner', () => {
     await agent.send('I like green tea.');
     const compaction = await agent.compact({ instructions: 'Keep what the user likes.' });
 
-    expect(compaction).toEqual({ trigger: 'request', summary: SUMMARY, replacedMessages: 2 });
+    expect(compaction).toEqual({ trigger: 'request', summary: SUMMARY, summaryChars: SUMMARY.length, replacedMessages: 2 });
     const request = claude.requests[1];
     expect(request).toMatchObject({ compaction: { type: 'summarize', instructions: 'Keep what the user likes.' } });
     // The SDK leaves context_management off a compaction request (the API refuses the two together).

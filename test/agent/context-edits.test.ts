@@ -86,6 +86,7 @@ describe('context edits', () => {
       [{ clearThinking: { keep: { type: 'thinking_turns', value: 2, last: true } } as never }, /`clearThinking.keep` has unknown keys: last/],
       [{ clearThinking: { keep: { type: 'all', value: 2 } } as never }, /`clearThinking.keep` has unknown keys: value \(known: type\)/],
       [{ clearThinking: { keep: 'some' } as never }, /`clearThinking.keep` must be \{ type: 'thinking_turns'/],
+      [{ stream: 'no' as never }, /`stream` must be true or false/],
       [{ compaction: { instructions: 7 } as never }, /`compaction.instructions` must be a string/],
       [{ compaction: 'yes' as never }, /`compaction` must be true, false or an object/],
       [{ clearThinking: true, thinking: { type: 'disabled' } }, /there is no thinking to clear/],
@@ -109,6 +110,7 @@ describe('context edits', () => {
       { clearThinking: { keep: 'all' } },
       { clearThinking: { keep: { type: 'all' } } },
       { clearThinking: { keep: { type: 'thinking_turns', value: 1 } } },
+      { stream: false },
     ];
     for (const options of taken) expect(() => createMemoryAgent({ tool, apiKey: 'k', fetch, ...options }), JSON.stringify(options)).not.toThrow();
   });

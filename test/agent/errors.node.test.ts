@@ -191,4 +191,21 @@ describe('a server that is not the API', () => {
     });
     expect(await failureOf(url)).toMatchObject({ kind: 'other', title: 'Not the API', message: expect.stringMatching(/not with a stream from the API/) });
   });
+
+  it('says so when a web page comes back where a reply not streamed should be (`stream: false`)', async () => {
+    const url = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<!doctype html><html><body>app</body></html>');
+    });
+    const description = await failureOf(url, { baseURL: url, maxRetries: 0, stream: false });
+    expect(description).toMatchObject({ kind: 'other', title: 'Not the API', message: expect.stringMatching(/not with a message from the API/) });
+    expect(description.message).not.toContain('<');
+
+    // JSON, but not a message: a proxy's own answer.
+    const json = await serve((res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('{"status":"ok"}');
+    });
+    expect(await failureOf(json, { baseURL: json, maxRetries: 0, stream: false })).toMatchObject({ title: 'Not the API' });
+  });
 });

@@ -62,3 +62,16 @@ export function stoppingAfter(fetch: typeof globalThis.fetch, marker: RegExp, st
     return new Response(body, { status: response.status, headers: response.headers });
   }) as typeof globalThis.fetch;
 }
+
+/** `fetch` that keeps the raw text of each request's body and each answer's, to check what goes back byte for byte. */
+export function recordingBodies(fetch: typeof globalThis.fetch) {
+  const sent: string[] = [];
+  const received: string[] = [];
+  const recording = (async (input: RequestInfo | URL, init?: RequestInit) => {
+    if (typeof init?.body === 'string') sent.push(init.body);
+    const response = await fetch(input, init);
+    received.push(await response.clone().text());
+    return response;
+  }) as typeof globalThis.fetch;
+  return { fetch: recording, sent, received };
+}
