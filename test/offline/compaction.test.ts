@@ -70,6 +70,28 @@ describe('the scripted Claude’s compaction, through the real SDK', () => {
     expect(streamed).toMatchObject(sameButIndex as object);
   });
 
+  it('serves tool_changes whole and streamed alike, and refuses them changed in any way, their keys’ order too', async () => {
+    const toolChanges = [
+      { type: 'tool_removal', tool: { type: 'tool_reference', name: 'search' } },
+      { type: 'tool_addition', tool: { type: 'mcp_tool_reference', server_name: 'docs', name: 'lookup' } },
+    ];
+    const turn: ScriptedTurn = { compaction: { summary: SUMMARY, toolChanges }, stopReason: 'pause_turn' };
+    const claude = createScriptedClaude([turn, turn, { text: 'ok' }]);
+    const client = newClient(claude.fetch);
+    const whole = await client.beta.messages.create({ model, max_tokens: 100, messages: hello });
+    const streamed = await client.beta.messages.stream({ model, max_tokens: 100, messages: hello }).finalMessage();
+    expect(whole).toMatchObject({ content: [{ ...block, tool_changes: toolChanges }], stop_reason: 'pause_turn' });
+    expect(streamed).toMatchObject({ content: [{ ...block, encrypted_content: 'scripted-opaque-1', signature: 'scripted-signature-1', tool_changes: toolChanges }], stop_reason: 'pause_turn' });
+
+    const [sent] = whole.content;
+    const back = (content: unknown) =>
+      client.beta.messages.create({ model, max_tokens: 100, messages: [{ role: 'assistant', content: [content] } as never, { role: 'user', content: 'go on' }] });
+    const reordered = toolChanges.map(({ type, tool }) => ({ tool, type }));
+    await expect(back({ ...sent, tool_changes: reordered })).rejects.toThrow(/send it back verbatim/);
+    await expect(back({ ...sent, tool_changes: toolChanges.slice(1) })).rejects.toThrow(/send it back verbatim/);
+    await expect(back(sent)).resolves.toMatchObject({ content: [{ type: 'text', text: 'ok' }] });
+  });
+
   it('stops a compaction alone with `compaction`, with no tokens outside its iteration', async () => {
     const claude = createScriptedClaude([{ compaction: { summary: SUMMARY } }]);
     const message = await newClient(claude.fetch).beta.messages.create({ model, max_tokens: 100, messages: hello });
