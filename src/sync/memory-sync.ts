@@ -9,6 +9,8 @@ import { clearBaseline } from './baseline.js';
 import { listConflicts, settleConflict } from './conflicts.js';
 import type { SyncRemote } from './remote.js';
 import { onPageReturn } from './page-events.js';
+import { openPassChannel } from './pass-channel.js';
+import type { HeardPass, PassChannel } from './pass-channel.js';
 import { failureOf } from './retry-policy.js';
 import { withSyncLock } from './sync-lock.js';
 import { runPass } from './sync-pass.js';
@@ -74,7 +76,7 @@ class Mount implements MemorySync {
   readonly #debounce: number;
   readonly #guard: { min: number; share: number };
   readonly #listeners = new Set<(status: SyncStatus) => void>();
-  readonly #channel: BroadcastChannel | undefined;
+  readonly #channel: PassChannel;
   readonly #unsubscribe: () => void;
   readonly #forget: () => void;
   readonly #unlistenPage: () => void;
@@ -119,12 +121,7 @@ class Mount implements MemorySync {
       this.#set({ pending: this.#pending.size });
       if (this.#interval !== null) this.#schedule(this.#debounce);
     });
-    this.#channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(this.#lockName()) : undefined;
-    unref(this.#channel);
-    this.#channel?.addEventListener('message', (event: MessageEvent<{ lastSync: number; report: SyncReport }>) => {
-      this.#set({ lastSync: new Date(event.data.lastSync), lastReport: event.data.report, skipped: event.data.report.skipped, held: event.data.report.held });
-      void this.#refreshConflicts();
-    });
+    this.#channel = openPassChannel(this.#lockName(), (news) => this.#hear(news));
     this.#unlistenPage = onPageReturn(() => this.#schedule(0));
     if (this.#interval !== null) this.#schedule(0);
   }
@@ -168,7 +165,7 @@ class Mount implements MemorySync {
     this.stop();
     this.#unsubscribe();
     this.#unlistenPage();
-    this.#channel?.close();
+    this.#channel.close();
     this.#forget();
   }
 
@@ -208,6 +205,8 @@ class Mount implements MemorySync {
       if (outcome === 'busy') {
         for (const path of heard) this.#pending.add(path);
         this.#set({ state: 'other-tab', pending: this.#pending.size });
+        // Tried again later, so this tab takes over when the one syncing closes.
+        if (this.#interval !== null) this.#schedule(this.#interval);
         return 'busy';
       }
       const report = outcome.done;
@@ -224,7 +223,7 @@ class Mount implements MemorySync {
         error: null,
         pending: this.#pending.size,
       });
-      this.#channel?.postMessage({ lastSync: lastSync.getTime(), report });
+      this.#channel.post({ lastSync: lastSync.getTime(), report });
       await this.#refreshConflicts();
       if (this.#pending.size > 0 && this.#interval !== null) this.#schedule(this.#debounce);
       else if (this.#interval !== null) this.#schedule(this.#interval);
@@ -258,10 +257,19 @@ class Mount implements MemorySync {
     unref(this.#timer);
   }
 
+  /** Another tab's pass: its result is this mount's, and what it carried is no longer pending here. */
+  #hear({ lastSync, report }: HeardPass): void {
+    for (const path of [...report.pushed, ...report.pulled, ...report.deleted]) this.#pending.delete(path);
+    const state = this.#status.state === 'other-tab' ? 'idle' : this.#status.state;
+    const { skipped, held } = report;
+    this.#set({ state, lastSync: new Date(lastSync), lastReport: report, skipped, held, pending: this.#pending.size });
+    // A tool closed meanwhile has no conflicts to show.
+    this.#refreshConflicts().catch(() => undefined);
+  }
+
   async #refreshConflicts(): Promise<void> {
     this.#set({ conflicts: await listConflicts(this.#tool, this.mount) });
   }
-
 
   #set(patch: Partial<SyncStatus>): void {
     this.#status = { ...this.#status, ...patch };
@@ -276,7 +284,7 @@ class Mount implements MemorySync {
   }
 }
 
-/** Node's `unref()` on a timer or channel, where there is one. */
+/** Node's `unref()` on a timer, where there is one. */
 function unref(handle: unknown): void {
   (handle as { unref?: () => void } | undefined)?.unref?.();
 }
