@@ -1,7 +1,7 @@
-// When passes run: shortly after local changes, on the interval, when the page is back online, on demand; one tab
-// of a memory at a time, the others told the result; failures retried with backoff, refused credentials not.
+// When passes run: shortly after local changes, on the interval, when the page is back online, on demand; failures
+// retried with backoff, refused credentials not. One tab at a time: sync-lock.test.ts; the page: page-events.test.ts.
 
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { IndexedDBMemoryTool } from '../../src/index.js';
 import { createMemorySync } from '../../src/sync/memory-sync.js';
 import type { MemorySync } from '../../src/sync/memory-sync.js';
@@ -13,6 +13,10 @@ import { toolsClosedAfterEach } from '../helpers/fresh-tool.js';
 import { MemoryRemote } from '../helpers/memory-remote.js';
 
 const open = toolsClosedAfterEach('schedule');
+afterEach(() => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
+});
 const HOUR = 3_600_000;
 
 /** Resolves with the first status that passes `test` (the current one included). */
@@ -80,37 +84,6 @@ describe('background passes', () => {
   });
 });
 
-describe('one tab at a time', () => {
-  it('lets a second tab of the same memory wait while one syncs, and tells it the result', async () => {
-    const remote = new MemoryRemote();
-    const handle = remote.handle();
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const held: SyncRemote = { ...handle, list: async (options) => {
-      await gate;
-      return handle.list(options);
-    } };
-    const first = await open();
-    const second = await open({ dbName: first.dbName });
-    const a = createMemorySync(first, { remote: held, interval: null });
-    const b = createMemorySync(second, { remote: handle, interval: HOUR });
-    const passA = a.syncNow();
-    // b's first background pass finds the lock taken (unless it got there first, when a waits for it instead).
-    const waited = await Promise.race([
-      statusWhere(b, (s) => s.state === 'other-tab').then(() => 'b waited'),
-      statusWhere(b, (s) => s.lastSync !== null).then(() => 'b synced first'),
-    ]);
-    release();
-    await passA;
-    if (waited === 'b waited') await statusWhere(b, (s) => s.lastSync !== null);
-    expect(b.status().lastReport).not.toBeNull();
-    a.close();
-    b.close();
-  });
-});
-
 describe('failures', () => {
   it('retries a failed background pass with backoff, and clears the error once it succeeds', async () => {
     const remote = new MemoryRemote();
@@ -122,6 +95,52 @@ describe('failures', () => {
     expect(failed.error?.retryAt?.getTime()).toBeGreaterThan(failed.error?.at.getTime() ?? 0);
     const recovered = await statusWhere(sync, (s) => s.lastSync !== null);
     expect(recovered.error).toBeNull();
+    sync.close();
+  });
+
+  it('waits 1 s, then twice as long after each failure in a row up to 5 min, and 1 s again after a success', async () => {
+    // Jitter of exactly 1 and a clock that moves only when told: each wait is the policy's, to the millisecond.
+    vi.spyOn(Math, 'random').mockReturnValue(0.5);
+    const tool = await open();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const remote = new MemoryRemote();
+    const handle = remote.handle();
+    let down = true;
+    let lists = 0;
+    const flaky: SyncRemote = { ...handle, list: async (options) => {
+      lists++;
+      if (down) throw new SyncRemoteError('server', 'down');
+      return handle.list(options);
+    } };
+    const sync = createMemorySync(tool, { remote: flaky, interval: HOUR });
+    await vi.advanceTimersByTimeAsync(0);
+    let failed = await statusWhere(sync, (s) => s.state === 'error');
+    const waits: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const wait = (failed.error?.retryAt?.getTime() ?? 0) - (failed.error?.at.getTime() ?? 0);
+      waits.push(wait);
+      const before = lists;
+      // Not a moment sooner than planned, then at once: begun (syncing), or in Node failed again already.
+      const at = failed.error?.at.getTime() ?? 0;
+      await vi.advanceTimersByTimeAsync(wait - 1);
+      expect(sync.status()).toMatchObject({ state: 'error', error: { at: new Date(at) } });
+      await vi.advanceTimersByTimeAsync(1);
+      const begun = sync.status();
+      expect(begun.state === 'syncing' || begun.error?.at.getTime() !== at).toBe(true);
+      failed = await statusWhere(sync, (s) => s.state === 'error' && (s.error?.at.getTime() ?? 0) > at);
+      expect(lists).toBe(before + 1);
+    }
+    const second = 1_000;
+    expect(waits).toEqual([1, 2, 4, 8, 16, 32, 64, 128, 256, 300].map((s) => s * second));
+    expect((failed.error?.retryAt?.getTime() ?? 0) - (failed.error?.at.getTime() ?? 0)).toBe(300 * second);
+    // Back up: the next retry succeeds, and the failure after it starts from 1 s again.
+    down = false;
+    await vi.advanceTimersByTimeAsync(300 * second);
+    await statusWhere(sync, (s) => s.state === 'idle' && s.error === null);
+    down = true;
+    await expect(sync.syncNow()).rejects.toMatchObject({ kind: 'server' });
+    const again = sync.status().error;
+    expect((again?.retryAt?.getTime() ?? 0) - (again?.at.getTime() ?? 0)).toBe(second);
     sync.close();
   });
 
