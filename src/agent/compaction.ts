@@ -55,7 +55,10 @@ export async function runCompaction(
   const before = scope.history;
   const betas = [...new Set([...betasFor(scope.request.edits, before), COMPACT_NOW_BETA])];
   const { params, stream } = scope.request;
-  const runner = scope.client.beta.messages.toolRunner({ ...params, betas, messages: before, stream, thread: false }, { signal });
+  const runner = scope.client.beta.messages.toolRunner(
+    { ...params, betas, messages: before, stream, thread: false },
+    { signal },
+  );
   runner.compactBeforeNextTurn(config);
   let compaction: Compaction | undefined;
   try {

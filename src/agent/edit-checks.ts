@@ -4,7 +4,7 @@
 /** The smallest `compaction.trigger` the API takes, in input tokens (its default is 150,000). */
 export const MIN_COMPACTION_TRIGGER = 50_000;
 
-/** The kinds of a nested `{ type, value }` the edits take, by the option's path (e.g. `contextManagement.keep`). */
+/** What a nested `{ type, value }` may hold: its types, and its least value when there is one. */
 type Counted = { types: readonly string[]; min?: number };
 
 /** `value` when all its keys are `keys`; an unknown key is refused, not passed on to the API. */
@@ -28,7 +28,8 @@ export function checkCounted(name: string, given: unknown, counted: Counted): vo
   }
   refuseUnknown(name, given, ['type', 'value']);
   const { type, value } = given as Record<string, unknown>;
-  if (typeof type !== 'string' || !counted.types.includes(type) || typeof value !== 'number' || !Number.isSafeInteger(value)) {
+  const typed = typeof type === 'string' && counted.types.includes(type);
+  if (!typed || typeof value !== 'number' || !Number.isSafeInteger(value)) {
     throw new TypeError(`\`${name}\` must be ${shape}, got ${JSON.stringify(given)}`);
   }
   if (counted.min !== undefined && value < counted.min) {
@@ -39,7 +40,9 @@ export function checkCounted(name: string, given: unknown, counted: Counted): vo
 /** The compaction edit's trigger: input tokens only, and not under the API's minimum. */
 export function checkCompactionTrigger(trigger: unknown): void {
   // The SDK's type allows null, but the option's does not: a null would drop the trigger unseen.
-  if (trigger === null) throw new TypeError("`compaction.trigger` must be { type: 'input_tokens', value: <an integer> }, got null");
+  if (trigger === null) {
+    throw new TypeError("`compaction.trigger` must be { type: 'input_tokens', value: <an integer> }, got null");
+  }
   checkCounted('compaction.trigger', trigger, { types: ['input_tokens'] });
   const { value } = trigger as { value: number };
   if (value < MIN_COMPACTION_TRIGGER) {
