@@ -157,7 +157,7 @@ function fillProblem(item: HTMLElement, problem: Problem, playOffline: () => voi
 /** A compaction: what it replaced, and the summary Claude goes on from (opened on demand). */
 function compactedItem(event: Extract<MemoryAgentEvent, { type: 'compacted' }>): HTMLElement {
   const by = event.trigger === 'auto' ? 'The API compacted the conversation' : 'Compacted on request';
-  const size = count(event.summary.length, 'character');
+  const size = count(event.summaryChars, 'character');
   const replaced = count(event.replacedMessages, 'message');
   return el(
     'div',
