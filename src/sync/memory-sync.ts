@@ -50,7 +50,7 @@ export interface MemorySync {
   resolve(copy: string, keep: 'current' | 'copy'): Promise<void>;
   /** Stops background passes and aborts the one under way (its agreed files are kept). `syncNow()` still works. */
   stop(): void;
-  /** Starts background passes again after `stop()`. */
+  /** Starts background passes again after `stop()`; not after `close()` (the folder may be another mount's by then). */
   start(): void;
   /** Forgets the baseline: the next pass compares every file afresh and deletes nothing. */
   resetBaseline(): Promise<void>;
@@ -89,6 +89,7 @@ class Mount implements MemorySync {
   #running: Promise<unknown> = Promise.resolve();
   #failures = 0;
   #stopped = false;
+  #closed = false;
 
   constructor(tool: IndexedDBMemoryTool, options: MemorySyncOptions) {
     const remote = options.remote;
@@ -154,7 +155,7 @@ class Mount implements MemorySync {
   }
 
   start(): void {
-    if (!this.#stopped) return;
+    if (!this.#stopped || this.#closed) return;
     this.#stopped = false;
     this.#set({ state: 'idle' });
     if (this.#interval !== null) this.#schedule(0);
@@ -162,6 +163,7 @@ class Mount implements MemorySync {
 
   /** Stops for good and lets go of the mount (another `createMemorySync` may take it). */
   close(): void {
+    this.#closed = true;
     this.stop();
     this.#unsubscribe();
     this.#unlistenPage();

@@ -8,7 +8,6 @@ import type { MemorySync } from '../../src/sync/memory-sync.js';
 import { SyncRemoteError } from '../../src/sync/remote.js';
 import type { SyncRemote } from '../../src/sync/remote.js';
 import type { SyncStatus } from '../../src/sync/sync-status.js';
-import { engine } from '../helpers/engine.js';
 import { toolsClosedAfterEach } from '../helpers/fresh-tool.js';
 import { MemoryRemote } from '../helpers/memory-remote.js';
 
@@ -67,19 +66,6 @@ describe('background passes', () => {
     // A pass run now on demand is the first one: nothing ran by itself before it.
     await sync.syncNow();
     expect(remote.count('list')).toBe(1);
-    sync.close();
-  });
-
-  it.skipIf(engine === 'node')('run when the browser comes back online (skipped in Node: no online event)', async () => {
-    const remote = new MemoryRemote();
-    const tool = await open();
-    const sync = createMemorySync(tool, { remote: remote.handle(), interval: HOUR });
-    await statusWhere(sync, (s) => s.lastSync !== null);
-    const first = sync.status().lastSync;
-    await remote.put('/back.md', 'back');
-    globalThis.dispatchEvent(new Event('online'));
-    await statusWhere(sync, (s) => s.lastSync !== first && s.state === 'idle');
-    expect(await tool.read('/memories/back.md')).toBe('back');
     sync.close();
   });
 });
