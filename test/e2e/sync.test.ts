@@ -2,12 +2,15 @@
 // Memory Stores API (a loopback server that follows it, through the real SDK client in the page) and WebDAV (Apache
 // httpd with mod_dav). Edits on both, conflicts, deletes, folder renames, a device offline for a while, a browser
 // killed mid-sync, and seeded storms (test/helpers/sync-storm.ts) whose every command runs in the devices' pages.
+// Devices are also compared with the remote itself, read on the server's side (the store's model, Apache's folder).
 
+import * as fs from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IndexedDBMemoryTool } from '../../src/index.js';
 import type { MemorySync, SyncReport, SyncStatus } from '../../src/entries/sync.js';
-import { lostVersions, memoryFiles, runSyncStorm, settle } from '../helpers/sync-storm.js';
+import { folderFiles, lostVersions, memoryFiles, runSyncStorm, settle, storeFiles } from '../helpers/sync-storm.js';
 import type { StormDevice } from '../helpers/sync-storm.js';
 import { startApacheWebdav } from '../servers/apache-webdav.js';
 import type { ApacheWebdav } from '../servers/apache-webdav.js';
@@ -37,6 +40,12 @@ const webdav = (): RemoteConfig => ({
   username: dav.username,
   password: dav.password,
 });
+
+/** The remote's files by path, read on the server's side, not through the adapter the pages use. */
+const serverFiles = async (remote: RemoteConfig): Promise<Record<string, string>> =>
+  remote.kind === 'memory-store'
+    ? storeFiles(stores.api, remote.storeId)
+    : folderFiles(fs, join(dav.root, remote.url.slice(dav.url.length).replace(/\/$/u, '')));
 
 /** One device: a browser profile on disk, its page, its memory (a database of its own) synced with `remote`. */
 class Device {
@@ -161,6 +170,7 @@ describe('two Chromium profiles', () => {
       expect(Object.entries(onA).find(([path]) => path.startsWith('/notes.conflict-'))?.[1]).toBe('b says\n');
       expect(onA['/work/todo.md']).toBe('- write\n');
       expect(onA['/old.md']).toBeUndefined();
+      expect(onA).toEqual(await serverFiles(remote));
       // The renamed file kept its memory (and so its versions): the same id, now at the new path.
       expect(idAt('/work/todo.md')).toBe(todoId);
     } finally {
@@ -169,7 +179,8 @@ describe('two Chromium profiles', () => {
   });
 
   it('catch up after one was offline for a while, by itself once back online (WebDAV)', async () => {
-    const list = await devices(2, webdav(), 3_600_000);
+    const remote = webdav();
+    const list = await devices(2, remote, 3_600_000);
     const [a, b] = list as [Device, Device];
     try {
       await a.command(create('/memories/shared.md', 'v1\n'));
@@ -193,6 +204,7 @@ describe('two Chromium profiles', () => {
       await a.syncNow();
       expect(await b.files()).toEqual({ '/offline.md': 'written offline\n', '/shared.md': 'v2 from a\n' });
       expect(await a.files()).toEqual(await b.files());
+      expect(await a.files()).toEqual(await serverFiles(remote));
     } finally {
       await closeAll(list);
     }
@@ -221,6 +233,7 @@ describe('two Chromium profiles', () => {
       const expected = Object.fromEntries(Array.from({ length: count }, (_, i) => [`/f${i}.md`, `file ${i}\n`]));
       expect(await a.files()).toEqual(expected);
       expect(await b.files()).toEqual(expected);
+      expect(await serverFiles(remote)).toEqual(expected);
     } finally {
       stores.latencyMs = 0;
       await closeAll(list);
@@ -261,14 +274,16 @@ describe.each([
   ['Memory Stores', memoryStore, 5],
   ['WebDAV', webdav, 6],
 ])('seeded storms on three Chromium profiles through %s', (_, remote, seed) => {
-  it(`converge with every version kept (seed ${seed})`, async () => {
-    const list = await devices(3, remote());
+  it(`converge on what the remote holds, with every version kept (seed ${seed})`, async () => {
+    const config = remote();
+    const list = await devices(3, config);
     try {
       const storm = list.map((device) => device.storm);
       const written = await runSyncStorm(storm, seed, 50);
       await settle(storm);
-      const first = await memoryFiles((storm[0] as StormDevice).tool);
-      for (const device of storm) expect(await memoryFiles(device.tool)).toEqual(first);
+      const there = await serverFiles(config);
+      expect(Object.keys(there).length).toBeGreaterThan(0);
+      for (const device of storm) expect(await memoryFiles(device.tool)).toEqual(there);
       expect(await lostVersions(storm, written)).toEqual([]);
     } finally {
       await closeAll(list);

@@ -1,11 +1,14 @@
 // A seeded storm of edits and sync points on several devices sharing one remote, then the checks the sync promises:
 // after every device syncs twice with no new edits, every memory equals the remote, and every version any device
-// wrote is current somewhere or recoverable from some device's history. Runs wherever its tools run.
+// wrote is current somewhere or recoverable from some device's history. Runs wherever its tools run; the remote's own
+// content is read on the server's side (the loopback Memory Stores model, Apache's folder on disk), never through
+// the adapter under test.
 
 import type { IndexedDBMemoryTool } from '../../src/index.js';
 import { isMemoryToolError } from '../../src/index.js';
 import type { MemorySync } from '../../src/sync/memory-sync.js';
 import { mulberry32 } from '../e2e/pages/storm-driver.js';
+import type { MemoryStoresModel } from '../servers/memory-stores/model.js';
 
 export interface StormDevice {
   tool: IndexedDBMemoryTool;
@@ -84,4 +87,50 @@ export async function lostVersions(devices: readonly StormDevice[], written: Rea
     }
   }
   return [...written].filter((text) => !known.has(text));
+}
+
+/** What reading a folder on disk needs; the caller passes node:fs/promises, as this module also runs in browsers. */
+export interface FolderReader {
+  readdir(path: string, options: { withFileTypes: true }): Promise<{ name: string; isDirectory(): boolean }[]>;
+  readFile(path: string, encoding: 'utf8'): Promise<string>;
+}
+
+/** A WebDAV server's files as it keeps them on disk, by path below `root`; a root never made holds nothing. */
+export async function folderFiles(fs: FolderReader, root: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  const walk = async (below: string): Promise<void> => {
+    let entries: { name: string; isDirectory(): boolean }[];
+    try {
+      entries = await fs.readdir(`${root}${below}`, { withFileTypes: true });
+    } catch (error) {
+      if (below === '' && (error as { code?: unknown }).code === 'ENOENT') return;
+      throw error;
+    }
+    for (const entry of entries) {
+      // mod_dav_fs keeps dead properties in `.DAV` folders beside the files: its own, not the remote's content.
+      if (entry.name === '.DAV') continue;
+      const path = `${below}/${entry.name}`;
+      if (entry.isDirectory()) await walk(path);
+      else out[path] = await fs.readFile(`${root}${path}`, 'utf8');
+    }
+  };
+  await walk('');
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+/** The memories of one store on the loopback Memory Stores server, by path, read from its model (no request). */
+export function storeFiles(api: MemoryStoresModel, storeId: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  let page: string | undefined;
+  do {
+    // Depth 0 lists every memory below the prefix; the full view carries the content, 20 a page.
+    const answer = api.listMemories(storeId, { view: 'full', limit: '20', ...(page === undefined ? {} : { page }) });
+    for (const item of answer.data) {
+      if (item.type !== 'memory') continue;
+      if (typeof item.content !== 'string') throw new Error(`${item.path}: no content in the full view`);
+      out[item.path] = item.content;
+    }
+    page = answer.next_page ?? undefined;
+  } while (page !== undefined);
+  return Object.fromEntries(Object.entries(out).sort(([a], [b]) => (a < b ? -1 : 1)));
 }

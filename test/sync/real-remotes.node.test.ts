@@ -1,17 +1,22 @@
 // The engine through both real remotes: Anthropic's Memory Stores through the SDK client (a loopback server that
 // follows the API) and WebDAV through Debian's Apache httpd with mod_dav, each on loopback. Devices are tools on
-// databases of their own; storms from test/helpers/sync-storm.ts.
+// databases of their own; storms from test/helpers/sync-storm.ts. Each check of convergence also reads the remote on the
+// server's side (the store's model, Apache's folder on disk), so devices that agree on something the remote does not
+// hold fail.
 
 import Anthropic from '@anthropic-ai/sdk';
+import * as fs from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IndexedDBMemoryTool } from '../../src/index.js';
+import { originalOf } from '../../src/sync/conflict-names.js';
 import { createMemorySync } from '../../src/sync/memory-sync.js';
 import type { MemorySync } from '../../src/sync/memory-sync.js';
 import type { SyncRemote } from '../../src/sync/remote.js';
 import { memoryStoreRemote } from '../../src/sync/remotes/memory-store.js';
 import { webdavRemote } from '../../src/sync/remotes/webdav.js';
 import { toolsClosedAfterEach } from '../helpers/fresh-tool.js';
-import { lostVersions, memoryFiles, runSyncStorm, settle } from '../helpers/sync-storm.js';
+import { folderFiles, lostVersions, memoryFiles, runSyncStorm, settle, storeFiles } from '../helpers/sync-storm.js';
 import type { StormDevice } from '../helpers/sync-storm.js';
 import { startApacheWebdav } from '../servers/apache-webdav.js';
 import type { ApacheWebdav } from '../servers/apache-webdav.js';
@@ -19,6 +24,7 @@ import { startMemoryStoresServer } from '../servers/memory-stores-server.js';
 import type { MemoryStoresServer } from '../servers/memory-stores-server.js';
 
 const open = toolsClosedAfterEach('real-remotes');
+const SEEDS = (process.env['SYNC_SEEDS'] ?? '1,2,3').split(',').map(Number);
 let stores: MemoryStoresServer;
 let dav: ApacheWebdav;
 let folders = 0;
@@ -30,10 +36,17 @@ afterAll(async () => {
   await Promise.all([stores?.close(), dav?.stop()]);
 });
 
+interface Remote {
+  /** A new handle on the remote (one per device). */
+  handle(): SyncRemote;
+  /** Its files by path, read on the server's side. */
+  files(): Promise<Record<string, string>>;
+}
+
 interface Kind {
   name: string;
-  /** A fresh, empty remote, and a way to make more handles on it (one per device). */
-  fresh(): () => SyncRemote;
+  /** A fresh, empty remote. */
+  fresh(): Remote;
   /** Requests made since `mark()`, by method. */
   mark(): () => string[];
 }
@@ -44,7 +57,10 @@ const KINDS: Kind[] = [
     fresh() {
       const store = stores.createStore();
       const client = new Anthropic({ apiKey: 'test', baseURL: stores.url, maxRetries: 0 });
-      return () => memoryStoreRemote({ client, storeId: store.id });
+      return {
+        handle: () => memoryStoreRemote({ client, storeId: store.id }),
+        files: async () => storeFiles(stores.api, store.id),
+      };
     },
     mark() {
       const from = stores.requests.length;
@@ -54,8 +70,12 @@ const KINDS: Kind[] = [
   {
     name: 'WebDAV (Apache httpd, mod_dav)',
     fresh() {
-      const url = `${dav.url}device-test-${++folders}/`;
-      return () => webdavRemote({ url, username: dav.username, password: dav.password, fetch: countingFetch });
+      const folder = `device-test-${++folders}`;
+      const url = `${dav.url}${folder}/`;
+      return {
+        handle: () => webdavRemote({ url, username: dav.username, password: dav.password, fetch: countingFetch }),
+        files: () => folderFiles(fs, join(dav.root, folder)),
+      };
     },
     mark() {
       const from = davLog.length;
@@ -70,12 +90,11 @@ const countingFetch: typeof fetch = (input, init) => {
   return fetch(input, init);
 };
 
-async function devices(kind: Kind, count: number): Promise<StormDevice[]> {
-  const handle = kind.fresh();
+async function devices(remote: Remote, count: number): Promise<StormDevice[]> {
   const out: StormDevice[] = [];
   for (let i = 0; i < count; i++) {
     const tool = await open();
-    out.push({ tool, sync: createMemorySync(tool, { remote: handle(), interval: null }) });
+    out.push({ tool, sync: createMemorySync(tool, { remote: remote.handle(), interval: null }) });
   }
   return out;
 }
@@ -89,7 +108,8 @@ function close(list: readonly { sync: MemorySync }[]): void {
 
 describe.each(KINDS)('two devices through $name', (kind) => {
   it('carry files both ways, keep both versions of a conflict, and agree after resolving it', async () => {
-    const [a, b] = (await devices(kind, 2)) as [StormDevice, StormDevice];
+    const remote = kind.fresh();
+    const [a, b] = (await devices(remote, 2)) as [StormDevice, StormDevice];
     await create(a.tool, '/memories/notes.md', 'from a\n');
     await create(a.tool, '/memories/projects/p/plan.md', 'plan\n');
     await a.sync.syncNow();
@@ -102,6 +122,7 @@ describe.each(KINDS)('two devices through $name', (kind) => {
     await a.sync.syncNow();
     const onA = await memoryFiles(a.tool);
     expect(onA).toEqual(await memoryFiles(b.tool));
+    expect(onA).toEqual(await remote.files());
     expect(onA['/notes.md']).toBe('edited on a\n');
     const copy = b.sync.status().conflicts[0]?.copy ?? '';
     expect(onA[copy.slice('/memories'.length)]).toBe('edited on b\n');
@@ -114,7 +135,7 @@ describe.each(KINDS)('two devices through $name', (kind) => {
   });
 
   it('sends a folder rename as moves, file by file, and a pass with nothing changed lists and does nothing else', async () => {
-    const [a, b] = (await devices(kind, 2)) as [StormDevice, StormDevice];
+    const [a, b] = (await devices(kind.fresh(), 2)) as [StormDevice, StormDevice];
     for (const name of ['x', 'y', 'z']) await create(a.tool, `/memories/old/${name}.md`, name);
     await a.sync.syncNow();
     await b.sync.syncNow();
@@ -136,12 +157,37 @@ describe.each(KINDS)('two devices through $name', (kind) => {
     close([a, b]);
   });
 
-  it.each([1, 2])('three devices converge with nothing lost (seed %i)', async (seed) => {
-    const list = await devices(kind, 3);
+  // The file and the folder land on the remote in either order: whichever is there first, the folder keeps the name.
+  it.each([
+    ['the file', 'a'],
+    ['the folder', 'b'],
+  ] as const)('keep a file and a folder of the same name, the file under a conflict name, when %s is sent first', async (_, first) => {
+    const remote = kind.fresh();
+    const [a, b] = (await devices(remote, 2)) as [StormDevice, StormDevice];
+    await create(a.tool, '/memories/plan', 'the plan, one file\n');
+    await create(b.tool, '/memories/plan/step.md', 'step one\n');
+    const order = first === 'a' ? [a, b] : [b, a];
+    for (let round = 0; round < 2; round++) for (const { sync } of order) await sync.syncNow();
+
+    const there = await remote.files();
+    const copy = Object.keys(there).find((path) => originalOf(path) === '/plan') ?? 'no copy of /plan';
+    expect(there).toEqual({ '/plan/step.md': 'step one\n', [copy]: 'the plan, one file\n' });
+    for (const device of [a, b]) {
+      expect(await memoryFiles(device.tool)).toEqual(there);
+      // Listed as a conflict on both devices, not only on the one whose file moved aside.
+      expect(device.sync.status().conflicts).toMatchObject([{ path: '/memories/plan', copy: `/memories${copy}` }]);
+    }
+    close([a, b]);
+  });
+
+  it.each(SEEDS)('three devices converge on what the remote holds, with nothing lost (seed %i)', async (seed) => {
+    const remote = kind.fresh();
+    const list = await devices(remote, 3);
     const written = await runSyncStorm(list, seed, 60);
     await settle(list);
-    const first = await memoryFiles((list[0] as StormDevice).tool);
-    for (const { tool } of list) expect(await memoryFiles(tool)).toEqual(first);
+    const there = await remote.files();
+    expect(Object.keys(there).length).toBeGreaterThan(0);
+    for (const { tool } of list) expect(await memoryFiles(tool)).toEqual(there);
     expect(await lostVersions(list, written)).toEqual([]);
     close(list);
   }, 60_000);
