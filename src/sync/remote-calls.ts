@@ -1,21 +1,29 @@
-// Remote calls as a pass makes them: a refusal of one file skipped (the rest goes on), a precondition left to the
-// next pass, and a move where the remote has none made of a copy and a delete.
+// Remote calls as a pass makes them: a refusal of one file skipped (the rest goes on), a path in the way listed and
+// tried again each pass, a precondition left to the next pass, and a move where the remote has none made of a copy
+// and a delete.
 
 import type { Skip } from './baseline.js';
 import { isSyncRemoteError } from './remote.js';
 import type { RemoteFile, SyncRemote } from './remote.js';
 
+/**
+ * Called for a file a remote call refused: `everyPass` when what refused it may change without this file changing
+ * (a path in the way), so it is listed but not remembered, and tried again next pass.
+ */
+export type SkipFile = (path: string, why: Skip, everyPass?: boolean) => void;
+
 /** Runs a remote call; a refusal of this one file is skipped (undefined), a precondition left to the next pass. */
-export async function refusable<T>(
-  call: () => Promise<T>,
-  path: string,
-  skip: (path: string, why: Skip) => void,
-): Promise<T | undefined> {
+export async function refusable<T>(call: () => Promise<T>, path: string, skip: SkipFile): Promise<T | undefined> {
   try {
     return await call();
   } catch (error) {
     if (!isSyncRemoteError(error)) throw error;
-    if (error.kind === 'precondition' || error.kind === 'not-found' || error.kind === 'path-conflict') return undefined;
+    if (error.kind === 'precondition' || error.kind === 'not-found') return undefined;
+    // A listing shows no folders: an empty one there (WebDAV keeps them) refuses this path on every pass, unseen.
+    if (error.kind === 'path-conflict') {
+      skip(path, { path, reason: error.message, refusedBy: 'remote' }, true);
+      return undefined;
+    }
     if (error.kind === 'too-large' || error.kind === 'full' || error.kind === 'refused-path') {
       skip(path, { path, reason: error.message, refusedBy: 'remote' });
       return undefined;

@@ -4,7 +4,7 @@
 
 import { sha256All } from '../bundle/sha256.js';
 import type { ToolInternals } from '../tool/internals.js';
-import type { BaselineUpdate, Skip } from './baseline.js';
+import type { BaselineUpdate } from './baseline.js';
 import { conflictName } from './conflict-names.js';
 import { applyLocal } from './local-apply.js';
 import type { LocalStep } from './local-apply.js';
@@ -14,6 +14,7 @@ import type { Baseline, LocalFile } from './merge-plan.js';
 import { eachLimited } from './pool.js';
 import type { RemoteFile, SyncRemote } from './remote.js';
 import { movingRemote, refusable } from './remote-calls.js';
+import type { SkipFile } from './remote-calls.js';
 import { aboveIsFile, findRenames, foldersAbove } from './renames.js';
 import type { Pull, RemoteMove } from './renames.js';
 import { remoteRefusal } from './remote-limits.js';
@@ -44,7 +45,6 @@ interface Push {
   expected: RemoteFile | null;
 }
 
-
 /** Runs one pass; throws a SyncRemoteError of a retryable kind (or `auth`, `aborted`) after saving what it agreed. */
 export async function runPass(settings: PassSettings): Promise<SyncReport> {
   const { tool, remote, mountFolder, signal } = settings;
@@ -54,9 +54,9 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
   const localSteps: LocalStep[] = [];
   const pushes: Push[] = [];
   const pulls: Pull[] = [];
-  const skip = (path: string, why: Skip): void => {
+  const skip: SkipFile = (path, why, everyPass = false) => {
     report.skipped.push({ path: shown(path), reason: why.reason, refusedBy: why.refusedBy });
-    updates.push({ path, skip: why });
+    if (!everyPass) updates.push({ path, skip: why });
   };
 
   signal.throwIfAborted();
@@ -168,7 +168,10 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
       async (job) => {
         if ('move' in job) {
           const { move } = job;
-          const moved = await refusable(() => movingRemote(remote, move.expected, move.to, signal), move.from, skip);
+          // A refused move is listed and tried each pass: remembered, its skip would take the place of from's baseline.
+          const moved = await refusable(() => movingRemote(remote, move.expected, move.to, signal), move.from, (path, why) =>
+            skip(path, why, true),
+          );
           if (!moved) return;
           updates.push({ path: move.from, clear: true });
           if (move.bodyId !== undefined && move.base) {
@@ -276,8 +279,8 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
         skip(push.path, { path: push.path, reason: refusal, refusedBy: 'remote', local: push.bodyId, ...seenThere(push.path) });
         return;
       }
-      const written = await refusable(() => remote.write(push.path, text, push.expected, { signal }), push.path, (path, why) =>
-        skip(path, { ...why, local: push.bodyId, ...seenThere(path) }),
+      const written = await refusable(() => remote.write(push.path, text, push.expected, { signal }), push.path, (path, why, everyPass) =>
+        skip(path, { ...why, local: push.bodyId, ...seenThere(path) }, everyPass),
       );
       if (!written) return;
       const [sha256] = await hashes([text]);
@@ -291,7 +294,6 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
   }
   return report;
 }
-
 
 const hashes = (texts: readonly (string | undefined)[]): Promise<(string | undefined)[]> => sha256All(texts, () => undefined);
 
