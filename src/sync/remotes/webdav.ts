@@ -8,6 +8,7 @@ import { SyncRemoteError, type RemoteCallOptions, type RemoteFile, type SyncRemo
 import { findConflict, listTree, makeParents, remoteFile, stat, type DavContext } from './webdav-folders.js';
 import { basicAuthorization, davSender, discard, statusError, transportError, type DavRequest } from './webdav-http.js';
 import { pathUrl, rootUrl } from './webdav-paths.js';
+import { readText } from './webdav-read.js';
 import { conditionHeaders, etagVersion, weakTwin } from './webdav-versions.js';
 import type { DavEntry } from './webdav-xml.js';
 
@@ -72,6 +73,9 @@ async function throwIfBlocked(
   throw blocker;
 }
 
+const changedAgain = (path: string) =>
+  new SyncRemoteError('precondition', `WebDAV: ${path} changed again right after our change`);
+
 /** A {@link SyncRemote} on a WebDAV folder. Throws a TypeError for options that cannot work together. */
 export function webdavRemote(options: WebdavRemoteOptions): SyncRemote {
   const root = rootUrl(options.url);
@@ -124,9 +128,30 @@ export function webdavRemote(options: WebdavRemoteOptions): SyncRemote {
     const now = await stat(dav, path, signal);
     const file = now === null || now.collection ? undefined : remoteFile(path, now);
     if (file === undefined || (size !== undefined && file.size !== undefined && file.size !== size)) {
-      throw new SyncRemoteError('precondition', `WebDAV: ${path} changed again right after our change`);
+      throw changedAgain(path);
     }
     return size === undefined ? file : { ...file, size };
+  }
+
+  /**
+   * The file at `path` after our PUT. Apache answers with no ETag, and its If-Match is not atomic with the write: two
+   * clients can both be told 204. So what is there is read back, and another text is the other client's write, not
+   * ours: the precondition failure it is, and the engine looks again.
+   */
+  async function written(
+    path: string,
+    response: Response,
+    text: string,
+    signal: AbortSignal | undefined,
+  ): Promise<RemoteFile> {
+    await discard(response);
+    const etag = response.headers.get('ETag');
+    if (etag !== null && !etag.startsWith('W/')) return { path, version: etagVersion(etag), size: utf8Length(text) };
+    const there = await readText(dav, path, signal).catch((error: unknown) => {
+      throw error instanceof SyncRemoteError && error.kind === 'not-found' ? changedAgain(path) : error;
+    });
+    if (there.text !== text) throw changedAgain(path);
+    return there.file;
   }
 
   return {
@@ -137,31 +162,7 @@ export function webdavRemote(options: WebdavRemoteOptions): SyncRemote {
 
     list: (callOptions?: RemoteCallOptions) => listTree(dav, concurrency, callOptions?.signal),
 
-    async read(file, callOptions) {
-      const signal = callOptions?.signal;
-      const request: DavRequest = { method: 'GET', url: dav.url(file.path), path: file.path, signal };
-      const response = await dav.send(request);
-      if (!response.ok) throw await statusError(response, request);
-      let bytes: ArrayBuffer;
-      try {
-        bytes = await response.arrayBuffer();
-      } catch (error) {
-        throw transportError(error, request);
-      }
-      let text: string;
-      try {
-        // ignoreBOM keeps a BOM in the text, so the file is written back byte for byte.
-        text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-      } catch (cause) {
-        throw new SyncRemoteError('protocol', `WebDAV: ${file.path} is not UTF-8 text`, { cause });
-      }
-      // A page sees the ETag only when the server exposes it to CORS; else a PROPFIND tells.
-      const etag = response.headers.get('ETag');
-      if (etag !== null) return { file: { path: file.path, version: etagVersion(etag), size: bytes.byteLength }, text };
-      const now = await stat(dav, file.path, signal);
-      if (now === null || now.collection) throw new SyncRemoteError('not-found', `WebDAV: ${file.path} is gone`);
-      return { file: { ...remoteFile(file.path, now), size: bytes.byteLength }, text };
-    },
+    read: (file, callOptions) => readText(dav, file.path, callOptions?.signal),
 
     async write(path, text, expected, callOptions) {
       const signal = callOptions?.signal;
@@ -194,7 +195,7 @@ export function webdavRemote(options: WebdavRemoteOptions): SyncRemote {
         await makeParents(dav, path, signal);
         ({ response, now } = await put());
       }
-      if (response.ok) return settled(path, response, size, signal);
+      if (response.ok) return written(path, response, text, signal);
       if (response.status === 412) {
         // Taken by a folder is a path conflict; by a file (or a changed file) the precondition it looks like.
         now ??= await stat(dav, path, signal);
@@ -271,6 +272,11 @@ export function webdavRemote(options: WebdavRemoteOptions): SyncRemote {
         response = await dav.send(request);
       }
       if (response.ok) return settled(to, response, expected.size, signal);
+      // Apache answers 500 ("Could not rename resource") to a MOVE whose source another client deleted meanwhile.
+      if (response.status === 500 && (await stat(dav, from, signal)) === null) {
+        await discard(response);
+        throw new SyncRemoteError('not-found', `WebDAV: ${from} is gone`, { status: 500 });
+      }
       if (response.status === 400 || response.status === 409) await throwIfBlocked(dav, response, to, signal);
       throw await statusError(
         response,

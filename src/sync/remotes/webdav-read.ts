@@ -1,0 +1,63 @@
+// A file's text with the version that text is. The GET's own ETag names it. Where CORS hides that header, a PROPFIND
+// before the GET and one after must agree: a write between the GET and a single PROPFIND would lend its tag to the
+// text we read, and that file would never be pulled again.
+
+import { SyncRemoteError, type RemoteFile } from '../remote.js';
+import { remoteFile, stat, type DavContext } from './webdav-folders.js';
+import { statusError, transportError, type DavRequest } from './webdav-http.js';
+import { etagVersion } from './webdav-versions.js';
+import type { DavEntry } from './webdav-xml.js';
+
+export interface ReadText {
+  file: RemoteFile;
+  text: string;
+}
+
+/** GET `path`: its text (UTF-8, a BOM kept) and the answer's ETag, null when the server or CORS gives none. */
+async function getText(
+  dav: DavContext,
+  path: string,
+  signal: AbortSignal | undefined,
+): Promise<{ text: string; size: number; etag: string | null }> {
+  const request: DavRequest = { method: 'GET', url: dav.url(path), path, signal };
+  const response = await dav.send(request);
+  if (!response.ok) throw await statusError(response, request);
+  let bytes: ArrayBuffer;
+  try {
+    bytes = await response.arrayBuffer();
+  } catch (error) {
+    throw transportError(error, request);
+  }
+  let text: string;
+  try {
+    // ignoreBOM keeps a BOM in the text, so the file is written back byte for byte.
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch (cause) {
+    throw new SyncRemoteError('protocol', `WebDAV: ${path} is not UTF-8 text`, { cause });
+  }
+  return { text, size: bytes.byteLength, etag: response.headers.get('ETag') };
+}
+
+const fileThere = (path: string, entry: DavEntry | null): DavEntry => {
+  if (entry === null || entry.collection) throw new SyncRemoteError('not-found', `WebDAV: ${path} is gone`);
+  return entry;
+};
+
+/** Servers (or CORS setups) seen to answer a GET without an ETag: their reads go straight to the PROPFIND pair. */
+const etagHidden = new WeakSet<DavContext>();
+
+/** The text at `path` and its version; `precondition` when it changed while it was read (the next pass looks again). */
+export async function readText(dav: DavContext, path: string, signal: AbortSignal | undefined): Promise<ReadText> {
+  if (!etagHidden.has(dav)) {
+    const got = await getText(dav, path, signal);
+    if (got.etag !== null) return { file: { path, version: etagVersion(got.etag), size: got.size }, text: got.text };
+    etagHidden.add(dav);
+  }
+  const before = remoteFile(path, fileThere(path, await stat(dav, path, signal)));
+  const got = await getText(dav, path, signal);
+  const after = remoteFile(path, fileThere(path, await stat(dav, path, signal)));
+  if (before.version !== after.version) {
+    throw new SyncRemoteError('precondition', `WebDAV: ${path} changed while it was read`);
+  }
+  return { file: { ...after, size: got.size }, text: got.text };
+}
