@@ -4,24 +4,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemorySync } from '../../src/sync/memory-sync.js';
 import type { MemorySync } from '../../src/sync/memory-sync.js';
-import type { SyncStatus } from '../../src/sync/sync-status.js';
 import { engine } from '../helpers/engine.js';
 import { toolsClosedAfterEach } from '../helpers/fresh-tool.js';
 import { MemoryRemote } from '../helpers/memory-remote.js';
+import { statusWhere } from '../helpers/sync-status.js';
 
 const open = toolsClosedAfterEach('page-events');
 const HOUR = 3_600_000;
-
-function statusWhere(sync: MemorySync, test: (status: SyncStatus) => boolean): Promise<SyncStatus> {
-  return new Promise((resolve) => {
-    if (test(sync.status())) return resolve(sync.status());
-    const stop = sync.subscribe((status) => {
-      if (!test(status)) return;
-      stop();
-      resolve(status);
-    });
-  });
-}
 
 /** The page as shown (`visible`) or not (`hidden`), announced as a browser does. */
 function showPage(state: 'visible' | 'hidden'): void {

@@ -4,12 +4,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { IndexedDBMemoryTool } from '../../src/index.js';
 import { createMemorySync } from '../../src/sync/memory-sync.js';
-import type { MemorySync } from '../../src/sync/memory-sync.js';
 import { SyncRemoteError } from '../../src/sync/remote.js';
 import type { SyncRemote } from '../../src/sync/remote.js';
-import type { SyncStatus } from '../../src/sync/sync-status.js';
 import { toolsClosedAfterEach } from '../helpers/fresh-tool.js';
 import { MemoryRemote } from '../helpers/memory-remote.js';
+import { statusWhere } from '../helpers/sync-status.js';
 
 const open = toolsClosedAfterEach('schedule');
 afterEach(() => {
@@ -17,18 +16,6 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 const HOUR = 3_600_000;
-
-/** Resolves with the first status that passes `test` (the current one included). */
-function statusWhere(sync: MemorySync, test: (status: SyncStatus) => boolean): Promise<SyncStatus> {
-  return new Promise((resolve) => {
-    if (test(sync.status())) return resolve(sync.status());
-    const stop = sync.subscribe((status) => {
-      if (!test(status)) return;
-      stop();
-      resolve(status);
-    });
-  });
-}
 
 const create = (tool: IndexedDBMemoryTool, path: string, text: string) =>
   tool.create({ command: 'create', path, file_text: text });

@@ -5,26 +5,14 @@
 import { describe, expect, it } from 'vitest';
 import type { IndexedDBMemoryTool } from '../../src/index.js';
 import { createMemorySync } from '../../src/sync/memory-sync.js';
-import type { MemorySync } from '../../src/sync/memory-sync.js';
 import type { SyncRemote } from '../../src/sync/remote.js';
-import type { SyncStatus } from '../../src/sync/sync-status.js';
 import { engine } from '../helpers/engine.js';
 import { toolsClosedAfterEach } from '../helpers/fresh-tool.js';
 import { MemoryRemote } from '../helpers/memory-remote.js';
+import { statusWhere } from '../helpers/sync-status.js';
 
 const open = toolsClosedAfterEach('sync-lock');
 const HOUR = 3_600_000;
-
-function statusWhere(sync: MemorySync, test: (status: SyncStatus) => boolean): Promise<SyncStatus> {
-  return new Promise((resolve) => {
-    if (test(sync.status())) return resolve(sync.status());
-    const stop = sync.subscribe((status) => {
-      if (!test(status)) return;
-      stop();
-      resolve(status);
-    });
-  });
-}
 
 const create = (tool: IndexedDBMemoryTool, path: string, text: string) =>
   tool.create({ command: 'create', path, file_text: text });

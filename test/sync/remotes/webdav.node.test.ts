@@ -29,7 +29,7 @@ interface Sent {
 
 let rootCount = 0;
 /** A remote on a folder of its own below /dav/ (not there until the first write), and the requests it sends. */
-function remoteAt(options: { password?: string; root?: string } = {}): {
+function remoteAt(options: { password?: string; root?: string; fetch?: typeof fetch } = {}): {
   remote: SyncRemote;
   sent: Sent[];
   root: string;
@@ -42,7 +42,7 @@ function remoteAt(options: { password?: string; root?: string } = {}): {
     password: options.password ?? server.password,
     fetch: (input, init) => {
       sent.push({ method: init?.method ?? 'GET', url: String(input) });
-      return fetch(input, init);
+      return (options.fetch ?? fetch)(input, init);
     },
   });
   return { remote, sent, root };
@@ -148,13 +148,9 @@ describe('the WebDAV adapter on Apache mod_dav', () => {
   });
 
   it('reads back its write: another client’s write of the same size right after it, both told 2xx, is a precondition', async () => {
-    const root = `t${++rootCount}`;
     const authorization = `Basic ${Buffer.from(`${server.username}:${server.password}`).toString('base64')}`;
     let interpose = false;
-    const remote = webdavRemote({
-      url: `${server.url}${root}/`,
-      username: server.username,
-      password: server.password,
+    const { remote, root } = remoteAt({
       fetch: async (input, init) => {
         const response = await fetch(input, init);
         if (interpose && init?.method === 'PUT' && response.ok) {
@@ -172,13 +168,9 @@ describe('the WebDAV adapter on Apache mod_dav', () => {
   });
 
   it('says a file deleted by another client while its move waited out a weak tag is not found', async () => {
-    const root = `t${++rootCount}`;
     const statuses: number[] = [];
     let deleteAfterLook = false;
-    const remote = webdavRemote({
-      url: `${server.url}${root}/`,
-      username: server.username,
-      password: server.password,
+    const { remote, root } = remoteAt({
       fetch: async (input, init) => {
         const response = await fetch(input, init);
         if (init?.method === 'MOVE') statuses.push(response.status);
