@@ -256,8 +256,9 @@ export function setupHistoryPanel(tool: IndexedDBMemoryTool): { refresh(): Promi
     // "Undo last change" is offered only when the change it would take back can be undone now.
     const target = lastUndoTarget(all);
     undoLast.disabled = target ? !target.undoable || blocked.has(target.id) : complete;
-    // Keep the keyboard where it was.
-    if (focusKey) focusTarget(focusKey).focus();
+    // Keep the keyboard where it was, and the list where `place` put it: scrolling to the focus would lose the place
+    // read (and, reaching the top, the count of new changes above it).
+    if (focusKey) focusTarget(focusKey).focus({ preventScroll: true });
     // An open diff's lines are moved into the new entry, not drawn again: the same element takes the focus back.
     else if (inList?.isConnected && focusLost()) inList.focus({ preventScroll: true });
     else if (hadUndoLast && focusLost()) status.focus();
