@@ -4,7 +4,8 @@
 
 import { sleep } from '../../offline/abortable-sleep.js';
 import { utf8Length } from '../../core/utf8.js';
-import { SyncRemoteError, type RemoteCallOptions, type RemoteFile, type SyncRemote } from '../remote.js';
+import { SyncRemoteError, isSyncRemoteError } from '../remote.js';
+import type { RemoteCallOptions, RemoteFile, SyncRemote } from '../remote.js';
 import { findConflict, listTree, makeParents, remoteFile, stat, type DavContext } from './webdav-folders.js';
 import { basicAuthorization, davSender, discard, statusError, transportError, type DavRequest } from './webdav-http.js';
 import { pathUrl, rootUrl } from './webdav-paths.js';
@@ -110,9 +111,9 @@ export function webdavRemote(options: WebdavRemoteOptions): SyncRemote {
   }
 
   /**
-   * The file at `path` after our write or move: a strong ETag from the answer, else what a PROPFIND now says (Apache's
-   * PUT and MOVE answers carry none). Another size there means another client wrote in between: its version is not
-   * ours, so the change is reported as the precondition failure it is, and the engine looks again.
+   * The file at `path` after our move: a strong ETag from the answer, else what a PROPFIND now says (Apache's MOVE
+   * answers carry none). Another size there means another client wrote in between: its version is not ours, so the
+   * change is reported as the precondition failure it is, and the engine looks again. A write is read back instead.
    */
   async function settled(
     path: string,
@@ -142,13 +143,14 @@ export function webdavRemote(options: WebdavRemoteOptions): SyncRemote {
     path: string,
     response: Response,
     text: string,
+    size: number,
     signal: AbortSignal | undefined,
   ): Promise<RemoteFile> {
     await discard(response);
     const etag = response.headers.get('ETag');
-    if (etag !== null && !etag.startsWith('W/')) return { path, version: etagVersion(etag), size: utf8Length(text) };
+    if (etag !== null && !etag.startsWith('W/')) return { path, version: etagVersion(etag), size };
     const there = await readText(dav, path, signal).catch((error: unknown) => {
-      throw error instanceof SyncRemoteError && error.kind === 'not-found' ? changedAgain(path) : error;
+      throw isSyncRemoteError(error) && error.kind === 'not-found' ? changedAgain(path) : error;
     });
     if (there.text !== text) throw changedAgain(path);
     return there.file;
@@ -195,7 +197,7 @@ export function webdavRemote(options: WebdavRemoteOptions): SyncRemote {
         await makeParents(dav, path, signal);
         ({ response, now } = await put());
       }
-      if (response.ok) return written(path, response, text, signal);
+      if (response.ok) return written(path, response, text, size, signal);
       if (response.status === 412) {
         // Taken by a folder is a path conflict; by a file (or a changed file) the precondition it looks like.
         now ??= await stat(dav, path, signal);
