@@ -13,6 +13,12 @@ export interface RemoteFile {
   id?: string;
   /** UTF-8 bytes, when known. */
   size?: number;
+  /**
+   * Set by a listing for an entry the memory cannot take (a name that maps to no path, a broken entry): the reason,
+   * already cut for people. The engine lists it in `skipped` and never reads, writes, moves or deletes it; `path` is
+   * then only for showing (cut), and `version` still changes with the entry where the remote can tell.
+   */
+  refused?: string;
 }
 
 /** What the remote refuses, known before anything is sent (an adapter still maps the server's own refusals). */
@@ -62,6 +68,13 @@ export interface SyncRemote {
   ): Promise<Map<string, { file: RemoteFile; text: string }>>;
   /** Moves the file to `to` if unchanged since seen and `to` is free; absent where the remote has no move. */
   move?(expected: RemoteFile, to: string, options?: RemoteCallOptions): Promise<RemoteFile>;
+  /**
+   * The folders the last `list()` walked that held nothing (no file, no folder), where the remote keeps folders of
+   * their own (WebDAV). Absent where folders exist only as the paths of files.
+   */
+  emptyFoldersSeen?(): readonly string[];
+  /** Removes the folder at `path` if it still holds nothing; one that holds something is left (`path-conflict`). */
+  removeEmptyFolder?(path: string, options?: RemoteCallOptions): Promise<void>;
 }
 
 /** Why a remote call failed; the engine decides by kind (retry, conflict, skip the file, stop). */
@@ -88,6 +101,11 @@ export type RemoteErrorKind =
   | 'server'
   /** The call was stopped (`sync.stop()`, an abort signal). */
   | 'aborted'
+  /**
+   * The file is there but is not one the memory can hold: not UTF-8 text (an image, `.DS_Store`), no content, or an
+   * answer over its cap. The engine lists it in `skipped`, never overwrites or deletes it, and goes on.
+   */
+  | 'unreadable'
   /** Anything else the remote answered that the adapter does not understand. */
   | 'protocol';
 
