@@ -48,6 +48,12 @@ export const bundleReply = {
   zipNoZip64End: () => 'its ZIP64 end record is missing',
   zipHugeField: () => 'it states a size or offset past 2^53 bytes',
   zipDirectoryOutside: () => 'its central directory does not fit inside the file',
+  zipTooManyEntries: (entries: number, limit: number) =>
+    `its end record declares ${entries} entries, more than the ${limit} an import into this memory reads ` +
+    '(four for each file its maxFiles limit allows, and 1000 more); no entry was read',
+  zipDirectoryTooLarge: (bytes: number, entries: number, perEntry: number) =>
+    `its end record declares a central directory of ${bytes} bytes for ${entries} ` +
+    `${entries === 1 ? 'entry' : 'entries'}, more than ${perEntry} bytes an entry; no entry was read`,
   zipBadDirectory: (number: number) => `its central directory is broken at entry ${number}`,
   zipNoZip64Field: () => 'a size or offset is marked as ZIP64, but its ZIP64 field is missing',
   zipNoLocalHeader: () => 'its local header is missing where the central directory puts it',

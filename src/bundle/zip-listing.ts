@@ -27,6 +27,15 @@ const TYPE_MASK = 0o170000;
 const [REGULAR, FOLDER, SYMLINK] = [0o100000, 0o040000, 0o120000];
 const DOS_FOLDER = 0x10;
 
+/**
+ * The most entries a zip may declare for an import into a memory of these limits: a file, its folder entry, and the
+ * `__MACOSX/` twins of both (Finder's zips) for each file `maxFiles` allows, and 1,000 more. Checked on the end record,
+ * before the directory is read: the work and memory an import spends per entry stay bounded by the app's own limit.
+ */
+export function zipEntryLimit(limits: Pick<ResolvedLimits, 'maxFiles'>): number {
+  return 4 * limits.maxFiles + 1000;
+}
+
 interface NamedEntry {
   record: ZipRecord;
   name: string;
@@ -45,7 +54,7 @@ export async function startsAsZip(input: unknown): Promise<boolean> {
 /** The zip's files and folders, every check done that needs neither the memory nor the inflated data. */
 export async function listZip(blob: Blob, limits: Readonly<ResolvedLimits>, pathSecret?: PathSecret): Promise<ZipListing> {
   const reader = new BlobWindow(blob);
-  const { records, end } = await readCentralDirectory(reader);
+  const { records, end } = await readCentralDirectory(reader, zipEntryLimit(limits));
   const named = records.map(namedEntry);
   await readLocalHeaders(reader, records, end, (record) => named[record.number - 1]?.where ?? '');
   const entries = named.filter((entry) => !isLitter(entry.name));

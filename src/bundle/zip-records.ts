@@ -13,6 +13,11 @@ const MAX16 = 0xffff;
 const MAX32 = 0xffffffff;
 /** What one read takes from the Blob, so that the headers of small entries come in one read, and no more. */
 const WINDOW = 1024 * 1024;
+/**
+ * The most central directory bytes an entry may take on average: 46 fixed, a name of at most 1,280 (a memory path and
+ * a top folder), its Unicode Path field again as much, and room for the usual extra fields (times, ZIP64, modes).
+ */
+export const MAX_RECORD_BYTES = 4096;
 
 /** True when `bytes` start as a zip does: a local header, or the end record of an empty archive. */
 export function isZipSignature(bytes: Uint8Array): boolean {
@@ -69,9 +74,16 @@ export class BlobWindow {
   }
 }
 
-/** The central directory's entries, in its order, each checked for sizes and offsets that fit the archive. */
-export async function readCentralDirectory(reader: BlobWindow): Promise<{ records: ZipRecord[]; end: number }> {
-  const directory = await findDirectory(reader);
+/**
+ * The central directory's entries, in its order, each checked for sizes and offsets that fit the archive. A zip whose
+ * end record declares more than `maxEntries` entries, or a directory larger than they can need, is refused before a
+ * byte of the directory is read.
+ */
+export async function readCentralDirectory(
+  reader: BlobWindow,
+  maxEntries: number,
+): Promise<{ records: ZipRecord[]; end: number }> {
+  const directory = await findDirectory(reader, maxEntries);
   const bytes = await reader.read(directory.offset, directory.size);
   if (bytes === undefined) throw damaged(bundleReply.zipDirectoryOutside());
   const records: ZipRecord[] = [];
@@ -145,7 +157,10 @@ export async function readLocalHeaders(
 }
 
 /** The end record (and its ZIP64 form where a field is full): where the directory lies and how many entries. */
-async function findDirectory(reader: BlobWindow): Promise<{ offset: number; size: number; entries: number }> {
+async function findDirectory(
+  reader: BlobWindow,
+  maxEntries: number,
+): Promise<{ offset: number; size: number; entries: number }> {
   const tailLength = Math.min(reader.size, 22 + MAX16);
   const tail = (await reader.read(reader.size - tailLength, tailLength)) ?? new Uint8Array(0);
   // The last end record whose comment reaches exactly to the end of the file.
@@ -158,7 +173,7 @@ async function findDirectory(reader: BlobWindow): Promise<{ offset: number; size
   const [size, offset] = [u32(tail, at + 12), u32(tail, at + 16)];
   if (entries !== MAX16 && size !== MAX32 && offset !== MAX32) {
     if (disk !== 0 || directoryDisk !== 0 || onDisk !== entries) throw refused('', bundleReply.zipSpanned());
-    return checkedDirectory(offset, size, entries, endOffset);
+    return checkedDirectory(offset, size, entries, endOffset, maxEntries);
   }
   const locator = await reader.read(endOffset - 20, 20);
   if (locator === undefined || u32(locator, 0) !== END64_LOCATOR) throw damaged(bundleReply.zipNoZip64End());
@@ -168,7 +183,7 @@ async function findDirectory(reader: BlobWindow): Promise<{ offset: number; size
   if (u32(locator, 4) !== 0 || u32(end64, 16) !== 0 || u32(end64, 20) !== 0 || u64(end64, 24) !== u64(end64, 32)) {
     throw refused('', bundleReply.zipSpanned());
   }
-  return checkedDirectory(u64(end64, 48), u64(end64, 40), u64(end64, 32), end64Offset);
+  return checkedDirectory(u64(end64, 48), u64(end64, 40), u64(end64, 32), end64Offset, maxEntries);
 }
 
 function checkedDirectory(
@@ -176,7 +191,11 @@ function checkedDirectory(
   size: number,
   entries: number,
   before: number,
+  maxEntries: number,
 ): { offset: number; size: number; entries: number } {
+  // From the end record alone, before the directory is read: what is read and made per entry stays bounded.
+  if (entries > maxEntries) throw refused('', bundleReply.zipTooManyEntries(entries, maxEntries), 'too_large');
+  if (size > entries * MAX_RECORD_BYTES) throw damaged(bundleReply.zipDirectoryTooLarge(size, entries, MAX_RECORD_BYTES));
   // Each entry takes at least 46 bytes: a count the directory cannot hold is refused before anything is made of it.
   if (offset + size > before || entries * 46 > size) throw damaged(bundleReply.zipDirectoryOutside());
   return { offset, size, entries };
