@@ -18,6 +18,8 @@ export type MemoryToolErrorCode =
   | 'conflict'
   | 'invalid_bundle'
   | 'storage'
+  /** The app's `beforeWrite` hook returned something other than a string or nothing: a fault in the app's code. */
+  | 'invalid_hook'
   /** An app method whose code, loaded on first use, could not be fetched (see `IndexedDBMemoryTool.preload`). */
   | 'unavailable';
 

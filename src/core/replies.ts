@@ -140,4 +140,8 @@ export const reply = {
     `Refused to write ${path}: the text looks like it contains ${kind}. Do not store API keys, passwords, ` +
     'tokens or private keys in memory; write the note without the secret. Nothing was written.',
   beforeWriteRefused: (path: string, why: string) => `Refused to write ${path}: ${why}. Nothing was written.`,
+  /** `got`: the value the hook returned, described (shown-text.ts describeValue), so the reply stays short. */
+  beforeWriteInvalid: (path: string, got: string) =>
+    `Refused to write ${path}: the app's beforeWrite hook returned ${got} instead of a text or nothing. ` +
+    'This is a fault in the app, not in the command; trying again will not help. Nothing was written.',
 } as const;

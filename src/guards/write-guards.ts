@@ -2,6 +2,7 @@
 
 import { MemoryToolError } from '../core/errors.js';
 import { reply } from '../core/replies.js';
+import { describeValue } from '../core/shown-text.js';
 import { findSecretAround } from './edit-window.js';
 import { findPathSecret, pathSecretRefusal } from './path-secrets.js';
 import { findSecret } from './secrets.js';
@@ -64,6 +65,9 @@ function applyHook(hook: BeforeWriteHook, write: BeforeWrite): string {
     throw new MemoryToolError('forbidden', reply.beforeWriteRefused(write.path, why), { cause: error });
   }
   if (rewritten === undefined) return write.content;
-  if (typeof rewritten !== 'string') throw new TypeError('beforeWrite must return a string or nothing');
+  // Its own code: thrown inside the transaction, a TypeError would be reported as `storage`, blaming the browser.
+  if (typeof rewritten !== 'string') {
+    throw new MemoryToolError('invalid_hook', reply.beforeWriteInvalid(write.path, describeValue(rewritten, 80)));
+  }
   return rewritten;
 }

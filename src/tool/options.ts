@@ -19,6 +19,7 @@ export interface IndexedDBMemoryToolOptions {
   /**
    * Sees every text before it is stored: return a string to store instead, nothing to keep it, or throw to refuse
    * (Claude reads the message). Synchronous: it runs inside the transaction, and may run twice for one command.
+   * Returning anything else refuses the write with code `invalid_hook`.
    */
   beforeWrite?: BeforeWriteHook;
 }

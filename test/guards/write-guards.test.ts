@@ -151,12 +151,14 @@ describe('filter', () => {
     expect(error).toBe(own);
   });
 
-  it('refuses a hook that returns something other than a string or nothing with a TypeError', () => {
+  it('refuses a hook that returns something other than a string or nothing as invalid_hook, blaming the app', () => {
     const hook = (() => 42) as unknown as BeforeWriteHook;
     const error = thrown(() => writeGuards(true, hook).filter(write('x')));
-    expect(error).toBeInstanceOf(TypeError);
-    expect((error as TypeError).message).toBe('beforeWrite must return a string or nothing');
-    expect(isMemoryToolError(error)).toBe(false);
+    expect(isMemoryToolError(error) && error.code).toBe('invalid_hook');
+    expect((error as MemoryToolError).message).toBe(
+      "Refused to write /memories/a.md: the app's beforeWrite hook returned 42 instead of a text or nothing. " +
+        'This is a fault in the app, not in the command; trying again will not help. Nothing was written.',
+    );
   });
 
   it('leaves the secret check to screen: filter does not refuse a secret', () => {
