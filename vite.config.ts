@@ -34,10 +34,12 @@ export const firefoxPath = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
 // (test/engines/webkit-driver.ts).
 
 /**
- * `npm run dev` with ANTHROPIC_API_KEY set: the dev server forwards `/anthropic/*` to the API (or to
- * ANTHROPIC_PROXY_TARGET) and adds the key there, so the page holds none. The page is told only *that* a key is
+ * `npm run dev` with ANTHROPIC_API_KEY set: the dev server forwards the demo's API calls under `/anthropic/` to the API
+ * (or to ANTHROPIC_PROXY_TARGET) and adds the key there, so the page holds none. The page is told only *that* a key is
  * configured (`__DEV_PROXY__`), never the key. Nothing is proxied in a build or under vitest's own server. Only the
- * server's own pages may use it (`foreignRequest`): any other page, local or not, would spend the key.
+ * server's own pages may use it (`foreignRequest`): any other page, local or not, would spend the key. Only the calls
+ * the demo makes go through (`PROXY_ROUTES`), with only the headers the API needs (`FORWARDED_HEADERS`): never the
+ * page's cookies for the dev host, nor a cookie back.
  */
 export function anthropicDevProxy(): Plugin {
   let enabled = false;
@@ -60,11 +62,16 @@ export function anthropicDevProxy(): Plugin {
               rewrite: (path) => path.replace(/^\/anthropic/, ''),
               configure: (proxy) => {
                 proxy.on('proxyReq', (proxyReq) => {
-                  // The key goes on here, server-side; whatever the page sent for auth is dropped.
-                  proxyReq.removeHeader('authorization');
+                  // Cookies, the page's own auth, Origin (without it the API sees the server-to-server call this now
+                  // is), Referer, the browser's fetch metadata: none of it goes on.
+                  for (const name of proxyReq.getHeaderNames()) {
+                    if (!FORWARDED_HEADERS.has(name.toLowerCase())) proxyReq.removeHeader(name);
+                  }
+                  // The key goes on here, server-side.
                   proxyReq.setHeader('x-api-key', key);
-                  // Without Origin the API treats this as the server-to-server call it now is.
-                  proxyReq.removeHeader('origin');
+                });
+                proxy.on('proxyRes', (proxyRes) => {
+                  delete proxyRes.headers['set-cookie'];
                 });
               },
             },
@@ -74,15 +81,49 @@ export function anthropicDevProxy(): Plugin {
     },
     // Before Vite's proxy (added after these hooks); `vite preview` takes the same proxy, so it gets the same guard.
     configureServer(server) {
-      if (enabled) server.middlewares.use(refuseForeignRequests);
+      if (enabled) server.middlewares.use(guardProxy);
     },
     configurePreviewServer(server) {
-      if (enabled) server.middlewares.use(refuseForeignRequests);
+      if (enabled) server.middlewares.use(guardProxy);
     },
   };
 }
 
 const PROXY_PATH = '/anthropic';
+
+/**
+ * The calls the demo makes, and all the proxy forwards: chat (`POST /v1/messages`), the model list, and the Memory
+ * Stores calls of its sync (the SDK's `beta.memoryStores.memories`: list, create, retrieve, update, delete). Ids are
+ * the API's (`memstore_…`, `mem_…`), letters, digits, `_` and `-`, so no `..` or encoded `/` passes. Another path
+ * gets a 404, another method a 405.
+ */
+const PROXY_ROUTES: readonly { path: RegExp; methods: readonly string[] }[] = [
+  { path: /^\/v1\/messages$/u, methods: ['POST'] },
+  { path: /^\/v1\/models$/u, methods: ['GET'] },
+  { path: /^\/v1\/memory_stores\/[\w-]+\/memories$/u, methods: ['GET', 'POST'] },
+  { path: /^\/v1\/memory_stores\/[\w-]+\/memories\/[\w-]+$/u, methods: ['GET', 'POST', 'DELETE'] },
+];
+
+/** The request headers the API needs; every other is dropped before forwarding (the proxy adds `x-api-key`). */
+const FORWARDED_HEADERS = new Set([
+  'host',
+  'connection',
+  'content-type',
+  'content-length',
+  'transfer-encoding',
+  'accept',
+  'accept-encoding',
+  'anthropic-version',
+  'anthropic-beta',
+]);
+
+/** Why a request under the proxy's path is not a call the demo makes: a 404, or a 405 with the methods allowed. */
+function unknownCall(url: string, method = ''): { status: 404 } | { status: 405; allow: string } | undefined {
+  const path = url.slice(PROXY_PATH.length).split('?')[0] ?? '';
+  const route = url.startsWith(`${PROXY_PATH}/`) ? PROXY_ROUTES.find((known) => known.path.test(path)) : undefined;
+  if (route === undefined) return { status: 404 };
+  return route.methods.includes(method) ? undefined : { status: 405, allow: route.methods.join(', ') };
+}
 
 /**
  * Why a request to the proxy is not from the server's own pages, or undefined when it is. `Sec-Fetch-Site` must be
@@ -104,16 +145,34 @@ function foreignRequest(headers: IncomingHttpHeaders, encrypted: boolean): strin
   return undefined;
 }
 
-/** A 403 with a short reason for a request to the proxy that is not from the server's own pages; never forwarded. */
-function refuseForeignRequests(req: IncomingMessage, res: ServerResponse, next: () => void): void {
+/**
+ * A 403 with a short reason for a request to the proxy that is not from the server's own pages, a 404 or 405 for one
+ * that is not a call the demo makes; none of them is forwarded.
+ */
+function guardProxy(req: IncomingMessage, res: ServerResponse, next: () => void): void {
   // Vite's proxy takes every URL that starts with its path; so does the guard.
-  const why = req.url?.startsWith(PROXY_PATH) ? foreignRequest(req.headers, 'encrypted' in req.socket) : undefined;
-  if (why === undefined) {
+  const url = req.url ?? '';
+  if (!url.startsWith(PROXY_PATH)) {
     next();
     return;
   }
-  res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' });
-  res.end(`Refused: the dev server's API proxy answers only its own pages (${why}).\n`);
+  const foreign = foreignRequest(req.headers, 'encrypted' in req.socket);
+  const unknown = foreign === undefined ? unknownCall(url, req.method) : undefined;
+  if (foreign === undefined && unknown === undefined) {
+    next();
+    return;
+  }
+  const headers = { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' };
+  if (foreign !== undefined) {
+    res.writeHead(403, headers);
+    res.end(`Refused: the dev server's API proxy answers only its own pages (${foreign}).\n`);
+  } else if (unknown?.status === 404) {
+    res.writeHead(404, headers);
+    res.end("Refused: the dev server's API proxy forwards only the API calls the demo makes.\n");
+  } else if (unknown?.status === 405) {
+    res.writeHead(405, { ...headers, allow: unknown.allow });
+    res.end(`Refused: the dev server's API proxy forwards only ${unknown.allow} there.\n`);
+  }
 }
 
 /**

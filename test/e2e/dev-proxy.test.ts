@@ -1,9 +1,11 @@
 // `npm run dev` with ANTHROPIC_API_KEY: Vite's dev server forwards /anthropic to the API and adds the key, the
 // page defaults its Proxy URL to /anthropic, and the key never reaches the page. Without the variable: no proxy.
 // Only the server's own pages may use it: another local page or site, and a request showing no origin, get a 403
-// and nothing reaches the API; `vite preview` guards the proxy it takes over the same way.
+// and nothing reaches the API; `vite preview` guards the proxy it takes over the same way. Only the calls the demo
+// makes are forwarded (other paths 404, other methods 405), with none of the page's cookies or credentials.
 
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -206,6 +208,143 @@ describe('the dev server proxy', () => {
     }
   });
 });
+
+describe('what the dev server proxy forwards', () => {
+  it('forwards only the calls the demo makes: another path gets a 404, another method a 405, and the API sees neither', async () => {
+    const upstream = await startRecordingUpstream();
+    const dev = await startDevServer({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_PROXY_TARGET: upstream.url });
+    const own = { origin: new URL(dev.url).origin, 'sec-fetch-site': 'same-origin' };
+    try {
+      const refused: [string, string, 404 | 405][] = [
+        ['GET', '/anthropic/v1/messages', 405],
+        ['DELETE', '/anthropic/v1/messages', 405],
+        ['POST', '/anthropic/v1/models', 405],
+        ['PATCH', '/anthropic/v1/memory_stores/memstore_1/memories', 405],
+        ['PUT', '/anthropic/v1/memory_stores/memstore_1/memories/mem_1', 405],
+        ['POST', '/anthropic/v1/messages/batches', 404],
+        ['POST', '/anthropic/v1/messages/count_tokens', 404],
+        ['GET', '/anthropic/v1/files', 404],
+        ['POST', '/anthropic/v1/memory_stores', 404],
+        ['GET', '/anthropic/v1/organizations/api_keys', 404],
+        ['GET', '/anthropic/v1/memory_stores/memstore_1/memories/../../../files', 404],
+        ['GET', '/anthropic/v1/memory_stores/memstore_1%2F..%2F..%2Ffiles/memories', 404],
+        ['POST', '/anthropic/v1/messages/', 404],
+        ['POST', '/anthropic//v1/messages', 404],
+        ['POST', '/anthropicv1/messages', 404],
+        ['POST', '/anthropic', 404],
+      ];
+      for (const [method, path, status] of refused) {
+        const answer = await requestFromNode(dev.url, method, path, own);
+        expect(answer.status, `${method} ${path}`).toBe(status);
+        expect(answer.text).toMatch(/^Refused: the dev server's API proxy forwards only /u);
+        if (status === 405) expect(answer.allow, `${method} ${path}`).toMatch(/^[A-Z, ]+$/u);
+      }
+      expect(upstream.requests).toEqual([]);
+
+      const allowed = [
+        ['POST', '/anthropic/v1/messages?beta=true'],
+        ['GET', '/anthropic/v1/models?limit=100'],
+        ['GET', '/anthropic/v1/memory_stores/memstore_1/memories?depth=0&view=basic'],
+        ['POST', '/anthropic/v1/memory_stores/memstore_1/memories'],
+        ['GET', '/anthropic/v1/memory_stores/memstore_1/memories/mem_2?view=full'],
+        ['POST', '/anthropic/v1/memory_stores/memstore_1/memories/mem_2'],
+        ['DELETE', '/anthropic/v1/memory_stores/memstore_1/memories/mem_2'],
+      ] as const;
+      for (const [method, path] of allowed) {
+        expect((await requestFromNode(dev.url, method, path, own)).status, `${method} ${path}`).toBe(200);
+      }
+      expect(upstream.requests.map(({ method, url }) => `${method} ${url}`)).toEqual(
+        allowed.map(([method, path]) => `${method} ${path.slice('/anthropic'.length)}`),
+      );
+    } finally {
+      await dev.close();
+      await upstream.close();
+    }
+  });
+
+  it('sends the API none of the page\'s cookies or credentials, only the headers it needs, and passes no cookie back', async () => {
+    const upstream = await startRecordingUpstream();
+    const dev = await startDevServer({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_PROXY_TARGET: upstream.url });
+    const context = await browser.newContext();
+    try {
+      await context.addCookies([{ name: 'dev_session', value: 'cookie-of-the-dev-host', url: dev.url }]);
+      const page = await openDemo(context, dev.url);
+      const statuses = await page.evaluate(async (body) => {
+        const sent = { 'content-type': 'application/json', 'anthropic-version': '2023-06-01', 'anthropic-beta': 'test-beta' };
+        const page = { authorization: 'Bearer page-token', 'x-api-key': 'page-key', 'x-custom': 'page-header' };
+        const calls = [
+          fetch('/anthropic/v1/messages', { method: 'POST', headers: { ...sent, ...page }, body }),
+          fetch('/anthropic/v1/memory_stores/memstore_1/memories?depth=0', { headers: { ...sent, ...page } }),
+          fetch('/anthropic/v1/memory_stores/memstore_1/memories/mem_1', { method: 'DELETE', headers: { ...sent, ...page }, credentials: 'include' }),
+        ];
+        return (await Promise.all(calls)).map((response) => response.status);
+      }, MESSAGE);
+      expect(statuses).toEqual([200, 200, 200]);
+      expect(upstream.requests).toHaveLength(3);
+      const needed = ['host', 'connection', 'content-type', 'content-length', 'transfer-encoding', 'accept', 'accept-encoding', 'anthropic-version', 'anthropic-beta', 'x-api-key'];
+      for (const { method, headers } of upstream.requests) {
+        expect(headers['cookie'], method).toBeUndefined();
+        expect(headers['x-api-key'], method).toBe(KEY);
+        expect(headers['anthropic-beta'], method).toBe('test-beta');
+        expect(Object.keys(headers).filter((name) => !needed.includes(name)), method).toEqual([]);
+      }
+      expect(JSON.stringify(upstream.requests)).not.toContain('cookie-of-the-dev-host');
+      // The API's Set-Cookie is dropped on the way back: the dev host holds only the cookie it had.
+      expect((await context.cookies(dev.url)).map((cookie) => cookie.name)).toEqual(['dev_session']);
+    } finally {
+      await context.close();
+      await dev.close();
+      await upstream.close();
+    }
+  });
+});
+
+/** A loopback stand-in for the API: records every request and answers 200 with a JSON body and a Set-Cookie. */
+async function startRecordingUpstream(): Promise<{
+  url: string;
+  requests: { method: string; url: string; headers: Record<string, string | string[] | undefined> }[];
+  close(): Promise<void>;
+}> {
+  const requests: { method: string; url: string; headers: Record<string, string | string[] | undefined> }[] = [];
+  const server = createServer((req, res) => {
+    requests.push({ method: req.method ?? '', url: req.url ?? '', headers: { ...req.headers } });
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json', 'set-cookie': 'upstream_session=from-the-api; Path=/' });
+      res.end('{"ok":true}');
+    });
+  });
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () => new Promise((closed) => {
+      server.closeAllConnections();
+      server.close(() => closed());
+    }),
+  };
+}
+
+/** A request from Node with exactly this method, raw path (not normalized) and headers, and an empty JSON body. */
+function requestFromNode(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; text: string; allow: string | undefined }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((done, fail) => {
+    const request = httpRequest({ hostname, port, method, path, headers: { 'content-type': 'application/json', ...headers } }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => done({ status: response.statusCode ?? 0, text, allow: response.headers.allow }));
+    });
+    request.on('error', fail);
+    request.end(method === 'GET' || method === 'DELETE' ? undefined : '{}');
+  });
+}
 
 const MESSAGE = JSON.stringify({ model: 'claude-sonnet-5-5', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] });
 
