@@ -216,6 +216,11 @@ export default defineConfig({
     // A poll or a wait ends as soon as its condition holds: its timeout only bounds a hang, so it is long enough for a
     // machine whose cores are busy with other work (expect.poll's default is 1 s).
     expect: { poll: { timeout: 60_000 } },
+    // The same for tests and hooks in `node` and the three engines (`e2e` sets its own 300 s): Vitest's 5 s (Node)
+    // and 15 s (browser mode) fail a test that is only slow, when other work holds the cores (a 500-file journal
+    // test did, in Chromium and in Node). A hung test still fails, two minutes on; the heaviest name their own bound.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     // After the run: the tests per project (engine), and every skipped test's name, which says why.
     reporters: ['default', './test/engines/engine-counts.ts'],
     projects: [

@@ -197,7 +197,7 @@ describe('importBundle refuses a hostile or broken bundle and changes nothing', 
       }
     }
     expect(await snapshot(tool)).toBe(before);
-  }, 60_000);
+  }, 300_000);
 
   it('refuses input that is neither a Blob nor a string', async () => {
     const tool = await freshTool();

@@ -63,7 +63,7 @@ function listen(on: ChangeHub): { events: MemoryChangeEvent[]; next: (path: stri
         const found = events.find((event) => event.changes.some((change) => change.path === path));
         if (found) return resolve(found);
         waiting.push({ path, resolve });
-        setTimeout(() => reject(new Error(`no event for ${path}`)), 2000);
+        setTimeout(() => reject(new Error(`no event for ${path}`)), 60_000);
       }),
   };
 }

@@ -59,7 +59,7 @@ describe('history bounds', () => {
     const visible = journal.filter((record) => !record.hidden);
     expect(journal.at(-1)?.totals?.[4]).toBe(visible.reduce((sum, record) => sum + record.bytes, 0));
     expect(journal.at(-1)?.totals?.[5]).toBe(visible.length);
-  });
+  }, 300_000);
 
   it('journals a change whose steps alone are over maxBytes with its paths only, and refuses its undo', async () => {
     const tool = await open({ history: { maxBytes: MAX_BYTES } });
@@ -72,5 +72,5 @@ describe('history bounds', () => {
     expect(deleted).toMatchObject({ command: 'delete', paths: [folder], undoable: false });
     await expect(tool.undo(deleted?.id)).rejects.toMatchObject({ code: 'conflict', message: expect.stringMatching(/too large/) });
     expect(await tool.change(deleted?.id ?? 0)).toMatchObject({ files: [], moves: [] });
-  });
+  }, 300_000);
 });

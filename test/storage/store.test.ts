@@ -206,7 +206,7 @@ describe('a delete by another tab that an older tab blocks', () => {
       });
     }
     expect(count).toBe(0);
-  }, 60_000);
+  }, 300_000);
 });
 
 describe('a quota failure', () => {

@@ -31,7 +31,7 @@ let folders = 0;
 
 beforeAll(async () => {
   [stores, dav] = await Promise.all([startMemoryStoresServer(), startApacheWebdav()]);
-}, 60_000);
+}, 300_000);
 afterAll(async () => {
   await Promise.all([stores?.close(), dav?.stop()]);
 });
@@ -190,7 +190,7 @@ describe.each(KINDS)('two devices through $name', (kind) => {
     for (const { tool } of list) expect(await memoryFiles(tool)).toEqual(there);
     expect(await lostVersions(list, written)).toEqual([]);
     close(list);
-  }, 60_000);
+  }, 300_000);
 });
 
 describe('a first pull from Memory Stores', () => {
