@@ -17,7 +17,7 @@ const WINDOW = 1024 * 1024;
  * The most central directory bytes an entry may take on average: 46 fixed, a name of at most 1,280 (a memory path and
  * a top folder), its Unicode Path field again as much, and room for the usual extra fields (times, ZIP64, modes).
  */
-export const MAX_RECORD_BYTES = 4096;
+const MAX_RECORD_BYTES = 4096;
 
 /** True when `bytes` start as a zip does: a local header, or the end record of an empty archive. */
 export function isZipSignature(bytes: Uint8Array): boolean {
