@@ -2,6 +2,7 @@
 
 import type { PlaceholderRule } from './placeholders.js';
 import { isPlaceholder } from './placeholders.js';
+import { PRIVATE_KEY } from './private-key.js';
 
 /** A kind of secret and how to recognise it. */
 export interface SecretPattern {
@@ -20,18 +21,6 @@ interface DefaultPattern extends SecretPattern {
 
 /** How far into a match its needle may start: `aws` comes before the AWS secret key's `_secret_access_key`. */
 const NEEDLE_LEAD = 3;
-
-/**
- * A private key block: its header, then a body (20 base64 characters, maybe after armor headers such as
- * `Proc-Type:`, with real or JSON-escaped line breaks), or the lines to its `-----END` line. A header alone, as prose
- * names it, is no key.
- */
-const PRIVATE_KEY = new RegExp(
-  String.raw`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----` +
-    String.raw`(?:(?:\s|\\[rn])*(?:[A-Z][A-Za-z-]*:[^\n\\]*(?:\n|\\n)(?:\s|\\[rn])*)*[A-Za-z0-9+/]{20}` +
-    String.raw`|[ \t]*(?:\r?\n|\\r?\\n)[A-Za-z0-9+/=.\s\\]{0,8192}?-----END )`,
-  'u',
-);
 
 const DEFAULT_PATTERNS: readonly DefaultPattern[] = [
   {
