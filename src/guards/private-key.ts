@@ -1,5 +1,5 @@
 // The private key block pattern: its header, then a body as keys are pasted (plain, JSON-escaped, armored, quoted in
-// an email, listed in markdown). Every part reads text no other header's attempt reads, or a bounded stretch (./README.md).
+// an email, listed in markdown). Each part reads a bounded stretch, or text no other header's try reads (./README.md).
 
 /** The header line: a few kind words (`RSA`, `OPENSSH`, `ENCRYPTED`), then `PRIVATE KEY`. */
 const HEADER = String.raw`-----BEGIN (?:[A-Z0-9]{1,16} ){0,4}PRIVATE KEY(?: BLOCK)?-----`;
