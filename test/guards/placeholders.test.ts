@@ -60,8 +60,8 @@ describe('placeholders in docs and code names', () => {
     `STRIPE_KEY=${fake('sk_live_', 'EXAMPLEKEYDONOTUSE1234')}`,
     fake('sk-ant-api03-', `example-${'A'.repeat(40)}`),
     // Code names: `hf_` and the AWS prefixes keep a word boundary, as identifiers start with them after `_`.
-    'model = load_hf_AutoModelForSequenceClassification()',
-    'REGION = AWS_REGION_ASIAPACIFICSOUTHEAST',
+    `model = ${fake('load_hf_', 'AutoModelForSequenceClassification')}()`,
+    `REGION = ${fake('AWS_REGION_ASIA', 'PACIFICSOUTHEAST')}`,
     'def risk_sk-learn-compatible-estimator-wrappers-for-pipelines(): pass',
     'the task-ant-colony-optimization-and-routing-heuristics run nightly',
     'the_sk_live_mode_setting_is_documented_in_the_wiki_page',
