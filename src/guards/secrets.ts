@@ -1,7 +1,8 @@
 // The secret check: the providers' keys, private keys and cloud credentials, tuned to miss, not nag (./README.md).
 
 import type { PlaceholderRule } from './placeholders.js';
-import { isPlaceholder } from './placeholders.js';
+import { PLACEHOLDER_REACH, isPlaceholder } from './placeholders.js';
+import { PRIVATE_KEY } from './private-key.js';
 
 /** A kind of secret and how to recognise it. */
 export interface SecretPattern {
@@ -16,37 +17,38 @@ export interface SecretPattern {
 interface DefaultPattern extends SecretPattern {
   needle: string;
   placeholders: PlaceholderRule;
+  /**
+   * How far into a match a placeholder sign counts, where that is further than the pattern's shortest match: a little
+   * short of the kind's real keys, so that a sign glued onto a whole key starts after it (./README.md, "Placeholders").
+   */
+  signsWithin?: number;
 }
 
 /** How far into a match its needle may start: `aws` comes before the AWS secret key's `_secret_access_key`. */
 const NEEDLE_LEAD = 3;
 
 /**
- * A private key block: its header, then a body (20 base64 characters, maybe after armor headers such as
- * `Proc-Type:`, with real or JSON-escaped line breaks), or the lines to its `-----END` line. A header alone, as prose
- * names it, is no key.
+ * Where a provider's prefix may start: after a non-word character, as `\b` says, or after `_` (`MY_KEY_sk-ant-…`),
+ * which the match then holds. Not for the short prefixes code names begin with (`hf_`, `ASIA`), where `_` would nag.
  */
-const PRIVATE_KEY = new RegExp(
-  String.raw`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----` +
-    String.raw`(?:(?:\s|\\[rn])*(?:[A-Z][A-Za-z-]*:[^\n\\]*(?:\n|\\n)(?:\s|\\[rn])*)*[A-Za-z0-9+/]{20}` +
-    String.raw`|[ \t]*(?:\r?\n|\\r?\\n)[A-Za-z0-9+/=.\s\\]{0,8192}?-----END )`,
-  'u',
-);
+const AFTER = String.raw`(?:\b|_)`;
 
 const DEFAULT_PATTERNS: readonly DefaultPattern[] = [
   {
     name: 'an Anthropic API key',
-    pattern: /\bsk-ant-[A-Za-z0-9_-]{20,}/u,
-    needle: '\\bsk-',
+    pattern: new RegExp(`${AFTER}sk-ant-[A-Za-z0-9_-]{20,}`, 'u'),
+    needle: `${AFTER}sk-`,
     placeholders: 'words-and-runs',
+    signsWithin: 100,
   },
   // Project, service-account and admin keys carry `-` and `_` after their kind; the older user keys are letters and
   // digits only (so `sk-learn-compatible-…` in prose is no key).
   {
     name: 'an OpenAI API key',
-    pattern: /\bsk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{32,}|[A-Za-z0-9]{32,})/u,
-    needle: '\\bsk-',
+    pattern: new RegExp(`${AFTER}sk-(?:(?:proj|svcacct|admin)-[A-Za-z0-9_-]{32,}|[A-Za-z0-9]{32,})`, 'u'),
+    needle: `${AFTER}sk-`,
     placeholders: 'words-and-runs',
+    signsWithin: 48,
   },
   { name: 'a private key', pattern: PRIVATE_KEY, needle: '-----BEGIN ', placeholders: 'words' },
   {
@@ -62,7 +64,12 @@ const DEFAULT_PATTERNS: readonly DefaultPattern[] = [
     needle: anyCase('_secret_access_key'),
     placeholders: 'words-and-runs',
   },
-  { name: 'a Google API key', pattern: /\bAIza[0-9A-Za-z_-]{35}\b/u, needle: 'AIza', placeholders: 'words-and-runs' },
+  {
+    name: 'a Google API key',
+    pattern: new RegExp(String.raw`${AFTER}AIza[0-9A-Za-z_-]{35}\b`, 'u'),
+    needle: 'AIza',
+    placeholders: 'words-and-runs',
+  },
   {
     name: 'a Google service account key',
     pattern: /"private_key_id"\s*:\s*"[0-9a-f]{20,}"/u,
@@ -71,26 +78,33 @@ const DEFAULT_PATTERNS: readonly DefaultPattern[] = [
   },
   {
     name: 'a Google OAuth token',
-    pattern: /\bya29\.[0-9A-Za-z_-]{20,}/u,
+    pattern: new RegExp(String.raw`${AFTER}ya29\.[0-9A-Za-z_-]{20,}`, 'u'),
     needle: 'ya29\\.',
     placeholders: 'words-and-runs',
+    signsWithin: 64,
   },
   {
     name: 'a GitHub token',
-    pattern: /\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})/u,
+    pattern: new RegExp(`${AFTER}(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{40,})`, 'u'),
     needle: 'gh[pousr]_|github_pat_',
     placeholders: 'words-and-runs',
   },
-  { name: 'a GitLab token', pattern: /\bglpat-[A-Za-z0-9_-]{20,}/u, needle: 'glpat-', placeholders: 'words-and-runs' },
   {
-    name: 'a Slack token',
-    pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/u,
-    needle: 'xox[abposr]-',
+    name: 'a GitLab token',
+    pattern: new RegExp(`${AFTER}glpat-[A-Za-z0-9_-]{20,}`, 'u'),
+    needle: 'glpat-',
     placeholders: 'words-and-runs',
   },
   {
+    name: 'a Slack token',
+    pattern: new RegExp(`${AFTER}xox[abposr]-[A-Za-z0-9-]{10,}`, 'u'),
+    needle: 'xox[abposr]-',
+    placeholders: 'words-and-runs',
+    signsWithin: 40,
+  },
+  {
     name: 'a Stripe secret key',
-    pattern: /\b[sr]k_live_[0-9A-Za-z]{20,}/u,
+    pattern: new RegExp(`${AFTER}[sr]k_live_[0-9A-Za-z]{20,}`, 'u'),
     needle: 'k_live_',
     placeholders: 'words-and-runs',
   },
@@ -110,47 +124,69 @@ function anyCase(word: string): string {
   return word.replace(/[a-z]/gu, (letter) => `[${letter.toUpperCase()}${letter}]`);
 }
 
-const RULES = new Map<SecretPattern, PlaceholderRule>(DEFAULT_PATTERNS.map((kind) => [kind, kind.placeholders]));
+const DEFAULTS = new Set<SecretPattern>(DEFAULT_PATTERNS);
 
-let needles: RegExp | undefined;
-let anySecret: RegExp | undefined;
+/** The one-pass search's regular expressions, built on first use. */
+interface Scan {
+  /** Every needle: where a match could be. */
+  needles: RegExp;
+  /** Every pattern, each as one group, its runs lazy: the shortest match at a place, which names the kind. */
+  shortest: RegExp;
+  /** Each pattern as it is, sticky: how far a match reaches, read on a bounded slice. */
+  whole: ReadonlyMap<DefaultPattern, RegExp>;
+}
+
+let scan: Scan | undefined;
 
 /** The name of the first kind of secret `text` holds, or undefined; an obvious placeholder is none. */
 export function findSecret(text: string, patterns: readonly SecretPattern[] = SECRET_PATTERNS): string | undefined {
-  if (patterns === SECRET_PATTERNS) return firstDefaultSecret(text)?.name;
-  return patterns.find((kind) => holds(text, kind))?.name;
-}
-
-/** Whether `text` holds a match of `kind` (of a default kind: one that is not a placeholder). */
-function holds(text: string, kind: SecretPattern): boolean {
-  const rule = RULES.get(kind);
-  if (rule === undefined) return kind.pattern.test(text);
-  for (const match of text.matchAll(new RegExp(kind.pattern.source, 'gu'))) {
-    if (!isPlaceholder(match[0], rule)) return true;
-  }
-  return false;
+  if (patterns === SECRET_PATTERNS) return firstDefaultSecret(text, undefined)?.name;
+  return patterns.find((kind) =>
+    DEFAULTS.has(kind) ? firstDefaultSecret(text, kind) !== undefined : kind.pattern.test(text),
+  )?.name;
 }
 
 /**
- * The first default kind found in `text`: one pass for the needles, then all patterns as one alternation where a
- * match holding a needle could start (./README.md). Their sources join: each default has the `u` flag alone, and no
- * group of its own, so the group that matched names the kind.
+ * The first default kind (or `only` that kind) found in `text`, in time linear in its length (./README.md, "Linear
+ * time"): one pass for the needles, then all patterns as one alternation where a match holding a needle could start,
+ * each place tried once. Their sources join: each default has the `u` flag alone, and no group of its own, so the
+ * group that matched names the kind.
  */
-function firstDefaultSecret(text: string): DefaultPattern | undefined {
-  needles ??= new RegExp([...new Set(DEFAULT_PATTERNS.map(({ needle }) => needle))].join('|'), 'gu');
-  anySecret ??= new RegExp(DEFAULT_PATTERNS.map(({ pattern }) => `(${pattern.source})`).join('|'), 'uy');
+function firstDefaultSecret(text: string, only: SecretPattern | undefined): DefaultPattern | undefined {
+  scan ??= buildScan();
+  const { needles, shortest, whole } = scan;
   needles.lastIndex = 0;
+  let untried = 0;
   for (let found = needles.exec(text); found; found = needles.exec(text)) {
-    for (let at = Math.max(0, found.index - NEEDLE_LEAD); at <= found.index; at++) {
-      anySecret.lastIndex = at;
-      const match = anySecret.exec(text);
-      if (!match) continue;
+    for (let at = Math.max(untried, found.index - NEEDLE_LEAD); at <= found.index; at++) {
+      shortest.lastIndex = at;
+      const least = shortest.exec(text);
+      if (!least) continue;
       // No two kinds match at one place (their prefixes differ), so a placeholder here is all there is here.
-      const kind = DEFAULT_PATTERNS[match.findIndex((group, i) => i > 0 && group !== undefined) - 1];
-      if (kind && !isPlaceholder(match[0], kind.placeholders)) return kind;
+      const kind = DEFAULT_PATTERNS[least.findIndex((group, i) => i > 0 && group !== undefined) - 1];
+      if (!kind || (only !== undefined && kind !== only)) continue;
+      // The match as far as a placeholder sign that counts could reach: a bounded read, however long the match.
+      const signs = Math.max(least[0].length, kind.signsWithin ?? 0);
+      const pattern = whole.get(kind);
+      if (pattern) pattern.lastIndex = 0;
+      const match = pattern?.exec(text.slice(at, at + signs + PLACEHOLDER_REACH))?.[0] ?? least[0];
+      if (!isPlaceholder(match, kind.placeholders, signs)) return kind;
     }
+    untried = found.index + 1;
     // On from the next character, not past this needle: needles may overlap (`AKIASIA`).
     needles.lastIndex = found.index + 1;
   }
   return undefined;
+}
+
+function buildScan(): Scan {
+  return {
+    needles: new RegExp([...new Set(DEFAULT_PATTERNS.map(({ needle }) => needle))].join('|'), 'gu'),
+    // `{20,}?` stops at 20: a read the length of the shortest key, however long the run of key characters.
+    shortest: new RegExp(
+      DEFAULT_PATTERNS.map(({ pattern }) => `(${pattern.source.replace(/\{(\d+),\}/gu, '{$1,}?')})`).join('|'),
+      'uy',
+    ),
+    whole: new Map(DEFAULT_PATTERNS.map((kind) => [kind, new RegExp(kind.pattern.source, 'uy')])),
+  };
 }
