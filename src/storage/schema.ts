@@ -164,8 +164,11 @@ export interface SyncRecord {
   reason?: string;
   /** Skipped: which side refused (the remote refused our version, or we refused the remote's). */
   refusedBy?: 'remote' | 'local';
-  /** forget: a path (the remote's; '' for the whole root) forgotten here, carried out on the remote by the next pass. */
-  forget?: { path: string; id: string; at: number; received?: true };
+  /**
+   * forget: a path (the remote's; '' for the whole root) forgotten here, carried out on the remote by the next pass;
+   * `carried`: its files there are deleted; `redact`: the remote ids of those whose versions are still to be redacted.
+   */
+  forget?: { path: string; id: string; at: number; received?: true; carried?: true; redact?: string[] };
   /** forgets-seen: the ids of the remote's forget records this device has applied. */
   applied?: string[];
 }

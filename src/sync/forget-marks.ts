@@ -19,6 +19,10 @@ export interface ForgetMark {
   at: number;
   /** Applied here from another device's record: carried out on the remote, not announced again. */
   received?: true;
+  /** Its files there are deleted: it covers nothing any more (a new file at the path is a new file). */
+  carried?: true;
+  /** The remote ids of files deleted for it whose versions are still to be redacted. */
+  redact?: string[];
 }
 
 const MARK = 'forget:';
@@ -94,15 +98,29 @@ export function readMarks(store: MemoryStore, mount: string): Promise<ForgetMark
 
 /** Whether a mark of the mount covers the remote path `path` now (a pass checks before it sends a text). */
 export async function isMarked(store: MemoryStore, mount: string, path: string): Promise<boolean> {
-  return (await readMarks(store, mount)).some((mark) => covers(mark.path, path));
+  return (await readMarks(store, mount)).some((mark) => !mark.carried && covers(mark.path, path));
 }
 
-/** Drops the marks carried out, each only if it is still the same forget (a path forgotten again keeps its mark). */
-export async function dropMarks(tx: WriteTx, mount: string, done: readonly ForgetMark[]): Promise<void> {
+/**
+ * Drops the marks carried out and keeps the redactions still owed by the others, each only if it is still the same
+ * forget (a path forgotten again keeps its new mark).
+ */
+export async function settleMarks(
+  tx: WriteTx,
+  mount: string,
+  done: readonly ForgetMark[],
+  owing: readonly ForgetMark[],
+): Promise<void> {
   const store = tx.objectStore('sync');
-  const now = await Promise.all(done.map((mark) => store.get([mount, MARK + mark.path])));
+  const marks = [...done, ...owing];
+  const now = await Promise.all(marks.map((mark) => store.get([mount, MARK + mark.path])));
   await Promise.all(
-    done.flatMap((mark, i) => (now[i]?.forget?.id === mark.id ? [store.delete([mount, MARK + mark.path])] : [])),
+    marks.flatMap((mark, i): Promise<unknown>[] => {
+      const record = now[i];
+      if (record?.forget?.id !== mark.id) return [];
+      if (done.includes(mark)) return [store.delete([mount, MARK + mark.path])];
+      return [store.put({ ...record, forget: mark })];
+    }),
   );
 }
 
@@ -116,7 +134,7 @@ export function randomId(): string {
 export async function unmarked<T extends { path: string }>(tx: WriteTx, mount: string, updates: readonly T[]): Promise<T[]> {
   if (updates.length === 0) return [];
   const records = await tx.objectStore('sync').getAll(markRange(mount));
-  const marks = records.flatMap((record) => (record.forget ? [record.forget.path] : []));
+  const marks = records.flatMap((record) => (record.forget && !record.forget.carried ? [record.forget.path] : []));
   if (marks.length === 0) return [...updates];
   return updates.filter((update) => 'clear' in update || !marks.some((mark) => covers(mark, update.path)));
 }

@@ -9,7 +9,7 @@ import type { JournalDraft } from '../history/journal.js';
 import { record } from '../history/journal.js';
 import { CONTROL_PATH, formatControl, hashNames, parseControl } from './forget-control.js';
 import type { ControlFile } from './forget-control.js';
-import { SEEN_KEY, covers, dropMarks, forgetWithMarks, randomId, readMarks } from './forget-marks.js';
+import { SEEN_KEY, covers, forgetWithMarks, randomId, readMarks, settleMarks } from './forget-marks.js';
 import type { ForgetMark } from './forget-marks.js';
 import { originalOf } from './conflict-names.js';
 import { readLocal } from './local-files.js';
@@ -74,28 +74,53 @@ export async function carryForgets(
     }
   }
 
-  // Every file a mark covers goes, whatever its version; its old versions are redacted first where the remote can.
+  // Every file a mark covers goes, whatever its version; then its versions there are redacted where the remote can.
+  // A redaction that fails is owed: kept with the mark (the remote id only) and tried again by the next pass.
   const done: ForgetMark[] = [];
-  for (const mark of marks) {
-    if (!announced && !mark.received) continue;
-    let whole = true;
-    for (const file of listing.filter((one) => covers(mark.path, one.path))) {
-      try {
-        await remote.redact?.(file, { signal });
-        await remote.delete(file, { signal });
-      } catch (error) {
-        if (!isSyncRemoteError(error) || (error.kind !== 'precondition' && error.kind !== 'not-found')) throw error;
-        if (error.kind === 'precondition') whole = false; // written again meanwhile: the next pass sees it
+  const owing: ForgetMark[] = [];
+  const gone = new Set<string>();
+  try {
+    for (const mark of marks) {
+      if (!announced && !mark.received) continue;
+      let whole = true;
+      const redact = new Set(mark.redact ?? []);
+      for (const file of mark.carried ? [] : listing.filter((one) => covers(mark.path, one.path))) {
+        try {
+          await remote.delete(file, { signal });
+          gone.add(file.path);
+          if (remote.redact && file.id !== undefined) redact.add(file.id);
+        } catch (error) {
+          if (!isSyncRemoteError(error) || (error.kind !== 'precondition' && error.kind !== 'not-found')) throw error;
+          if (error.kind === 'not-found') gone.add(file.path);
+          if (error.kind === 'precondition') whole = false; // written again meanwhile: the next pass sees it
+        }
       }
+      for (const id of redact) {
+        await remote.redact?.({ path: mark.path, version: '', id }, { signal }).then(
+          () => redact.delete(id),
+          (error: unknown) => {
+            if (isSyncRemoteError(error) && error.kind === 'aborted') throw error;
+          },
+        );
+      }
+      if (whole && redact.size === 0) done.push(mark);
+      else if (whole) owing.push({ ...mark, carried: true, redact: [...redact] });
+      else if (redact.size > 0) owing.push({ ...mark, redact: [...redact] });
     }
-    if (whole) done.push(mark);
+  } finally {
+    if (done.length > 0 || owing.length > 0) {
+      await tool.inTurn(() => tool.write((tx) => settleMarks(tx, mountKey, done, owing)));
+    }
   }
-  listing = listing.filter((file) => !marks.some((mark) => covers(mark.path, file.path)));
+  // The merge sees neither what went nor what a mark not carried out yet still covers (written again meanwhile).
+  const carried = new Set([...done, ...owing.filter((mark) => mark.carried)].map((mark) => mark.id));
+  const active = marks.filter((mark) => !mark.carried && !carried.has(mark.id));
+  listing = listing.filter((file) => !gone.has(file.path) && !active.some((mark) => covers(mark.path, file.path)));
 
   // Written on a mount's first pass (so a forget knows the mount), then only when something changed.
   const known = seen?.applied ?? [];
   const versionNow = controlFile?.version;
-  if (seen && done.length === 0 && versionNow === seen.remote?.version && applied.size === known.length) {
+  if (seen && versionNow === seen.remote?.version && applied.size === known.length) {
     return { listing, local };
   }
   await tool.inTurn(() =>
@@ -104,7 +129,6 @@ export async function carryForgets(
       const inRecord = new Set(control?.forgets.map((entry) => entry.id) ?? []);
       for (const mark of own) inRecord.add(mark.id);
       await Promise.all([
-        dropMarks(tx, mountKey, done),
         store.put({
           mount: mountKey,
           path: SEEN_KEY,
