@@ -130,11 +130,16 @@ export function randomId(): string {
   return [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
+/** Whether a mark of the mount (not carried out yet) covers a remote path, as this transaction sees the marks. */
+export async function markedIn(tx: WriteTx, mount: string): Promise<(path: string) => boolean> {
+  const records = await tx.objectStore('sync').getAll(markRange(mount));
+  const marks = records.flatMap((record) => (record.forget && !record.forget.carried ? [record.forget.path] : []));
+  return (path) => marks.some((mark) => covers(mark, path));
+}
+
 /** The updates but those that would record a path a mark covers (a clear always goes). */
 export async function unmarked<T extends { path: string }>(tx: WriteTx, mount: string, updates: readonly T[]): Promise<T[]> {
   if (updates.length === 0) return [];
-  const records = await tx.objectStore('sync').getAll(markRange(mount));
-  const marks = records.flatMap((record) => (record.forget && !record.forget.carried ? [record.forget.path] : []));
-  if (marks.length === 0) return [...updates];
-  return updates.filter((update) => 'clear' in update || !marks.some((mark) => covers(mark, update.path)));
+  const marked = await markedIn(tx, mount);
+  return updates.filter((update) => 'clear' in update || !marked(update.path));
 }
