@@ -193,7 +193,52 @@ describe('forget under sync', () => {
     expect(Object.keys(remote.snapshot())).toEqual([CONTROL_PATH]);
     expect(await traces(await dump(a.tool), [SECRET])).toEqual([]);
   });
+
+  it('brings nothing of it here from a pass that read it there before forget() resolved', async () => {
+    const remote = new MemoryRemote();
+    const [a, b] = await Promise.all([device(remote.handle()), device(remote.handle())]);
+    if (!a || !b) throw new Error('two devices');
+    await create(a.tool, '/memories/vault.md', 'first\n');
+    await syncAll([a, b], 1);
+    // Deleted on A, edited on B: A's next pass pulls B's edit back (the edit wins), and it is read before the forget.
+    await a.tool.delete({ command: 'delete', path: '/memories/vault.md' });
+    await b.tool.str_replace({ command: 'str_replace', path: '/memories/vault.md', old_str: 'first\n', new_str: SECRET });
+    await b.sync.syncNow();
+    const held = gatedReads(remote.handle());
+    a.sync.close(); // the same remote from here on, its reads held
+    const late = createMemorySync(a.tool, { remote: held.remote, interval: null });
+    const pass = late.syncNow();
+    await held.entered;
+    await a.tool.forget('/memories/vault.md');
+    held.release();
+    await pass;
+    await late.syncNow();
+    expect(await files(a.tool)).toEqual({});
+    expect(Object.keys(remote.snapshot())).toEqual([CONTROL_PATH]);
+    expect(await traces(await dump(a.tool), [SECRET])).toEqual([]);
+  });
 });
+
+/** The remote with its first read held until `release()`: `entered` once it is. */
+function gatedReads(inner: SyncRemote): { remote: SyncRemote; entered: Promise<void>; release: () => void } {
+  let enter = (): void => undefined;
+  const entered = new Promise<void>((resolve) => (enter = resolve));
+  let open = (): void => undefined;
+  const gate = new Promise<void>((resolve) => (open = resolve));
+  let first = true;
+  const remote: SyncRemote = {
+    ...inner,
+    read: async (file, options) => {
+      if (first) {
+        first = false;
+        enter();
+        await gate;
+      }
+      return inner.read(file, options);
+    },
+  };
+  return { remote, entered, release: () => open() };
+}
 
 /** The remote with its first write held until `release()`: `entered` once it is; `sent` lists every write's path. */
 function gatedWrites(inner: SyncRemote): {
