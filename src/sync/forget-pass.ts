@@ -32,7 +32,7 @@ export async function carryForgets(
 ): Promise<{ listing: RemoteFile[]; local: LocalSnapshot }> {
   const { tool, remote, mountKey, signal } = settings;
   const listedRecord = listed.find((file) => file.path === CONTROL_PATH);
-  let listing = listed.filter((file) => file.path !== CONTROL_PATH && !file.refused);
+  let listing = listed.filter((file) => file.path !== CONTROL_PATH);
   const seen = await tool.store.run('readonly', (tx) => tx.objectStore('sync').get([mountKey, SEEN_KEY]), ['sync']);
   const applied = new Set(seen?.applied ?? []);
 
@@ -84,7 +84,9 @@ export async function carryForgets(
       if (!announced && !mark.received) continue;
       let whole = true;
       const redact = new Set(mark.redact ?? []);
-      for (const file of mark.carried ? [] : listing.filter((one) => covers(mark.path, one.path))) {
+      // An entry the memory cannot take is never deleted (its path is only for showing).
+      const covered = listing.filter((one) => one.refused === undefined && covers(mark.path, one.path));
+      for (const file of mark.carried ? [] : covered) {
         try {
           await remote.delete(file, { signal });
           gone.add(file.path);
@@ -115,7 +117,9 @@ export async function carryForgets(
   // The merge sees neither what went nor what a mark not carried out yet still covers (written again meanwhile).
   const carried = new Set([...done, ...owing.filter((mark) => mark.carried)].map((mark) => mark.id));
   const active = marks.filter((mark) => !mark.carried && !carried.has(mark.id));
-  listing = listing.filter((file) => !gone.has(file.path) && !active.some((mark) => covers(mark.path, file.path)));
+  listing = listing.filter(
+    (file) => file.refused !== undefined || (!gone.has(file.path) && !active.some((mark) => covers(mark.path, file.path))),
+  );
 
   // Written on a mount's first pass (so a forget knows the mount), then only when something changed.
   const known = seen?.applied ?? [];
