@@ -62,10 +62,12 @@ export async function carryForgets(
   let announced = own.length === 0;
   if (own.length > 0) {
     const next: ControlFile = control ?? { key: randomId(), forgets: [] };
-    const hashes = await hashNames(next.key, own.map((mark) => mark.path));
-    next.forgets.push(...own.map((mark, i) => ({ id: mark.id, at: mark.at, hash: hashes[i] ?? '' })));
+    // One already there (a pass that stopped after writing it) is not added twice.
+    const adding = own.filter((mark) => !next.forgets.some((entry) => entry.id === mark.id));
+    const hashes = await hashNames(next.key, adding.map((mark) => mark.path));
+    next.forgets.push(...adding.map((mark, i) => ({ id: mark.id, at: mark.at, hash: hashes[i] ?? '' })));
     try {
-      controlFile = await remote.write(CONTROL_PATH, formatControl(next, now), controlFile, { signal });
+      if (adding.length > 0) controlFile = await remote.write(CONTROL_PATH, formatControl(next, now), controlFile, { signal });
       for (const mark of own) applied.add(mark.id);
       announced = true;
     } catch (error) {
