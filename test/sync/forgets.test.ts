@@ -10,6 +10,7 @@ import { originalOf } from '../../src/sync/conflict-names.js';
 import { CONTROL_PATH } from '../../src/sync/forget-control.js';
 import { createMemorySync } from '../../src/sync/memory-sync.js';
 import type { MemorySync } from '../../src/sync/memory-sync.js';
+import { SyncRemoteError } from '../../src/sync/remote.js';
 import type { SyncRemote } from '../../src/sync/remote.js';
 import { toolsClosedAfterEach } from '../helpers/fresh-tool.js';
 import { MemoryRemote } from '../helpers/memory-remote.js';
@@ -215,6 +216,60 @@ describe('forget under sync', () => {
     await late.syncNow();
     expect(await files(a.tool)).toEqual({});
     expect(Object.keys(remote.snapshot())).toEqual([CONTROL_PATH]);
+    expect(await traces(await dump(a.tool), [SECRET])).toEqual([]);
+  });
+});
+
+describe('after a forget', () => {
+  it('takes a file made again at the path for a new file: synced, and not forgotten by a later forget elsewhere', async () => {
+    const remote = new MemoryRemote();
+    const [a, b] = await Promise.all([device(remote.handle()), device(remote.handle())]);
+    if (!a || !b) throw new Error('two devices');
+    await create(a.tool, '/memories/vault.md', SECRET);
+    await create(a.tool, '/memories/other.md', 'other\n');
+    await syncAll([a, b], 1);
+    await a.tool.forget('/memories/vault.md');
+    await syncAll([a, b], 1);
+    await create(a.tool, '/memories/vault.md', 'a new file\n');
+    await syncAll([a, b], 1);
+    expect(await files(b.tool)).toEqual({ '/memories/other.md': 'other\n', '/memories/vault.md': 'a new file\n' });
+    await a.tool.forget('/memories/other.md');
+    await syncAll([a, b]);
+    for (const one of [a, b]) {
+      expect(await files(one.tool)).toEqual({ '/memories/vault.md': 'a new file\n' });
+      expect(await traces(await dump(one.tool), [SECRET, 'other\n'])).toEqual([]);
+    }
+  });
+
+  it('redacts the deleted file\'s versions where the remote can, and owes a redaction that failed to the next pass', async () => {
+    const remote = new MemoryRemote();
+    const redacted: string[] = [];
+    let fail = true;
+    const handle: SyncRemote = {
+      ...remote.handle(),
+      redact: async (file) => {
+        if (fail) {
+          fail = false;
+          throw new SyncRemoteError('server', 'redaction failed');
+        }
+        redacted.push(file.id ?? '');
+      },
+    };
+    const a = await device(handle);
+    await create(a.tool, '/memories/vault.md', SECRET);
+    await a.sync.syncNow();
+    const id = remote.files.get('/vault.md')?.id;
+    await a.tool.forget('/memories/vault.md');
+    await a.sync.syncNow();
+    expect(remote.text('/vault.md')).toBeUndefined();
+    expect(redacted).toEqual([]);
+    // Owed, the mark covers nothing: a new file at the path is pushed as any other.
+    await create(a.tool, '/memories/vault.md', 'a new file\n');
+    await a.sync.syncNow();
+    expect(redacted).toEqual([id]);
+    expect(remote.text('/vault.md')).toBe('a new file\n');
+    await a.sync.syncNow();
+    expect(redacted).toEqual([id]);
     expect(await traces(await dump(a.tool), [SECRET])).toEqual([]);
   });
 });
