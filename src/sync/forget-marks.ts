@@ -30,8 +30,8 @@ const markRange = (mount: string): IDBKeyRange => IDBKeyRange.bound([mount, MARK
 /** The record of the remote's forgets this device applied. */
 export const SEEN_KEY = 'forgets-seen';
 
-/** The local folder a mount key (`<remote id>|<folder>`) names. */
-const folderOf = (mountKey: string): string => mountKey.slice(mountKey.lastIndexOf('|') + 1);
+/** The local folder a mount key (`<remote id>|<folder>`, the folder a key under `/memories`) names. */
+const folderOf = (mountKey: string): string => mountKey.slice(mountKey.indexOf('|/memories') + 1);
 
 /** Whether the remote path `path` is at or below `forgotten`, or is a conflict copy of a file that is. */
 export function covers(forgotten: string, path: string): boolean {

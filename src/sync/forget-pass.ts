@@ -15,7 +15,7 @@ import { originalOf } from './conflict-names.js';
 import { readLocal } from './local-files.js';
 import type { LocalSnapshot } from './local-files.js';
 import { isSyncRemoteError } from './remote.js';
-import type { RemoteFile } from './remote.js';
+import type { RemoteFile, SyncRemote } from './remote.js';
 import type { PassSettings } from './sync-pass.js';
 
 /** A forget is not journaled: its record only carries the totals, hidden (as `tool.forget()` writes it). */
@@ -107,6 +107,7 @@ export async function carryForgets(
           },
         );
       }
+      if (whole) await removeFolders(remote, mark.path, covered, signal);
       if (whole && redact.size === 0) done.push(mark);
       else if (whole) owing.push({ ...mark, carried: true, redact: [...redact] });
       else if (redact.size > 0) owing.push({ ...mark, redact: [...redact] });
@@ -199,4 +200,29 @@ async function applyHere(settings: PassSettings, key: string, fresh: readonly { 
     }
   }
   return changed;
+}
+
+/**
+ * Removes the folders a forgotten folder leaves empty there, deepest first, where the remote keeps folders of its own
+ * (a folder's name may be what had to go). One that still holds something stays.
+ */
+async function removeFolders(
+  remote: SyncRemote,
+  forgotten: string,
+  deleted: readonly RemoteFile[],
+  signal: AbortSignal,
+): Promise<void> {
+  if (!remote.removeEmptyFolder || forgotten === '') return;
+  const folders = new Set<string>();
+  for (const file of deleted) {
+    if (!file.path.startsWith(forgotten + '/')) continue;
+    for (let at = file.path.lastIndexOf('/'); at >= forgotten.length; at = file.path.lastIndexOf('/', at - 1)) {
+      folders.add(file.path.slice(0, at));
+    }
+  }
+  for (const folder of [...folders].sort((a, b) => b.length - a.length)) {
+    await remote.removeEmptyFolder(folder, { signal }).catch((error: unknown) => {
+      if (!isSyncRemoteError(error) || error.kind === 'aborted') throw error;
+    });
+  }
 }

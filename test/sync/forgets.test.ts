@@ -241,6 +241,21 @@ describe('after a forget', () => {
     }
   });
 
+  it('removes the folders a forgotten folder leaves empty there, where the remote keeps folders', async () => {
+    const remote = new MemoryRemote({ ids: false });
+    const removed: string[] = [];
+    const handle: SyncRemote = { ...remote.handle(), removeEmptyFolder: async (path) => void removed.push(path) };
+    const a = await device(handle);
+    await create(a.tool, '/memories/private/a.md', SECRET);
+    await create(a.tool, '/memories/private/deep/b.md', OTHER_SECRET);
+    await create(a.tool, '/memories/kept.md', 'kept\n');
+    await a.sync.syncNow();
+    await a.tool.forget('/memories/private');
+    await a.sync.syncNow();
+    expect(Object.keys(remote.snapshot())).toEqual([CONTROL_PATH, '/kept.md']);
+    expect(removed).toEqual(['/private/deep', '/private']);
+  });
+
   it('redacts the deleted file\'s versions where the remote can, and owes a redaction that failed to the next pass', async () => {
     const remote = new MemoryRemote();
     const redacted: string[] = [];
