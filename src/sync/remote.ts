@@ -77,8 +77,8 @@ export interface SyncRemote {
   removeEmptyFolder?(path: string, options?: RemoteCallOptions): Promise<void>;
   /**
    * Erases the text of every version the remote keeps of this file (its history there: Memory Stores' version
-   * redaction), before a forgotten file is deleted; the file itself is left to `delete`. Absent where the remote keeps
-   * no versions of its own.
+   * redaction), called once a forgotten file is deleted, with only `id` to go by. Absent where the remote keeps no
+   * versions of its own.
    */
   redact?(file: RemoteFile, options?: RemoteCallOptions): Promise<void>;
 }
