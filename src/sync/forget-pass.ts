@@ -14,9 +14,12 @@ import type { ForgetMark } from './forget-marks.js';
 import { originalOf } from './conflict-names.js';
 import { readLocal } from './local-files.js';
 import type { LocalSnapshot } from './local-files.js';
-import { isSyncRemoteError } from './remote.js';
+import { RETRYABLE_KINDS, isSyncRemoteError } from './remote.js';
+import type { RemoteErrorKind } from './remote.js';
 import type { RemoteFile, SyncRemote } from './remote.js';
 import type { PassSettings } from './sync-pass.js';
+
+const PASS_FAILS: ReadonlySet<RemoteErrorKind> = new Set([...RETRYABLE_KINDS, 'auth', 'aborted']);
 
 /** A forget is not journaled: its record only carries the totals, hidden (as `tool.forget()` writes it). */
 const unjournaled: JournalDraft = { actor: 'sync', command: 'forget', paths: [], ops: [], retired: [] };
@@ -42,9 +45,9 @@ export async function carryForgets(
   let control: ControlFile | undefined;
   let controlFile: RemoteFile | null = null;
   if (listedRecord && (listedRecord.version !== seen?.remote?.version || own.length > 0)) {
-    const read = await remote.read(listedRecord, { signal });
-    controlFile = read.file;
-    control = parseControl(read.text);
+    const read = await remote.read(listedRecord, { signal }).catch(unlessPassFails);
+    controlFile = read?.file ?? listedRecord;
+    control = read === undefined ? undefined : parseControl(read.text);
   } else if (listedRecord) {
     controlFile = listedRecord;
   }
@@ -71,8 +74,10 @@ export async function carryForgets(
       for (const mark of own) applied.add(mark.id);
       announced = true;
     } catch (error) {
-      // Another device wrote it meanwhile: read again next pass.
-      if (!isSyncRemoteError(error) || error.kind !== 'precondition') throw error;
+      unlessPassFails(error);
+      // Another device wrote it meanwhile: read again next pass. Refused for good (a full store): the files still go,
+      // and the other devices take it for a delete (./README.md, "Forgetting").
+      if (isSyncRemoteError(error) && error.kind !== 'precondition') announced = true;
     }
   }
 
@@ -225,4 +230,10 @@ async function removeFolders(
       if (!isSyncRemoteError(error) || error.kind === 'aborted') throw error;
     });
   }
+}
+
+/** Rethrows a failure that stops the pass (the network, the server, the key, a stop); answers any other as undefined. */
+function unlessPassFails(error: unknown): undefined {
+  if (!isSyncRemoteError(error) || PASS_FAILS.has(error.kind)) throw error;
+  return undefined;
 }
