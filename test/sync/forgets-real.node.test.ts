@@ -14,6 +14,7 @@ import { createMemorySync } from '../../src/sync/memory-sync.js';
 import type { MemorySync } from '../../src/sync/memory-sync.js';
 import type { SyncRemote } from '../../src/sync/remote.js';
 import { memoryStoreRemote } from '../../src/sync/remotes/memory-store.js';
+import type { MemoryVersionsClient } from '../../src/sync/remotes/memory-store-redact.js';
 import { webdavRemote } from '../../src/sync/remotes/webdav.js';
 import { toolsClosedAfterEach } from '../helpers/fresh-tool.js';
 import { folderFiles, storeFiles } from '../helpers/sync-storm.js';
@@ -50,6 +51,9 @@ const KINDS: { name: string; fresh(): Remote }[] = [
     fresh() {
       const store = stores.createStore();
       const client = new Anthropic({ apiKey: 'test', baseURL: stores.url, maxRetries: 0 });
+      // The SDK's client fits the shape redaction calls (checked by the type checker).
+      const versions: MemoryVersionsClient = client.beta.memoryStores.memoryVersions;
+      expect(typeof versions.redact).toBe('function');
       return {
         handle: () => memoryStoreRemote({ client, storeId: store.id }),
         files: async () => storeFiles(stores.api, store.id),
