@@ -39,19 +39,25 @@ interface Name {
  * Erases `key` from the memory and from the history: every version that was ever at it (or below it), under the
  * names a rename brought it from, and every version made from those since (an edit, a move elsewhere), unless a file
  * outside `key` holds it now. Steps that name or hold any of it go from their entries, and those bodies are deleted.
+ * `also`: more paths forgotten with it in the same way (a synced file's conflict copies, ../sync/forget-marks.ts).
  */
-export async function forgetPath(tx: WriteTx, key: string): Promise<Forgotten> {
+export async function forgetPath(tx: WriteTx, key: string, also: readonly string[] = []): Promise<Forgotten> {
   if (key === MEMORY_ROOT) throw new MemoryToolError('forbidden', undoReply.forgetRoot());
   const entries = tx.objectStore('entries');
-  const [live, below, records, usage] = await Promise.all([
-    entries.get(key),
-    entries.getAll(subtreeRange(key)),
+  const keys = [key, ...also.filter((other) => !isWithin(other, key))];
+  const [lives, belows, records, usage] = await Promise.all([
+    Promise.all(keys.map((one) => entries.get(one))),
+    Promise.all(keys.map((one) => entries.getAll(subtreeRange(one)))),
     tx.objectStore('journal').getAll(),
     readTotals(tx),
   ]);
-  const gone = live ? [live, ...below] : [];
+  const live = lives[0];
+  const gone = keys.flatMap((_, i) => {
+    const here = lives[i];
+    return here ? [here, ...(belows[i] ?? [])] : [];
+  });
   const changes = records.filter((record) => !record.hidden);
-  const names = namesOf(key, changes);
+  const names = keys.flatMap((one) => namesOf(one, changes));
   const named = (path: string, id: number): boolean =>
     names.some((name) => id <= name.until && isWithin(path, name.prefix));
 
@@ -127,7 +133,7 @@ export async function forgetPath(tx: WriteTx, key: string): Promise<Forgotten> {
   const journal = writer(tx, 'journal');
   for (const id of removed) journal.delete(id);
   for (const record of trimmed) journal.put(record);
-  const after = deleteEntries(tx, gone, usage, live?.kind === 'folder' ? key : undefined).usage;
+  const after = deleteEntries(tx, gone, usage, live?.kind === 'folder' && keys.length === 1 ? key : undefined).usage;
   const bodies = writer(tx, 'bodies');
   for (const id of forgotten) bodies.delete(id);
   await releaseBodies(tx, released);
@@ -137,7 +143,10 @@ export async function forgetPath(tx: WriteTx, key: string): Promise<Forgotten> {
     removed,
     trimmed: trimmed.map(idOf),
     keptIn: [...new Set(kept.values())].sort(),
-    changes: [...(gone.length > 0 ? [{ type: 'delete' as const, path: key }] : []), { type: 'forget', path: key }],
+    changes: keys.flatMap((one, i): MemoryChange[] => [
+      ...(lives[i] ? [{ type: 'delete' as const, path: one }] : []),
+      { type: 'forget', path: one },
+    ]),
     usage: { ...rest, journalBytes, journalEntries, ...(holder === undefined ? {} : { holder }) },
   };
 }

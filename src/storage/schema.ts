@@ -153,7 +153,8 @@ export interface MemorySchema extends DBSchema {
 export interface SyncRecord {
   mount: string;
   path: string;
-  state: 'synced' | 'skipped';
+  /** `forget`, `forgets-seen`: the records of forgetting (../sync/README.md, "Forgetting"), keyed outside a path's. */
+  state: 'synced' | 'skipped' | 'forget' | 'forgets-seen';
   /** The local body last synced, or (skipped) the one the remote refused. */
   local?: number;
   sha256?: string;
@@ -163,6 +164,13 @@ export interface SyncRecord {
   reason?: string;
   /** Skipped: which side refused (the remote refused our version, or we refused the remote's). */
   refusedBy?: 'remote' | 'local';
+  /**
+   * forget: a path (the remote's; '' for the whole root) forgotten here, carried out on the remote by the next pass;
+   * `carried`: its files there are deleted; `redact`: the remote ids of those whose versions are still to be redacted.
+   */
+  forget?: { path: string; id: string; at: number; received?: true; carried?: true; redact?: string[] };
+  /** forgets-seen: the ids of the remote's forget records this device has applied. */
+  applied?: string[];
 }
 
 /** `accessedAt` is refreshed when older than this: a `view` stays a read, not a write, almost always. */

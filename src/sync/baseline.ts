@@ -3,6 +3,7 @@
 
 import type { SyncRecord } from '../storage/schema.js';
 import type { MemoryTx } from '../storage/store.js';
+import { unmarked } from './forget-marks.js';
 import type { Baseline } from './merge-plan.js';
 import type { RemoteFile } from './remote.js';
 
@@ -47,11 +48,12 @@ export type BaselineUpdate =
   | { path: string; skip: Skip }
   | { path: string; clear: true };
 
-/** Sends the updates without awaiting them (so they join a write's synchronous run); the transaction commits them. */
+/** Sends the updates in the caller's transaction (after one read of the mount's forget marks); it commits them. */
 export function sendBaseline(tx: MemoryTx<'readwrite'>, mount: string, updates: readonly BaselineUpdate[]): Promise<unknown> {
   const store = tx.objectStore('sync');
-  return Promise.all(
-    updates.map((update) => {
+  // A path forgotten since the pass saw it keeps no record (./forget-marks.ts), read in this same transaction.
+  return unmarked(tx, mount, updates).then((kept) => Promise.all(
+    kept.map((update) => {
       if ('clear' in update) return store.delete([mount, update.path]);
       if ('base' in update) {
         return store.put({
@@ -74,7 +76,7 @@ export function sendBaseline(tx: MemoryTx<'readwrite'>, mount: string, updates: 
       if (update.skip.remoteVersion !== undefined) record.remote = { path: update.path, version: update.skip.remoteVersion };
       return store.put(record);
     }),
-  );
+  ));
 }
 
 /** Deletes every record of a mount (`sync.forgetBaseline()`): the next pass compares everything afresh. */

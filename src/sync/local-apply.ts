@@ -13,6 +13,7 @@ import { readTotals } from '../storage/optimistic-totals.js';
 import type { EntryRecord, JournalOp } from '../storage/schema.js';
 import type { ToolInternals } from '../tool/internals.js';
 import { sendBaseline } from './baseline.js';
+import { markedIn } from './forget-marks.js';
 import type { BaselineUpdate } from './baseline.js';
 import type { RemoteFile } from './remote.js';
 
@@ -61,10 +62,11 @@ export async function applyLocal(
     tool.write(async (tx, remember) => {
       // Every read first; from the first write on, nothing is awaited until the journal record is sent.
       const above = [...ancestorsOf(mountFolder + '/x')];
-      const [inside, aboveEntries, totals] = await Promise.all([
+      const [inside, aboveEntries, totals, forgotten] = await Promise.all([
         tx.objectStore('entries').getAll(subtreeRange(mountFolder)),
         Promise.all(above.map((key) => getEntry(tx, key))),
         readTotals(tx),
+        markedIn(tx, mountKey),
       ]);
       const byKey = new Map<string, EntryRecord>();
       for (const entry of [...inside, ...aboveEntries]) if (entry) byKey.set(entry.path, entry);
@@ -131,7 +133,8 @@ export async function applyLocal(
           const from = mountFolder + step.from;
           const to = mountFolder + step.to;
           const entry = byKey.get(from);
-          if (!entry || bodyAt(from) !== step.expect || byKey.has(to)) {
+          // A path forgotten since the pass looked takes nothing from the remote (./forget-marks.ts).
+          if (!entry || bodyAt(from) !== step.expect || byKey.has(to) || (step.agreed && forgotten(step.to))) {
             outcome.changed.push(step.from);
             continue;
           }
@@ -155,7 +158,9 @@ export async function applyLocal(
         } else {
           const key = mountFolder + step.path;
           const entry = byKey.get(key);
-          if (bodyAt(key) !== step.expect || (step.onlyWith !== undefined && !outcome.applied.includes(step.onlyWith))) {
+          const fromThere = step.agreed !== undefined || step.onlyWith !== undefined;
+          const alone = step.onlyWith !== undefined && !outcome.applied.includes(step.onlyWith);
+          if (bodyAt(key) !== step.expect || alone || (fromThere && forgotten(step.path))) {
             outcome.changed.push(step.path);
             continue;
           }

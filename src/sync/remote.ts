@@ -75,6 +75,12 @@ export interface SyncRemote {
   emptyFoldersSeen?(): readonly string[];
   /** Removes the folder at `path` if it still holds nothing; one that holds something is left (`path-conflict`). */
   removeEmptyFolder?(path: string, options?: RemoteCallOptions): Promise<void>;
+  /**
+   * Erases the text of every version the remote keeps of this file (its history there: Memory Stores' version
+   * redaction), called once a forgotten file is deleted, with only `id` to go by. Absent where the remote keeps no
+   * versions of its own.
+   */
+  redact?(file: RemoteFile, options?: RemoteCallOptions): Promise<void>;
 }
 
 /** Why a remote call failed; the engine decides by kind (retry, conflict, skip the file, stop). */

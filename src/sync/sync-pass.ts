@@ -6,6 +6,9 @@ import { sha256All } from '../bundle/sha256.js';
 import type { ToolInternals } from '../tool/internals.js';
 import type { BaselineUpdate } from './baseline.js';
 import { conflictName } from './conflict-names.js';
+import { pushing } from './forget-gate.js';
+import { isMarked } from './forget-marks.js';
+import { carryForgets } from './forget-pass.js';
 import { applyLocal } from './local-apply.js';
 import type { LocalStep } from './local-apply.js';
 import { readLocal, readTexts } from './local-files.js';
@@ -61,10 +64,12 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
 
   signal.throwIfAborted();
   // Side by side: the local read (one transaction) while the listing's pages arrive.
-  const [listing, local] = await Promise.all([
+  const [listed, read] = await Promise.all([
     remote.list({ signal }),
     readLocal(tool.store, mountFolder, settings.mountKey, settings.excluded),
   ]);
+  // Forgets first, both ways (./forget-pass.ts): the merge never sees a forgotten file nor the record of forgets.
+  const { listing, local } = await carryForgets(settings, listed, read);
   const remoteFiles = new Map<string, RemoteFile>();
   for (const file of listing) remoteFiles.set(file.path, file);
   /** The remote version a refusal was made against, so a change there is tried again. */
@@ -279,7 +284,10 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
         skip(push.path, { path: push.path, reason: refusal, refusedBy: 'remote', local: push.bodyId, ...seenThere(push.path) });
         return;
       }
-      const written = await refusable(() => remote.write(push.path, text, push.expected, { signal }), push.path, (path, why, everyPass) =>
+      // Forgotten since the pass read it: never sent (./README.md, "Forgetting").
+      if (await isMarked(tool.store, settings.mountKey, push.path)) return;
+      const send = (): Promise<RemoteFile> => remote.write(push.path, text, push.expected, { signal });
+      const written = await refusable(() => pushing(tool.store.dbName, mountFolder + push.path, send), push.path, (path, why, everyPass) =>
         skip(path, { ...why, local: push.bodyId, ...seenThere(path) }, everyPass),
       );
       if (!written) return;

@@ -4,22 +4,30 @@
 import { MEMORY_ROOT } from '../core/paths.js';
 import type { JournalDraft } from '../history/journal.js';
 import { record } from '../history/journal.js';
-import { clearJournal, forgetPath } from '../history/forget.js';
+import { clearJournal } from '../history/forget.js';
+import { pushesSettled } from '../sync/forget-gate.js';
+import { forgetWithMarks } from '../sync/forget-marks.js';
 import type { HistoryActionContext } from './history-actions.js';
 import type { ClearHistoryReport, ForgetReport } from './options.js';
 
 /** A change kept out of the history (it would name what was erased): its record only carries the totals, hidden. */
 const unjournaled = (command: string): JournalDraft => ({ actor: 'user', command, paths: [], ops: [], retired: [] });
 
-/** Erases `key` (normalized by the tool) and every copy of it the history holds, for good. */
+/**
+ * Erases `key` (normalized by the tool), its sync conflict copies and every copy of them the history holds, for good;
+ * under a sync mount, marks it for the remote and waits out a push of it already sent (../sync/README.md, "Forgetting").
+ */
 export async function forget(ctx: HistoryActionContext, key: string): Promise<ForgetReport> {
   const now = Date.now();
+  let db = '';
   const result = await ctx.writes.run(async (tx, remember) => {
-    const forgotten = await forgetPath(tx, key);
+    db = tx.db.name;
+    const forgotten = await forgetWithMarks(tx, key, now);
     remember(await record(tx, unjournaled('forget'), now, undefined, forgotten.usage));
     return forgotten;
   });
   ctx.hub.publish(result.changes);
+  await pushesSettled(db, key);
   return {
     path: key,
     deleted: result.deleted,

@@ -3,12 +3,13 @@
 // rules live in memory-stores/ (model.ts: the calls; paths.ts: the path rules; requests.ts: paging and refusals).
 //
 // Not covered: workspaces (`anthropic-workspace-id` is logged, never checked); listing, updating, archiving and
-// deleting stores, and an archived store's read-only rule; redacting versions, the versions listing's `created_at`,
+// deleting stores, and an archived store's read-only rule; the versions listing's `created_at`,
 // actor and session filters, version retention and any version cap; rate limits and overload beyond `fail()`;
 // request size limits; the sessions endpoints (test/sync/sdk-session-sync.node.test.ts hands the SDK's own
 // SessionMemoryStores a session object, and runs its download and syncs here); message wording. Undocumented, so
 // guessed here: the count limit answers 400 invalid_request_error, a create with `content: null` is refused, versions
-// list newest first, a `limit` over 100 is refused (with `view=full`, up to 100 is capped to 20), no answer sends
+// list newest first, redacting a version already redacted answers it unchanged, redacting a live memory's current
+// version leaves the memory's own content as it is, a `limit` over 100 is refused (with `view=full`, up to 100 is capped to 20), no answer sends
 // `x-should-retry`, and a request whose caller gave up during `latencyMs` is still carried out (the service may well
 // do the same).
 
@@ -127,6 +128,7 @@ function routesOf(model: MemoryStoresModel): [string, RegExp, Handler][] {
       new RegExp(`${versions}/([^/]+)$`),
       ([store, id], _, query) => model.retrieveVersion(at(store), at(id), query),
     ],
+    ['POST', new RegExp(`${versions}/([^/]+)/redact$`), ([store, id]) => model.redactVersion(at(store), at(id))],
   ];
 }
 

@@ -6,6 +6,7 @@ import type { MemoryStoreClient, StoredMemory } from './memory-store-client.js';
 import { utf8Length } from '../../core/utf8.js';
 import { eachLimited } from '../pool.js';
 import { failure, unless404, type Attempt } from './memory-store-errors.js';
+import { versionRedaction } from './memory-store-redact.js';
 import {
   SyncRemoteError,
   type RemoteCallOptions,
@@ -140,6 +141,7 @@ export function memoryStoreRemote(options: MemoryStoreRemoteOptions): SyncRemote
   }
 
   return {
+    ...versionRedaction(options.client, storeId, options.workspaceId),
     id: `memory-store:${storeId}${root}`,
     kind: 'memory-store',
     limits: {

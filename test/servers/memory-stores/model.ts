@@ -218,6 +218,26 @@ export class MemoryStoresModel {
     return presentVersion(version, viewOf(query, 'full'));
   }
 
+  /** Blanks a version's content, path, size and hash for good (the API's redaction); the memory itself stays. */
+  redactVersion(storeId: string, versionId: string): Version {
+    const state = this.#state(storeId);
+    const index = state.versions.findIndex((candidate) => candidate.id === versionId);
+    const version = state.versions[index];
+    if (!version) throw new ApiRefusal(404, { type: 'not_found_error', message: `No memory version ${versionId}.` });
+    if (version.redacted_at) return presentVersion(version, 'full');
+    const redacted: Version = {
+      ...version,
+      content: null,
+      path: null,
+      content_size_bytes: null,
+      content_sha256: null,
+      redacted_at: new Date().toISOString(),
+      redacted_by: ACTOR,
+    };
+    state.versions[index] = redacted;
+    return presentVersion(redacted, 'full');
+  }
+
   /** Stores `memory` under a new version id and records the version. */
   #write(
     state: StoreState,
