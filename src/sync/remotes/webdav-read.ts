@@ -4,7 +4,7 @@
 
 import { SyncRemoteError, type RemoteFile } from '../remote.js';
 import { remoteFile, stat, type DavContext } from './webdav-folders.js';
-import { bodyBytes, statusError, type DavRequest } from './webdav-http.js';
+import { bodyBytes, discard, statusError, type DavRequest } from './webdav-http.js';
 import { raceError } from './webdav-races.js';
 import { shown } from './remote-bounds.js';
 import { etagVersion } from './webdav-versions.js';
@@ -28,7 +28,17 @@ async function getText(
   const request: DavRequest = { method: 'GET', url: dav.url(path), path, signal };
   const response = await dav.send(request);
   if (!response.ok) {
-    throw (await raceError(dav, response, request, { path, version })) ?? (await statusError(response, request));
+    const race = await raceError(dav, response, request, { path, version });
+    if (race !== undefined) throw race;
+    // The look (a PROPFIND with the same credentials) saw the file unchanged: the server refuses this one file (its
+    // permissions), not us. `auth` would pause all of sync for it.
+    if (response.status === 403) {
+      await discard(response);
+      throw new SyncRemoteError('unreadable', `WebDAV: the server refuses to send ${shown(path)} (403)`, {
+        status: 403,
+      });
+    }
+    throw await statusError(response, request);
   }
   const cap = dav.bounds.fileBytes;
   const bytes = await bodyBytes(response, request, cap);

@@ -342,3 +342,33 @@ describe('credentials over plain http', () => {
     expect(() => webdavRemote({ url: 'http://nas.example/dav/' })).not.toThrow();
   });
 });
+
+describe('a 500 or 403 told by looking', () => {
+  it('reads a file the server refuses alone (403, while PROPFIND sees it unchanged) as unreadable, not auth', async () => {
+    const dav = fakeDav((request) =>
+      request.method === 'GET' ? status(403) : multistatus(file('/files/me/locked.md', '"v1"')),
+    );
+    const remote = webdavRemote({ url: ROOT, fetch: dav.fetch });
+    expect(await failure(remote.read({ path: '/locked.md', version: '"v1"' }))).toMatchObject({
+      kind: 'unreadable',
+      status: 403,
+    });
+    const refused = webdavRemote({ url: ROOT, fetch: fakeDav(() => status(403)).fetch });
+    expect((await failure(refused.read({ path: '/a.md', version: '"v1"' }))).kind).toBe('auth');
+  });
+
+  it('calls a 500 on a write a path-conflict when a folder of that name is there now, and a gone file not-found', async () => {
+    const put = fakeDav((request) => {
+      if (request.method === 'PUT') return status(500);
+      const path = new URL(request.url).pathname;
+      return path === '/files/me/x/' || path === '/files/me/x' ? multistatus(folder('/files/me/x/')) : status(404);
+    });
+    expect(await failure(webdavRemote({ url: ROOT, fetch: put.fetch }).write('/x', 'a file', null))).toMatchObject({
+      kind: 'path-conflict',
+      conflictingPath: '/x',
+    });
+    const gone = fakeDav((request) => (request.method === 'GET' ? status(500) : status(404)));
+    const remote = webdavRemote({ url: ROOT, fetch: gone.fetch });
+    expect((await failure(remote.read({ path: '/a.md', version: '"v1"' }))).kind).toBe('not-found');
+  });
+});
