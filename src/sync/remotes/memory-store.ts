@@ -189,13 +189,13 @@ export function memoryStoreRemote(options: MemoryStoreRemoteOptions): SyncRemote
         const params = { ...workspace, ...folder(root), depth: 0, view: 'basic', limit: PAGE_LIMIT } as const;
         for await (const item of list(params, signal)) {
           if (item.type !== 'memory') continue;
-          // One broken entry is listed refused, with its reason; the rest syncs.
-          const broken = memoryProblem(item);
-          const path = broken === undefined ? belowRoot(item.path) : undefined;
-          const badPath = path === undefined ? undefined : pathProblem(item.path);
-          if (broken !== undefined || badPath !== undefined) {
-            files.push(refusedMemory(item, item.path, `Memory Stores: the entry is refused: ${broken ?? badPath}`));
-          } else if (path !== undefined) files.push(fileOf(item, path));
+          // One broken entry is listed refused, with its reason; the rest syncs. One outside the root is not ours.
+          const storePath: unknown = item.path;
+          const path = typeof storePath === 'string' ? belowRoot(storePath) : undefined;
+          if (typeof storePath === 'string' && path === undefined) continue;
+          const problem = memoryProblem(item) ?? pathProblem(item.path);
+          if (problem === undefined && path !== undefined) files.push(fileOf(item, path));
+          else files.push(refusedMemory(item, path, `Memory Stores: the entry is refused: ${problem ?? 'no path'}`));
         }
         return files;
       }),

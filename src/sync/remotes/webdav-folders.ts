@@ -87,10 +87,18 @@ export function remoteFile(path: string, entry: DavEntry): RemoteFile {
   return entry.contentLength === undefined ? { path, version } : { path, version, size: entry.contentLength };
 }
 
-/** A listed entry the memory cannot take, shown by its href (cut) with the reason; never walked or read. */
-function refusedEntry(entry: DavEntry, error: unknown): RemoteFile {
+/**
+ * A listed entry the memory cannot take, with the reason; never walked or read. Its path is the one it maps to, else
+ * its href (cut), only for showing.
+ */
+function refusedEntry(entry: DavEntry, error: unknown, path: string | undefined): RemoteFile {
   const reason = isSyncRemoteError(error) ? error.message : String(error);
-  return { path: `/${shown(entry.href)}`, version: entryVersion(entry) ?? '', refused: shown(reason) };
+  const shownPath = path ?? shown(entry.href);
+  return {
+    path: shownPath.startsWith('/') ? shownPath : `/${shownPath}`,
+    version: entryVersion(entry) ?? '',
+    refused: shown(reason),
+  };
 }
 
 const overBound = (what: string, bound: number, option: string) =>
@@ -128,14 +136,14 @@ export async function listTree(
           let members = 0;
           for (const entry of listed ?? []) {
             if (!okStatus(entry.status)) continue;
-            let found: { path: string; name: string };
+            let found: { path: string; name: string } | undefined;
             try {
               found = hrefPath(dav.root, entry.href);
               if (!entry.collection && entryVersion(entry) === undefined) throw noVersion(found.path);
             } catch (error) {
               members += 1;
               if (++taken > maxEntries) throw overBound('entries', maxEntries, 'maxEntries');
-              files.push(refusedEntry(entry, error));
+              files.push(refusedEntry(entry, error, found?.path));
               continue;
             }
             const { path, name } = found;

@@ -446,6 +446,7 @@ describe('a hostile or broken service', () => {
     expect(files.filter((file) => file.refused === undefined).map((file) => file.path)).toEqual(['/good.md']);
     const refused = files.filter((file) => file.refused !== undefined);
     expect(refused).toHaveLength(2);
+    expect(refused.find((file) => file.path === '/bad-id.md')?.refused).toContain('no id');
     for (const file of refused) {
       expect(file.path.length).toBeLessThan(400);
       expect(file.refused?.length).toBeLessThan(800);
