@@ -43,6 +43,12 @@ export interface InjectedFailure {
   retryAfterMs?: number;
 }
 
+/**
+ * Plays a hostile or broken service: called for each request a route answers, with `answer()` giving the real body
+ * (or throwing the real refusal); what it returns is sent instead, with status 200.
+ */
+export type Tamper = (request: LoggedRequest, answer: () => unknown) => unknown;
+
 export interface MemoryStoresServerOptions {
   /** Every answer waits this long first (a benchmark's round trip). Changeable later through the handle. */
   latencyMs?: number;
@@ -71,6 +77,8 @@ export interface MemoryStoresServer {
   reset(): void;
   /** Answers the next request(s) with `next` instead. */
   fail(next: InjectedFailure): void;
+  /** Sends what `tamper` makes of each answer from now on (undefined: the real answers again). */
+  tamper(tamper: Tamper | undefined): void;
   /** Stops listening and cuts every open connection. */
   close(): Promise<void>;
 }
@@ -176,6 +184,7 @@ export async function startMemoryStoresServer(options: MemoryStoresServerOptions
   const routes = routesOf(api);
   const requests: LoggedRequest[] = [];
   let failures: InjectedFailure[] = [];
+  let tampering: Tamper | undefined;
   let answered = 0;
 
   const send = (res: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void => {
@@ -191,7 +200,8 @@ export async function startMemoryStoresServer(options: MemoryStoresServerOptions
     const method = (req.method ?? 'GET').toUpperCase();
     const headers = headersOf(req);
     const text = await readText(req);
-    requests.push({ method, path: url.pathname, query: Object.fromEntries(url.searchParams), headers });
+    const logged: LoggedRequest = { method, path: url.pathname, query: Object.fromEntries(url.searchParams), headers };
+    requests.push(logged);
     if (handle.latencyMs > 0) await sleep(handle.latencyMs);
 
     if (method === 'OPTIONS') {
@@ -230,7 +240,8 @@ export async function startMemoryStoresServer(options: MemoryStoresServerOptions
         const match = pattern.exec(url.pathname);
         if (routeMethod !== method || !match) continue;
         const params = match.slice(1).map((param) => decodeURIComponent(param));
-        send(res, 200, handler(params, parseBody(text), Object.fromEntries(url.searchParams)));
+        const real = () => handler(params, parseBody(text), Object.fromEntries(url.searchParams));
+        send(res, 200, tampering === undefined ? real() : tampering(logged, real));
         return;
       }
       throw new ApiRefusal(404, { type: 'not_found_error', message: `No route ${method} ${url.pathname}.` });
@@ -267,9 +278,13 @@ export async function startMemoryStoresServer(options: MemoryStoresServerOptions
     reset() {
       requests.length = 0;
       failures = [];
+      tampering = undefined;
     },
     fail(next) {
       failures.push(next);
+    },
+    tamper(tamper) {
+      tampering = tamper;
     },
     close() {
       closing ??= new Promise<void>((resolve, reject) => {

@@ -22,6 +22,15 @@ export interface MemoryPrefix {
 export interface MemoryRequestOptions {
   signal?: AbortSignal;
   maxRetries?: number;
+  /** The request's deadline in ms (the SDK's own default is 10 minutes). */
+  timeout?: number;
+}
+
+/** One page of a listing, as the SDK's page classes give it; the next page is fetched with the same options. */
+export interface MemoryListPage {
+  getPaginatedItems(): (StoredMemory | MemoryPrefix)[];
+  hasNextPage(): boolean;
+  getNextPage(): Promise<MemoryListPage>;
 }
 
 type View = 'basic' | 'full';
@@ -36,7 +45,7 @@ export interface MemoryStoreMemoriesClient {
     storeId: string,
     params: { path_prefix?: string; depth?: number; view?: View; limit?: number; workspace_id?: string },
     options?: MemoryRequestOptions,
-  ): AsyncIterable<StoredMemory | MemoryPrefix>;
+  ): PromiseLike<MemoryListPage>;
   retrieve(memoryId: string, params: InStore & { view?: View }, options?: MemoryRequestOptions): Promise<StoredMemory>;
   create(
     storeId: string,

@@ -2,6 +2,7 @@
 // of the kind the engine acts on, worded with the path the call was about.
 
 import { SyncRemoteError, isSyncRemoteError, type RemoteErrorKind } from '../remote.js';
+import { shown } from './remote-bounds.js';
 
 /** The fields of an SDK error this adapter reads, checked at run time: the SDK is never imported here. */
 interface SdkError {
@@ -51,7 +52,7 @@ export function failure(error: unknown, attempt: Attempt, belowRoot: (path: stri
     what: string,
     extra: { status?: number; retryAfterMs?: number; conflictingPath?: string } = {},
   ) =>
-    new SyncRemoteError(kind, `Memory Stores, ${attempt.path}: ${what} (${String(sdk.message ?? error)})`, {
+    new SyncRemoteError(kind, `Memory Stores, ${shown(attempt.path)}: ${what} (${shown(String(sdk.message ?? error))})`, {
       ...extra,
       cause: error,
     });
@@ -77,7 +78,7 @@ export function failure(error: unknown, attempt: Attempt, belowRoot: (path: stri
     const at = below === undefined ? { status } : { status, conflictingPath: below };
     // The very path asked for holds another memory: a file appeared there since it was seen free.
     if (conflicting === attempt.target) return say('precondition', 'the path is taken', at);
-    return say('path-conflict', `the path overlaps ${conflicting ?? 'another memory'}`, at);
+    return say('path-conflict', `the path overlaps ${conflicting === undefined ? 'another memory' : shown(conflicting)}`, at);
   }
   if (status === 409) return say('precondition', 'it changed since it was seen', { status });
   if (status === 413) return say('too-large', 'the content is too large', { status });

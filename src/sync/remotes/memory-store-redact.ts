@@ -27,6 +27,9 @@ export interface MemoryVersionsClient {
   ): Promise<unknown>;
 }
 
+/** Versions of one memory looked at per pass; a memory with more is finished by the passes after. */
+const MAX_VERSIONS = 10_000;
+
 /** The largest page of a versions listing without content. */
 const PAGE_LIMIT = 100;
 
@@ -39,11 +42,16 @@ export function versionRedaction(
   client: MemoryStoreClient,
   storeId: string,
   workspaceId: string | undefined,
+  timeout: number,
 ): Pick<SyncRemote, 'redact'> {
   const versions = (client.beta.memoryStores as { memoryVersions?: MemoryVersionsClient }).memoryVersions;
   if (!versions || typeof versions.redact !== 'function') return {};
   const workspace = workspaceId === undefined ? {} : { workspace_id: workspaceId };
-  const request = (signal: AbortSignal | undefined): MemoryRequestOptions => ({ maxRetries: 0, ...(signal ? { signal } : {}) });
+  const request = (signal: AbortSignal | undefined): MemoryRequestOptions => ({
+    maxRetries: 0,
+    timeout,
+    ...(signal ? { signal } : {}),
+  });
   return {
     async redact(file: RemoteFile, { signal }: RemoteCallOptions = {}): Promise<void> {
       if (file.id === undefined) return;
@@ -51,7 +59,10 @@ export function versionRedaction(
       try {
         const owed: string[] = [];
         const params = { ...workspace, memory_id: memoryId, limit: PAGE_LIMIT, view: 'basic' } as const;
+        let seen = 0;
         for await (const version of versions.list(storeId, params, request(signal))) {
+          // A hostile or broken listing must not page for ever: past the cap, the rest waits for the next pass.
+          if (++seen > MAX_VERSIONS) break;
           if (!version.redacted_at && version.operation !== 'deleted') owed.push(version.id);
         }
         // A version gone meanwhile (past the service's retention) holds nothing any more.

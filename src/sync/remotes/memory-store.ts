@@ -7,6 +7,8 @@ import { utf8Length } from '../../core/utf8.js';
 import { eachLimited } from '../pool.js';
 import { failure, unless404, type Attempt } from './memory-store-errors.js';
 import { versionRedaction } from './memory-store-redact.js';
+import { listed, memoryProblem, refusedMemory } from './memory-store-listing.js';
+import { shown, timeoutOption } from './remote-bounds.js';
 import {
   SyncRemoteError,
   type RemoteCallOptions,
@@ -25,7 +27,16 @@ export interface MemoryStoreRemoteOptions {
   workspaceId?: string;
   /** Requests in flight at once; 6 by default. */
   concurrency?: number;
+  /** Each request's deadline in ms (default 60,000; the SDK's own is 10 minutes); past it the call fails as `server`. */
+  timeoutMs?: number;
+  /** Pages one listing may take (default 1,000); past it the listing fails as `protocol`. */
+  maxPages?: number;
+  /** Memories and folders one listing may take (default 20,000: ten times the service's limit of 2,000). */
+  maxEntries?: number;
 }
+
+/** The listing bounds' defaults. */
+export const MEMORY_STORE_LIST_DEFAULTS = { maxPages: 1000, maxEntries: 20_000 } as const;
 
 /** The service's limits, as the SDK's doc comments give them. */
 const SERVICE = { maxFileBytes: 102_400, maxFiles: 2000, maxPathBytes: 1024, maxSegments: 20 } as const;
@@ -59,6 +70,13 @@ function rootOf(pathPrefix: string): string {
   return root;
 }
 
+/** Why a memory's `content` cannot be a file's text (none: never taken for an empty file), or undefined. */
+function unreadable(content: unknown): string | undefined {
+  if (typeof content !== 'string') return 'the answer holds no content';
+  if (utf8Length(content) > SERVICE.maxFileBytes) return `its content is over ${SERVICE.maxFileBytes} bytes`;
+  return undefined;
+}
+
 /** A memory's id and content hash, as the caller last saw them. */
 type Known = { id: string; sha256: string };
 
@@ -70,12 +88,22 @@ export function memoryStoreRemote(options: MemoryStoreRemoteOptions): SyncRemote
   const root = rootOf(options.pathPrefix ?? '/');
   const concurrency = options.concurrency ?? 6;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new RangeError('concurrency must be a positive integer');
+  const timeout = timeoutOption('memoryStoreRemote', options.timeoutMs);
+  const bounds = {
+    maxPages: options.maxPages ?? MEMORY_STORE_LIST_DEFAULTS.maxPages,
+    maxEntries: options.maxEntries ?? MEMORY_STORE_LIST_DEFAULTS.maxEntries,
+  };
+  for (const [name, value] of Object.entries(bounds)) {
+    if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer`);
+  }
   const memories = options.client.beta.memoryStores.memories;
   const workspace = options.workspaceId === undefined ? {} : { workspace_id: options.workspaceId };
   const inStore = { memory_store_id: storeId, ...workspace };
   const folder = (prefix: string) => (prefix === '/' ? {} : { path_prefix: prefix });
   // The engine retries by kind; the SDK would retry as well, and every 409 with it (it takes one for a lock timeout).
-  const request = (signal: AbortSignal | undefined) => ({ maxRetries: 0, ...(signal ? { signal } : {}) });
+  const request = (signal: AbortSignal | undefined) => ({ maxRetries: 0, timeout, ...(signal ? { signal } : {}) });
+  const list = (params: Parameters<typeof memories.list>[1], signal: AbortSignal | undefined) =>
+    listed(memories.list(storeId, params, request(signal)), bounds);
 
   const inStorePath = (path: string): string => root.slice(0, -1) + path;
   const belowRoot = (path: string): string | undefined =>
@@ -92,7 +120,9 @@ export function memoryStoreRemote(options: MemoryStoreRemoteOptions): SyncRemote
   function checked(path: string): string {
     const full = inStorePath(path);
     const problem = path.startsWith('/') ? pathProblem(full) : 'it does not start with "/"';
-    if (problem !== undefined) throw new SyncRemoteError('refused-path', `Memory Stores refuses ${path}: ${problem}.`);
+    if (problem !== undefined) {
+      throw new SyncRemoteError('refused-path', `Memory Stores refuses ${shown(path)}: ${problem}.`);
+    }
     return full;
   }
 
@@ -110,7 +140,7 @@ export function memoryStoreRemote(options: MemoryStoreRemoteOptions): SyncRemote
     const full = inStorePath(path);
     const parent = full.slice(0, full.lastIndexOf('/') + 1);
     const params = { ...workspace, ...folder(parent), depth: 1, view: 'basic', limit: PAGE_LIMIT } as const;
-    for await (const item of memories.list(storeId, params, request(signal))) {
+    for await (const item of list(params, signal)) {
       if (item.type === 'memory' && item.path === full) return item;
     }
     return undefined;
@@ -128,7 +158,7 @@ export function memoryStoreRemote(options: MemoryStoreRemoteOptions): SyncRemote
       : await memories.retrieve(file.id, { ...inStore, view: 'basic' }, request(signal)).catch(unless404);
     if (memory === undefined) return undefined;
     if (memory.memory_version_id !== file.version) {
-      throw new SyncRemoteError('precondition', `Memory Stores, ${file.path}: it changed since it was seen.`);
+      throw new SyncRemoteError('precondition', `Memory Stores, ${shown(file.path)}: it changed since it was seen.`);
     }
     return { id: memory.id, sha256: memory.content_sha256 };
   }
@@ -136,12 +166,14 @@ export function memoryStoreRemote(options: MemoryStoreRemoteOptions): SyncRemote
   /** As `seen`, for a call that needs the memory still there. */
   async function stillThere(file: RemoteFile, signal: AbortSignal | undefined): Promise<Known> {
     const known = await seen(file, signal);
-    if (!known) throw new SyncRemoteError('precondition', `Memory Stores, ${file.path}: deleted since it was seen.`);
+    if (!known) {
+      throw new SyncRemoteError('precondition', `Memory Stores, ${shown(file.path)}: deleted since it was seen.`);
+    }
     return known;
   }
 
   return {
-    ...versionRedaction(options.client, storeId, options.workspaceId),
+    ...versionRedaction(options.client, storeId, options.workspaceId, timeout),
     id: `memory-store:${storeId}${root}`,
     kind: 'memory-store',
     limits: {
@@ -157,9 +189,15 @@ export function memoryStoreRemote(options: MemoryStoreRemoteOptions): SyncRemote
       attempt({ path: '/', gone: 'not-found', signal }, async () => {
         const files: RemoteFile[] = [];
         const params = { ...workspace, ...folder(root), depth: 0, view: 'basic', limit: PAGE_LIMIT } as const;
-        for await (const item of memories.list(storeId, params, request(signal))) {
-          const path = item.type === 'memory' ? belowRoot(item.path) : undefined;
-          if (item.type === 'memory' && path !== undefined) files.push(fileOf(item, path));
+        for await (const item of list(params, signal)) {
+          if (item.type !== 'memory') continue;
+          // One broken entry is listed refused, with its reason; the rest syncs. One outside the root is not ours.
+          const storePath: unknown = item.path;
+          const path = typeof storePath === 'string' ? belowRoot(storePath) : undefined;
+          if (typeof storePath === 'string' && path === undefined) continue;
+          const problem = memoryProblem(item) ?? pathProblem(item.path);
+          if (problem === undefined && path !== undefined) files.push(fileOf(item, path));
+          else files.push(refusedMemory(item, path, `Memory Stores: the entry is refused: ${problem ?? 'no path'}`));
         }
         return files;
       }),
@@ -176,10 +214,12 @@ export function memoryStoreRemote(options: MemoryStoreRemoteOptions): SyncRemote
           concurrency,
           async (parent) => {
             const params = { ...workspace, ...folder(parent), depth: 1, view: 'full', limit: FULL_PAGE_LIMIT } as const;
-            for await (const item of memories.list(storeId, params, request(signal))) {
-              const path = item.type === 'memory' ? belowRoot(item.path) : undefined;
-              if (item.type !== 'memory' || path === undefined || !wanted.has(path) || typeof item.content !== 'string') continue;
-              texts.set(path, { file: fileOf(item, path), text: item.content });
+            for await (const item of list(params, signal)) {
+              if (item.type !== 'memory' || memoryProblem(item) !== undefined) continue;
+              const path = belowRoot(item.path);
+              // A text it cannot take (none, or over the limit) is left out: its own read says why (`unreadable`).
+              if (path === undefined || !wanted.has(path) || unreadable(item.content) !== undefined) continue;
+              texts.set(path, { file: fileOf(item, path), text: item.content as string });
             }
           },
           signal,
@@ -190,14 +230,18 @@ export function memoryStoreRemote(options: MemoryStoreRemoteOptions): SyncRemote
     read: (file, { signal } = {}) =>
       attempt({ path: file.path, gone: 'not-found', signal }, async () => {
         const id = file.id ?? (await find(file.path, signal))?.id;
-        if (id === undefined) throw new SyncRemoteError('not-found', `Memory Stores, ${file.path}: not there.`);
+        if (id === undefined) throw new SyncRemoteError('not-found', `Memory Stores, ${shown(file.path)}: not there.`);
         const memory = await memories.retrieve(id, { ...inStore, view: 'full' }, request(signal));
+        const broken = memoryProblem(memory) ?? unreadable(memory.content);
+        if (broken !== undefined) {
+          throw new SyncRemoteError('unreadable', `Memory Stores, ${shown(file.path)}: ${broken}.`);
+        }
         // A memory keeps its id when renamed: it is read where it is now, unless that is outside the root.
         const path = belowRoot(memory.path);
         if (path === undefined) {
-          throw new SyncRemoteError('not-found', `Memory Stores, ${file.path}: moved to ${memory.path}.`);
+          throw new SyncRemoteError('not-found', `Memory Stores, ${shown(file.path)}: moved to ${shown(memory.path)}.`);
         }
-        return { file: fileOf(memory, path), text: memory.content ?? '' };
+        return { file: fileOf(memory, path), text: memory.content as string };
       }),
 
     write: async (path, text, expected, { signal }: RemoteCallOptions = {}) => {
@@ -206,7 +250,7 @@ export function memoryStoreRemote(options: MemoryStoreRemoteOptions): SyncRemote
       const what = { path, target, gone: expected === null ? 'not-found' : 'precondition', signal } as const;
       return attempt(what, async () => {
         if (utf8Length(text) > SERVICE.maxFileBytes) {
-          throw new SyncRemoteError('too-large', `Memory Stores, ${path}: over ${SERVICE.maxFileBytes} bytes.`);
+          throw new SyncRemoteError('too-large', `Memory Stores, ${shown(path)}: over ${SERVICE.maxFileBytes} bytes.`);
         }
         if (expected === null) {
           const params = { ...workspace, path: target, content: text };

@@ -4,6 +4,7 @@
 import { eachLimited } from '../pool.js';
 import { SyncRemoteError, isSyncRemoteError, type RemoteFile } from '../remote.js';
 import { bodyText, discard, statusError, transportError, type DavRequest, type DavSend } from './webdav-http.js';
+import { shown } from './remote-bounds.js';
 import { hrefPath, parentFolders } from './webdav-paths.js';
 import { entryVersion } from './webdav-versions.js';
 import { parseMultistatus, type DavEntry } from './webdav-xml.js';
@@ -16,6 +17,21 @@ export interface DavContext {
   url(path: string, folder?: boolean): string;
   /** Listed names the server keeps in another Unicode form than NFC, by NFC path (filled by {@link listTree}). */
   names: Map<string, string>;
+  /** The caps on what the server may make us hold or walk (webdav.ts gives the defaults). */
+  bounds: DavBounds;
+  /** The folders the last listing found empty (filled by {@link listTree}). */
+  emptyFolders: string[];
+}
+
+export interface DavBounds {
+  /** Bytes of a GET's body. */
+  fileBytes: number;
+  /** Bytes of one PROPFIND answer. */
+  listingBytes: number;
+  /** Folders one listing walks, the root included. */
+  folders: number;
+  /** Entries (files and folders) one listing takes. */
+  entries: number;
 }
 
 const PROPFIND_BODY =
@@ -25,7 +41,7 @@ const PROPFIND_BODY =
 const okStatus = (status: number | undefined) => status === undefined || (status >= 200 && status <= 299);
 
 /** PROPFIND with an explicit Depth (none means infinity, which Apache refuses); null when nothing is there. */
-async function propfind(
+export async function propfind(
   dav: DavContext,
   path: string,
   depth: 0 | 1,
@@ -46,17 +62,12 @@ async function propfind(
   }
   if (response.status !== 207)
     throw await statusError(response, request, response.ok ? ' (not a WebDAV multistatus)' : '');
-  const xml = await bodyText(response, request);
+  const xml = await bodyText(response, request, dav.bounds.listingBytes);
   try {
     return parseMultistatus(xml);
   } catch (cause) {
-    throw new SyncRemoteError(
-      'protocol',
-      `WebDAV PROPFIND ${path}: ${cause instanceof Error ? cause.message : String(cause)}`,
-      {
-        cause,
-      },
-    );
+    const why = shown(cause instanceof Error ? cause.message : String(cause));
+    throw new SyncRemoteError('protocol', `WebDAV PROPFIND ${shown(path)}: ${why}`, { cause });
   }
 }
 
@@ -66,17 +77,38 @@ export async function stat(dav: DavContext, path: string, signal: AbortSignal | 
   return entry === undefined || !okStatus(entry.status) ? null : entry;
 }
 
+const noVersion = (path: string) =>
+  new SyncRemoteError('protocol', `WebDAV: ${shown(path)} has neither getetag nor getlastmodified`);
+
 /** The file at `path` as a listing shows it; a server that gives neither ETag nor date cannot be synced. */
 export function remoteFile(path: string, entry: DavEntry): RemoteFile {
   const version = entryVersion(entry);
-  if (version === undefined)
-    throw new SyncRemoteError('protocol', `WebDAV: ${path} has neither getetag nor getlastmodified`);
+  if (version === undefined) throw noVersion(path);
   return entry.contentLength === undefined ? { path, version } : { path, version, size: entry.contentLength };
 }
 
 /**
+ * A listed entry the memory cannot take, with the reason; never walked or read. Its path is the one it maps to, else
+ * its href (cut), only for showing.
+ */
+function refusedEntry(entry: DavEntry, error: unknown, path: string | undefined): RemoteFile {
+  const reason = isSyncRemoteError(error) ? error.message : String(error);
+  const shownPath = path ?? shown(entry.href);
+  return {
+    path: shownPath.startsWith('/') ? shownPath : `/${shownPath}`,
+    version: entryVersion(entry) ?? '',
+    refused: shown(reason),
+  };
+}
+
+const overBound = (what: string, bound: number, option: string) =>
+  new SyncRemoteError('protocol', `WebDAV: the listing holds over ${bound} ${what} (${option}); nothing was synced`);
+
+/**
  * Every file below the root: PROPFIND Depth 1 on each folder, a level at a time, `concurrency` at once. A root that
- * is not there is a new, empty remote; a folder removed while the walk runs holds nothing.
+ * is not there is a new, empty remote; a folder removed while the walk runs holds nothing. An entry that maps to no
+ * path (a bad href) or has no version is listed `refused`, not walked; past the walk's bounds the listing fails as
+ * `protocol` (a listing cut short would read as deletes). Folders found empty are kept for `emptyFoldersSeen()`.
  */
 export async function listTree(
   dav: DavContext,
@@ -85,25 +117,47 @@ export async function listTree(
 ): Promise<RemoteFile[]> {
   const files: RemoteFile[] = [];
   const seen = new Set<string>(['/']);
+  const empty: string[] = [];
+  const { folders: maxFolders, entries: maxEntries } = dav.bounds;
+  let walked = 0;
+  let taken = 0;
   dav.names.clear();
   let level = ['/'];
   try {
     while (level.length > 0) {
       const next: string[] = [];
+      walked += level.length;
+      if (walked > maxFolders) throw overBound('folders', maxFolders, 'maxFolders');
       await eachLimited(
         level,
         concurrency,
         async (folder) => {
-          for (const entry of (await propfind(dav, folder, 1, signal)) ?? []) {
+          const listed = await propfind(dav, folder, 1, signal);
+          let members = 0;
+          for (const entry of listed ?? []) {
             if (!okStatus(entry.status)) continue;
-            const { path, name } = hrefPath(dav.root, entry.href);
+            let found: { path: string; name: string } | undefined;
+            try {
+              found = hrefPath(dav.root, entry.href);
+              if (!entry.collection && entryVersion(entry) === undefined) throw noVersion(found.path);
+            } catch (error) {
+              members += 1;
+              if (++taken > maxEntries) throw overBound('entries', maxEntries, 'maxEntries');
+              files.push(refusedEntry(entry, error, found?.path));
+              continue;
+            }
+            const { path, name } = found;
             // The folder itself comes first in its own listing; `seen` also keeps a looping server from walking on.
-            if (path === folder || seen.has(path)) continue;
+            if (path === folder) continue;
+            members += 1;
+            if (seen.has(path)) continue;
             seen.add(path);
+            if (++taken > maxEntries) throw overBound('entries', maxEntries, 'maxEntries');
             if (name !== path) dav.names.set(path, name);
             if (entry.collection) next.push(path);
             else files.push(remoteFile(path, entry));
           }
+          if (listed !== null && members === 0 && folder !== '/') empty.push(folder);
         },
         signal,
       );
@@ -113,12 +167,13 @@ export async function listTree(
     // The pool rethrows a bare abort reason when the signal fires between two requests.
     throw isSyncRemoteError(error) ? error : transportError(error, { method: 'PROPFIND', path: '/', signal });
   }
+  dav.emptyFolders = empty;
   return files;
 }
 
 /** The error naming what is in `path`'s way: a file where one of its folders must be, or a folder where it must be. */
 function conflict(blocker: string, path: string, why: string): SyncRemoteError {
-  return new SyncRemoteError('path-conflict', `WebDAV: ${path} cannot be written: ${why}`, {
+  return new SyncRemoteError('path-conflict', `WebDAV: ${shown(path)} cannot be written: ${shown(why)}`, {
     conflictingPath: blocker,
   });
 }

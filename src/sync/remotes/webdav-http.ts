@@ -1,7 +1,8 @@
 // The WebDAV adapter's HTTP: one place that sends a request with the credentials, and one that words what went wrong
-// (a status, a failed fetch, an abort) as a SyncRemoteError of the right kind.
+// (a status, a failed fetch, an abort, a deadline, a redirect) as a SyncRemoteError of the right kind.
 
 import { SyncRemoteError, type RemoteErrorKind } from '../remote.js';
+import { bytesUpTo, deadline, shown, shownError } from './remote-bounds.js';
 
 export type DavMethod = 'GET' | 'PUT' | 'DELETE' | 'MOVE' | 'MKCOL' | 'PROPFIND';
 
@@ -13,6 +14,8 @@ export interface DavRequest {
   headers?: Record<string, string>;
   body?: string;
   signal: AbortSignal | undefined;
+  /** Set by the sender at each send: fires at the request's deadline (reading the body included). */
+  expired?: AbortSignal;
 }
 
 /** Sends one request; rejects only with a SyncRemoteError (`network`, `aborted`, `server` for a timeout). */
@@ -28,50 +31,91 @@ export function basicAuthorization(username: string, password: string): string {
 /** Why a fetch (or reading its body) threw: the caller's abort, a timeout, or no answer at all. */
 export function transportError(
   error: unknown,
-  request: Pick<DavRequest, 'method' | 'path' | 'signal'>,
+  request: Pick<DavRequest, 'method' | 'path' | 'signal' | 'expired'>,
 ): SyncRemoteError {
-  const what = `WebDAV ${request.method} ${request.path}`;
+  const what = `WebDAV ${request.method} ${shown(request.path)}`;
   const reason: unknown = request.signal?.aborted ? request.signal.reason : error;
   const name = typeof reason === 'object' && reason !== null && 'name' in reason ? reason.name : undefined;
-  if (name === 'TimeoutError') return new SyncRemoteError('server', `${what} timed out`, { cause: reason });
+  // A caller's own AbortSignal.timeout() counts as a deadline too; our deadline only when the caller did not stop us.
+  if (name === 'TimeoutError' || (request.expired?.aborted === true && !request.signal?.aborted)) {
+    return new SyncRemoteError('server', `${what} timed out`, { cause: reason });
+  }
   if (request.signal?.aborted || name === 'AbortError')
     return new SyncRemoteError('aborted', `${what} was stopped`, { cause: reason });
   // fetch's TypeError: offline, DNS, a refused connection, or (in a page) a CORS refusal it will not tell apart.
-  return new SyncRemoteError(
-    'network',
-    `${what}: no answer (${error instanceof Error ? error.message : String(error)})`,
-    {
-      cause: error,
-    },
-  );
+  return new SyncRemoteError('network', `${what}: no answer (${shownError(error)})`, { cause: error });
 }
 
-export function davSender(fetchImpl: typeof fetch, authorization: string | undefined): DavSend {
+const redirected = (request: DavRequest, where: string) =>
+  new SyncRemoteError(
+    'protocol',
+    `WebDAV ${request.method} ${shown(request.path)}: the server redirected it ${where}; not followed`,
+  );
+
+/**
+ * Sends with the credentials and a deadline. Redirects: a read (GET, PROPFIND) follows them within the root's origin
+ * only, checked on `response.url` (a page cannot see the hops); a change is never redirected, so a body (a memory's
+ * text) goes nowhere but where it was addressed (`manual`: Node shows the 3xx, a page an opaque answer).
+ */
+export function davSender(
+  fetchImpl: typeof fetch,
+  authorization: string | undefined,
+  origin: string,
+  timeoutMs: number,
+): DavSend {
   return async (request) => {
     const headers: Record<string, string> = { ...request.headers };
     if (authorization !== undefined) headers['Authorization'] = authorization;
+    const read = request.method === 'GET' || request.method === 'PROPFIND';
+    const { signal, expired } = deadline(request.signal, timeoutMs);
+    request.expired = expired;
+    let response: Response;
     try {
       // no-store: a page's HTTP cache must not answer a GET or PROPFIND with what the file held earlier.
-      return await fetchImpl(request.url, {
+      response = await fetchImpl(request.url, {
         method: request.method,
         headers,
         body: request.body ?? null,
-        signal: request.signal ?? null,
+        signal,
         cache: 'no-store',
+        redirect: read ? 'follow' : 'manual',
       });
     } catch (error) {
       throw transportError(error, request);
     }
+    if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status <= 399)) {
+      await discard(response);
+      throw redirected(request, `with ${response.status || 'a redirect'}`);
+    }
+    // An empty url is a fetch that does not say (a test's fake); where it says, it must be the root's origin.
+    if (response.url !== '' && new URL(response.url).origin !== origin) {
+      await discard(response);
+      throw redirected(request, 'to another origin');
+    }
+    return response;
   };
 }
 
-/** The body as text (decoded as UTF-8, lenient: for XML and messages). */
-export async function bodyText(response: Response, request: DavRequest): Promise<string> {
+/** The body's bytes up to `cap`, undefined past it (the rest is let go); a failed read worded by kind. */
+export async function bodyBytes(response: Response, request: DavRequest, cap: number): Promise<Uint8Array | undefined> {
   try {
-    return await response.text();
+    return await bytesUpTo(response, cap);
   } catch (error) {
     throw transportError(error, request);
   }
+}
+
+/** The body as text (decoded as UTF-8, lenient: for XML), refused as `protocol` past `cap` bytes. */
+export async function bodyText(response: Response, request: DavRequest, cap: number): Promise<string> {
+  const bytes = await bodyBytes(response, request, cap);
+  if (bytes === undefined) {
+    throw new SyncRemoteError(
+      'protocol',
+      `WebDAV ${request.method} ${shown(request.path)}: the answer is over ${cap} bytes (maxListingBytes)`,
+      { status: response.status },
+    );
+  }
+  return new TextDecoder().decode(bytes);
 }
 
 /** Lets a connection go back to the pool without reading an answer we do not need. */
@@ -108,6 +152,6 @@ export async function statusError(response: Response, request: DavRequest, detai
   const wait =
     kind === 'rate-limited' || kind === 'server' ? retryAfterMs(response.headers.get('Retry-After')) : undefined;
   if (wait !== undefined) options.retryAfterMs = wait;
-  const text = `${response.status}${response.statusText === '' ? '' : ` ${response.statusText}`}`;
-  return new SyncRemoteError(kind, `WebDAV ${request.method} ${request.path}: ${text}${detail}`, options);
+  const text = `${response.status}${response.statusText === '' ? '' : ` ${shown(response.statusText)}`}`;
+  return new SyncRemoteError(kind, `WebDAV ${request.method} ${shown(request.path)}: ${text}${detail}`, options);
 }

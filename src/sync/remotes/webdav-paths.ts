@@ -2,6 +2,7 @@
 // (an absolute path or URL, encoded as the server likes) read back into a path below the root, NFC.
 
 import { SyncRemoteError } from '../remote.js';
+import { shown } from './remote-bounds.js';
 
 /** The root as a URL ending in `/` (`/dav` and `/dav/` are one folder; Apache serves only the second). */
 export function rootUrl(url: string): URL {
@@ -26,7 +27,7 @@ export function rootUrl(url: string): URL {
 export function pathSegments(path: string): string[] {
   const segments = path.split('/').slice(1);
   if (!path.startsWith('/') || segments.some((segment) => segment === '' || segment === '.' || segment === '..')) {
-    throw new SyncRemoteError('refused-path', `WebDAV cannot address the path ${JSON.stringify(path)}`);
+    throw new SyncRemoteError('refused-path', `WebDAV cannot address the path ${shown(path)}`);
   }
   return segments;
 }
@@ -53,7 +54,7 @@ function decodedSegments(pathname: string, href: string): string[] {
     try {
       return decodeURIComponent(segment);
     } catch (cause) {
-      throw new SyncRemoteError('protocol', `WebDAV href ${JSON.stringify(href)} is not valid percent-encoded UTF-8`, {
+      throw new SyncRemoteError('protocol', `WebDAV href ${shown(href)} is not valid percent-encoded UTF-8`, {
         cause,
       });
     }
@@ -74,7 +75,7 @@ export function hrefPath(root: URL, href: string): { path: string; name: string 
       root,
     );
   } catch (cause) {
-    throw new SyncRemoteError('protocol', `WebDAV href ${JSON.stringify(href)} is not a URL`, { cause });
+    throw new SyncRemoteError('protocol', `WebDAV href ${shown(href)} is not a URL`, { cause });
   }
   const base = decodedSegments(root.pathname, root.href).map((segment) => segment.normalize('NFC'));
   const segments = decodedSegments(url.pathname, href);
@@ -82,7 +83,7 @@ export function hrefPath(root: URL, href: string): { path: string; name: string 
     segments.length >= base.length && base.every((segment, i) => segments[i]?.normalize('NFC') === segment);
   const rest = segments.slice(base.length);
   if (!inside || rest.some((segment) => segment === '' || segment.includes('/'))) {
-    throw new SyncRemoteError('protocol', `WebDAV href ${JSON.stringify(href)} is not a path below ${root.href}`);
+    throw new SyncRemoteError('protocol', `WebDAV href ${shown(href)} is not a path below ${root.href}`);
   }
   const name = `/${rest.join('/')}`;
   return { path: name.normalize('NFC'), name };

@@ -6,6 +6,12 @@ import type { DavEntry } from './webdav-xml.js';
 const MODIFIED = 'modified:';
 
 /**
+ * How long to wait before retrying an If-Match that failed only because the server's tag was still weak. Apache's
+ * tag is strong once the request comes more than a second after the file's modification time.
+ */
+export const WEAK_ETAG_WAIT_MS = 1200;
+
+/**
  * The version an ETag stands for, `W/` removed: Apache's tag is weak for about a second after a write, then the same
  * value is strong. A bare token (a server that forgot the quotes) is quoted, so both spellings are one version.
  */

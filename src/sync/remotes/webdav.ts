@@ -7,58 +7,22 @@ import { utf8Length } from '../../core/utf8.js';
 import { SyncRemoteError, isSyncRemoteError } from '../remote.js';
 import type { RemoteCallOptions, RemoteFile, SyncRemote } from '../remote.js';
 import { findConflict, listTree, makeParents, remoteFile, stat, type DavContext } from './webdav-folders.js';
-import { basicAuthorization, davSender, discard, statusError, transportError, type DavRequest } from './webdav-http.js';
+import { removeEmptyFolder } from './webdav-empty-folders.js';
+import { davSender, discard, statusError, transportError, type DavRequest } from './webdav-http.js';
+import { authorization, davBounds, type WebdavRemoteOptions } from './webdav-options.js';
 import { pathUrl, rootUrl } from './webdav-paths.js';
+import { raceError } from './webdav-races.js';
 import { readText } from './webdav-read.js';
-import { conditionHeaders, etagVersion, weakTwin } from './webdav-versions.js';
+import { shown } from './remote-bounds.js';
+import { WEAK_ETAG_WAIT_MS, conditionHeaders, etagVersion, weakTwin } from './webdav-versions.js';
 import type { DavEntry } from './webdav-xml.js';
 
-export interface WebdavRemoteOptions {
-  /** The folder to mirror, e.g. `https://cloud.example/remote.php/dav/files/alice/memory/`. */
-  url: string;
-  /** Basic auth (with `password`). Send it only over https: Basic is the password itself. */
-  username?: string;
-  password?: string;
-  /** A bearer token (`Authorization: Bearer …`), instead of a username and password. */
-  token?: string;
-  /** Defaults to the global fetch (looked up at each call). */
-  fetch?: typeof fetch;
-  /** Requests in flight at once (default 4). */
-  concurrency?: number;
-  /** The server's largest accepted file in UTF-8 bytes, when known: a bigger write is refused before it is sent. */
-  maxFileBytes?: number;
-}
-
-/**
- * How long to wait before retrying an If-Match that failed only because the server's tag was still weak. Apache's
- * tag is strong once the request comes more than a second after the file's modification time.
- */
-const WEAK_ETAG_WAIT_MS = 1200;
+export type { WebdavRemoteOptions } from './webdav-options.js';
 
 /** An answer, and what a PROPFIND after its 412 found at the path (null: nothing), when one was made. */
 interface Sent {
   response: Response;
   now?: DavEntry | null;
-}
-
-const positiveInteger = (value: number | undefined) => value === undefined || (Number.isInteger(value) && value > 0);
-
-function authorization(options: WebdavRemoteOptions): string | undefined {
-  const { username, password, token } = options;
-  if (token !== undefined) {
-    if (username !== undefined || password !== undefined) {
-      throw new TypeError('webdavRemote: give a token or a username and password, not both');
-    }
-    if (token === '' || /[\r\n]/.test(token)) throw new TypeError('webdavRemote: token must be one non-empty line');
-    return `Bearer ${token}`;
-  }
-  if (username === undefined && password === undefined) return undefined;
-  if (username === undefined || password === undefined) {
-    throw new TypeError('webdavRemote: username and password go together');
-  }
-  // RFC 7617: the user-id ends at the first colon.
-  if (username.includes(':')) throw new TypeError('webdavRemote: a Basic auth username cannot contain ":"');
-  return basicAuthorization(username, password);
 }
 
 /** Throws the conflict when the tree stands in `path`'s way (a file above it, a folder at it), letting `response` go. */
@@ -75,25 +39,22 @@ async function throwIfBlocked(
 }
 
 const changedAgain = (path: string) =>
-  new SyncRemoteError('precondition', `WebDAV: ${path} changed again right after our change`);
+  new SyncRemoteError('precondition', `WebDAV: ${shown(path)} changed again right after our change`);
 
 /** A {@link SyncRemote} on a WebDAV folder. Throws a TypeError for options that cannot work together. */
 export function webdavRemote(options: WebdavRemoteOptions): SyncRemote {
   const root = rootUrl(options.url);
   const concurrency = options.concurrency ?? 4;
-  if (!positiveInteger(options.concurrency)) {
-    throw new TypeError('webdavRemote: concurrency must be a positive integer');
-  }
-  if (!positiveInteger(options.maxFileBytes)) {
-    throw new TypeError('webdavRemote: maxFileBytes must be a positive integer');
-  }
+  const { timeoutMs, ...bounds } = davBounds(options);
   const fetchImpl = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const names = new Map<string, string>();
   const dav: DavContext = {
     root,
-    send: davSender(fetchImpl, authorization(options)),
+    send: davSender(fetchImpl, authorization(options, root), root.origin, timeoutMs),
     url: (path, folder = false) => pathUrl(root, names.get(path) ?? path, folder),
     names,
+    bounds,
+    emptyFolders: [],
   };
   const maxFileBytes = options.maxFileBytes;
 
@@ -164,7 +125,11 @@ export function webdavRemote(options: WebdavRemoteOptions): SyncRemote {
 
     list: (callOptions?: RemoteCallOptions) => listTree(dav, concurrency, callOptions?.signal),
 
-    read: (file, callOptions) => readText(dav, file.path, callOptions?.signal),
+    read: (file, callOptions) => readText(dav, file.path, callOptions?.signal, file.version),
+
+    emptyFoldersSeen: () => [...dav.emptyFolders],
+
+    removeEmptyFolder: (path, callOptions) => removeEmptyFolder(dav, path, callOptions?.signal),
 
     async write(path, text, expected, callOptions) {
       const signal = callOptions?.signal;
@@ -172,7 +137,7 @@ export function webdavRemote(options: WebdavRemoteOptions): SyncRemote {
       if (maxFileBytes !== undefined && size > maxFileBytes) {
         throw new SyncRemoteError(
           'too-large',
-          `WebDAV: ${path} is ${size} bytes; the server takes at most ${maxFileBytes}`,
+          `WebDAV: ${shown(path)} is ${size} bytes; the server takes at most ${maxFileBytes}`,
         );
       }
       const request: DavRequest = {
@@ -190,12 +155,24 @@ export function webdavRemote(options: WebdavRemoteOptions): SyncRemote {
         expected === null
           ? dav.send(request).then((response) => ({ response }))
           : guarded(request, path, expected.version);
-      let { response, now } = await put();
-      // 409: a folder on the way is missing (RFC 4918 §9.7.1), or a folder stands at the path; some servers say 404.
-      if (response.status === 409 || response.status === 404) {
-        await discard(response);
+      const attempt = async (): Promise<Sent> => {
+        const sent = await put();
+        // 409: a folder on the way is missing (RFC 4918 §9.7.1), or a folder stands at the path; some servers say 404.
+        if (sent.response.status !== 409 && sent.response.status !== 404) return sent;
+        await discard(sent.response);
         await makeParents(dav, path, signal);
-        ({ response, now } = await put());
+        return put();
+      };
+      let { response, now } = await attempt();
+      // A 500 or 403 may be a race with another client's change of this path (a folder of this name made at the
+      // same moment): told by looking. A 500 the look does not explain is sent once more, as the race is over.
+      const race = await raceError(dav, response, request, { path, version: expected?.version ?? null });
+      if (race !== undefined) throw race;
+      if (response.status === 500) {
+        await discard(response);
+        ({ response, now } = await attempt());
+        const again = await raceError(dav, response, request, { path, version: expected?.version ?? null });
+        if (again !== undefined) throw again;
       }
       if (response.ok) return written(path, response, text, size, signal);
       if (response.status === 412) {
@@ -203,7 +180,7 @@ export function webdavRemote(options: WebdavRemoteOptions): SyncRemote {
         now ??= await stat(dav, path, signal);
         if (now?.collection === true) {
           await discard(response);
-          throw new SyncRemoteError('path-conflict', `WebDAV: ${path} cannot be written: a folder is there`, {
+          throw new SyncRemoteError('path-conflict', `WebDAV: ${shown(path)} cannot be written: a folder is there`, {
             status: 412,
             conflictingPath: path,
           });
@@ -233,13 +210,16 @@ export function webdavRemote(options: WebdavRemoteOptions): SyncRemote {
         await discard(response);
         return;
       }
+      const race = await raceError(dav, response, request, expected);
+      if (race?.kind === 'not-found') return;
+      if (race !== undefined) throw race;
       throw await statusError(response, request, response.status === 412 ? ' (the file changed)' : '');
     },
 
     async move(expected, to, callOptions) {
       const signal = callOptions?.signal;
       const from = expected.path;
-      if (to === from) throw new TypeError(`webdavRemote: move of ${from} onto itself`);
+      if (to === from) throw new TypeError(`webdavRemote: move of ${shown(from)} onto itself`);
       if (to.lastIndexOf('/') > 0) await makeParents(dav, to, signal);
       const request: DavRequest = {
         method: 'MOVE',
@@ -258,15 +238,17 @@ export function webdavRemote(options: WebdavRemoteOptions): SyncRemote {
           const [kind, what] = there.collection
             ? (['path-conflict', 'folder'] as const)
             : (['precondition', 'file'] as const);
-          throw new SyncRemoteError(kind, `WebDAV: cannot move ${from} to ${to}: a ${what} is there`, {
+          throw new SyncRemoteError(kind, `WebDAV: cannot move ${shown(from)} to ${shown(to)}: a ${what} is there`, {
             status: 412,
             conflictingPath: to,
           });
         }
         const source = await stat(dav, from, signal);
-        if (source === null) throw new SyncRemoteError('not-found', `WebDAV: ${from} is gone`, { status: 412 });
+        if (source === null) throw new SyncRemoteError('not-found', `WebDAV: ${shown(from)} is gone`, { status: 412 });
         if (!weakTwin(source, expected.version)) {
-          throw new SyncRemoteError('precondition', `WebDAV: ${from} changed since it was seen`, { status: 412 });
+          throw new SyncRemoteError('precondition', `WebDAV: ${shown(from)} changed since it was seen`, {
+            status: 412,
+          });
         }
         await sleep(WEAK_ETAG_WAIT_MS, signal).catch((error: unknown) => {
           throw transportError(error, request);
@@ -277,8 +259,12 @@ export function webdavRemote(options: WebdavRemoteOptions): SyncRemote {
       // Apache answers 500 ("Could not rename resource") to a MOVE whose source another client deleted meanwhile.
       if (response.status === 500 && (await stat(dav, from, signal)) === null) {
         await discard(response);
-        throw new SyncRemoteError('not-found', `WebDAV: ${from} is gone`, { status: 500 });
+        throw new SyncRemoteError('not-found', `WebDAV: ${shown(from)} is gone`, { status: 500 });
       }
+      const race =
+        (await raceError(dav, response, { ...request, path: to, method: 'PUT' }, { path: to })) ??
+        (await raceError(dav, response, request, expected));
+      if (race !== undefined) throw race;
       if (response.status === 400 || response.status === 409) await throwIfBlocked(dav, response, to, signal);
       throw await statusError(
         response,

@@ -12,6 +12,7 @@ import {
   type MemoryStoresServer,
   type MemoryStoresServerOptions,
 } from '../../servers/memory-stores-server.js';
+import { ApiRefusal } from '../../servers/memory-stores/requests.js';
 
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
@@ -398,5 +399,94 @@ describe('readMany', () => {
     const files = await remote.list();
     const texts = await remote.readMany?.(files);
     expect([...(texts?.entries() ?? [])].map(([path, read]) => [path, read.text])).toEqual([['/x.md', 'x']]);
+  });
+});
+
+describe('a hostile or broken service', () => {
+  const isList = (request: { method: string; path: string }) =>
+    request.method === 'GET' && request.path.endsWith('/memories');
+  const isRetrieve = (request: { method: string; path: string }) =>
+    request.method === 'GET' && /\/memories\/[^/]+$/.test(request.path);
+
+  it('refuses a memory answered with content: null as unreadable, never an empty text', async () => {
+    seed('/a.md', 'the real text');
+    seed('/b.md', 'b');
+    server.tamper((request, answer) => {
+      const body = answer() as Record<string, unknown>;
+      if (isRetrieve(request)) return { ...body, content: null };
+      if (isList(request) && Array.isArray(body['data'])) {
+        return { ...body, data: body['data'].map((item: Record<string, unknown>) => ({ ...item, content: null })) };
+      }
+      return body;
+    });
+    const remote = remoteOf();
+    const files = await remote.list();
+    const a = files.find((file) => file.path === '/a.md');
+    if (!a) throw new Error('a.md is listed');
+    const error = await failureOf(remote.read(a));
+    expect(error.kind).toBe('unreadable');
+    expect((await remote.readMany?.(files))?.size).toBe(0);
+  });
+
+  it('lists an entry with a bad path or id as refused, with its reason cut, and the rest as usual', async () => {
+    seed('/good.md');
+    seed('/bad-id.md');
+    seed('/bad-path.md');
+    server.tamper((request, answer) => {
+      const body = answer() as { data?: Record<string, unknown>[] };
+      if (!isList(request) || !body.data) return body;
+      const data = body.data.map((item) => {
+        if (item['path'] === '/bad-id.md') return { ...item, id: null };
+        if (item['path'] === '/bad-path.md') return { ...item, path: `/bad\u0000${'x'.repeat(1_000_000)}.md` };
+        return item;
+      });
+      return { ...body, data };
+    });
+    const files = await remoteOf().list();
+    expect(files.filter((file) => file.refused === undefined).map((file) => file.path)).toEqual(['/good.md']);
+    const refused = files.filter((file) => file.refused !== undefined);
+    expect(refused).toHaveLength(2);
+    expect(refused.find((file) => file.path === '/bad-id.md')?.refused).toContain('no id');
+    for (const file of refused) {
+      expect(file.path.length).toBeLessThan(400);
+      expect(file.refused?.length).toBeLessThan(800);
+    }
+  });
+
+  it('fails a listing whose pages never end at maxPages, and a long one at maxEntries, as protocol', { timeout: 30_000 }, async () => {
+    seed('/a.md');
+    const endless = await new Promise<Record<string, unknown>>((resolve) => {
+      server.tamper((request, answer) => {
+        const body = answer() as Record<string, unknown>;
+        if (isList(request)) resolve(body);
+        return body;
+      });
+      void remoteOf().list();
+    });
+    server.tamper((request, answer) => (isList(request) ? { ...endless, next_page: 'page_again' } : answer()));
+    const error = await failureOf(remoteOf({ maxPages: 30 }).list());
+    expect(error.kind).toBe('protocol');
+    expect(error.message).toContain('maxPages');
+    expect(server.requests.filter(isList).length).toBeLessThanOrEqual(32);
+    server.tamper(undefined);
+    for (let i = 0; i < 30; i += 1) seed(`/m${i}.md`);
+    expect(await failureOf(remoteOf({ maxEntries: 20 }).list())).toMatchObject({ kind: 'protocol' });
+    expect(await remoteOf({ maxEntries: 31 }).list()).toHaveLength(31);
+  });
+
+  it('gives up on a request at timeoutMs as server (retried)', { timeout: 30_000 }, async () => {
+    seed('/a.md');
+    server.latencyMs = 5_000;
+    const error = await failureOf(remoteOf({ timeoutMs: 100 }).list());
+    expect(error.kind).toBe('server');
+    expect(() => remoteOf({ timeoutMs: -1 })).toThrow();
+  });
+
+  it("cuts the service's words in a message", async () => {
+    server.tamper(() => {
+      throw new ApiRefusal(400, { type: 'invalid_request_error', message: 'y'.repeat(1_000_000) });
+    });
+    const error = await failureOf(remoteOf().list());
+    expect(error.message.length).toBeLessThan(1000);
   });
 });

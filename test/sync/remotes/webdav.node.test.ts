@@ -3,7 +3,7 @@
 // names, and the failures a sync engine must tell apart. Each test works in a root folder of its own.
 
 import { Buffer } from 'node:buffer';
-import { readFile, readdir, rm, utimes } from 'node:fs/promises';
+import { readFile, readdir, rm, utimes, writeFile } from 'node:fs/promises';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -312,5 +312,90 @@ describe('the WebDAV adapter on Apache mod_dav', () => {
     expect(refused.status).toBe(401);
     expect(refused.headers.get('access-control-allow-origin')).toBe(origin);
     expect(refused.headers.get('access-control-expose-headers')).toContain('ETag');
+  });
+});
+
+describe('the WebDAV adapter on Apache, with what real shares hold', () => {
+  it('lists a binary file (.DS_Store, an image) and refuses its read as unreadable; the text beside it reads', async () => {
+    const { remote, root } = remoteAt();
+    await remote.write('/notes.md', 'text', null);
+    await writeFile(join(server.root, root, '.DS_Store'), Buffer.from([0x00, 0x00, 0x00, 0x01, 0x42, 0x75, 0xff, 0xfe]));
+    await writeFile(join(server.root, root, 'photo.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xc3]));
+    const files = byPath(await remote.list());
+    expect(files.map((listed) => listed.path)).toEqual(['/.DS_Store', '/notes.md', '/photo.png']);
+    for (const binary of files.filter((listed) => listed.path !== '/notes.md')) {
+      const error = await failure(remote.read(binary));
+      expect(error.kind).toBe('unreadable');
+      expect(error.message).toContain('not UTF-8');
+    }
+    expect((await remote.read({ path: '/notes.md', version: '' })).text).toBe('text');
+  });
+
+  it('says which folders the listing found empty, and removes one only while it holds nothing', { timeout: 20_000 }, async () => {
+    const { remote, root } = remoteAt();
+    const removable = await remote.write('/gone/a.md', 'a', null);
+    await remote.write('/kept/b.md', 'b', null);
+    // Made through Apache, as another device would (a folder made on disk here is not Apache's to write in).
+    const [placeholder] = await Promise.all([remote.write('/outer/inner/x.md', 'x', null), remote.delete(removable)]);
+    if (placeholder) await remote.delete(placeholder);
+    await remote.list();
+    expect([...(remote.emptyFoldersSeen?.() ?? [])].sort()).toEqual(['/gone', '/outer/inner']);
+    await remote.removeEmptyFolder?.('/gone');
+    expect(await readdir(join(server.root, root))).not.toContain('gone');
+    // Another device put a file there since the listing: the folder and the file stay.
+    await remote.write('/outer/inner/new.md', 'new', null);
+    const error = await failure(remote.removeEmptyFolder?.('/outer/inner') ?? Promise.resolve());
+    expect(error.kind).toBe('path-conflict');
+    expect(error.conflictingPath).toBe('/outer/inner/new.md');
+    expect(await readFile(join(server.root, root, 'outer', 'inner', 'new.md'), 'utf8')).toBe('new');
+    await failure(remote.removeEmptyFolder?.('/kept') ?? Promise.resolve());
+    // Gone already is done.
+    await remote.removeEmptyFolder?.('/gone');
+    await remote.list();
+    expect(remote.emptyFoldersSeen?.()).toEqual([]);
+  });
+});
+
+describe('the WebDAV adapter on Apache, two clients changing one path at the same moment', () => {
+  const RACE_KINDS = ['path-conflict', 'precondition', 'not-found'];
+  /** The kind a call failed with, or 'ok'. */
+  const outcome = (promise: Promise<unknown>) =>
+    promise.then(
+      () => 'ok',
+      (error: unknown) => (error instanceof SyncRemoteError ? error.kind : String(error)),
+    );
+
+  it('tells a file and a folder of one name pushed at once apart as path-conflict, never server', { timeout: 120_000 }, async () => {
+    const kinds = new Set<string>();
+    for (let round = 0; round < 40; round += 1) {
+      const root = `race-f${round}-${++rootCount}`;
+      const a = remoteAt({ root }).remote;
+      const b = remoteAt({ root }).remote;
+      await a.write('/seed.md', 'seed', null);
+      const [file, inFolder] = await Promise.all([
+        outcome(a.write('/x', 'a file', null)),
+        outcome(b.write('/x/y.md', 'a file in a folder', null)),
+      ]);
+      kinds.add(file).add(inFolder);
+      expect([file, inFolder].filter((kind) => kind === 'ok').length).toBeGreaterThanOrEqual(1);
+    }
+    expect([...kinds].filter((kind) => kind !== 'ok' && !RACE_KINDS.includes(kind))).toEqual([]);
+  });
+
+  it('reads a file another client is deleting as not-found or its text, never auth', { timeout: 120_000 }, async () => {
+    // Apache answers a GET that races a DELETE of the file (or of its folder) 403 about once in 300 reads.
+    const kinds = new Map<string, number>();
+    const { remote, root } = remoteAt();
+    const authorization = `Basic ${Buffer.from(`${server.username}:${server.password}`).toString('base64')}`;
+    for (let round = 0; round < 150; round += 1) {
+      const written = await remote.write(`/f${round}/a.md`, 'x'.repeat(3000), null);
+      // The other client's delete, unconditional (no weak-tag wait), at the same moment as the reads.
+      const target = round % 2 === 0 ? `${server.url}${root}/f${round}/` : `${server.url}${root}/f${round}/a.md`;
+      const deleted = fetch(target, { method: 'DELETE', headers: { authorization } });
+      const reads = Array.from({ length: 8 }, () => outcome(remote.read(written)));
+      for (const kind of await Promise.all(reads)) kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+      await deleted;
+    }
+    expect([...kinds.keys()].filter((kind) => kind !== 'ok' && !RACE_KINDS.includes(kind))).toEqual([]);
   });
 });

@@ -232,12 +232,12 @@ describe('the WebDAV adapter, on a scripted server', () => {
     expect(read).toEqual({ file: { path: '/a.md', version: '"v3"', size: 6 }, text: '\ufeffhé' });
   });
 
-  it('refuses a file that is not UTF-8 text as protocol', async () => {
+  it('refuses a file that is not UTF-8 text as unreadable (the engine skips it)', async () => {
     const remote = webdavRemote({
       url: ROOT,
       fetch: fakeDav(() => new Response(new Uint8Array([0xff, 0xfe, 0x41]))).fetch,
     });
-    expect((await failure(remote.read({ path: '/a.bin', version: '' }))).kind).toBe('protocol');
+    expect((await failure(remote.read({ path: '/a.bin', version: '' }))).kind).toBe('unreadable');
   });
 
   it('walks at most `concurrency` folders at once, and a folder removed mid-walk holds nothing', async () => {
@@ -323,5 +323,52 @@ describe('the WebDAV adapter, on a scripted server', () => {
     const remote = webdavRemote({ url: ROOT, fetch: dav.fetch });
     await expect(remote.write('/new/a.md', 'abc', null)).resolves.toMatchObject({ path: '/new/a.md', version: '"v1"' });
     expect(dav.steps()).toContain('MKCOL /new/');
+  });
+});
+
+describe('credentials over plain http', () => {
+  const basic = { username: 'alice', password: 'secret' };
+
+  it('refuses Basic credentials or a token for an http:// url off loopback, saying how to proceed', () => {
+    expect(() => webdavRemote({ url: 'http://nas.example/dav/', ...basic })).toThrow(/https.*allowInsecureHttp/);
+    expect(() => webdavRemote({ url: 'http://192.168.1.20/dav/', token: 't' })).toThrow(TypeError);
+  });
+
+  it('sends them over https, to loopback, or when allowInsecureHttp says so', () => {
+    for (const url of ['https://nas.example/dav/', 'http://127.0.0.1:8080/dav/', 'http://127.9.9.9/', 'http://localhost/', 'http://[::1]:81/']) {
+      expect(() => webdavRemote({ url, ...basic })).not.toThrow();
+    }
+    expect(() => webdavRemote({ url: 'http://nas.example/dav/', ...basic, allowInsecureHttp: true })).not.toThrow();
+    expect(() => webdavRemote({ url: 'http://nas.example/dav/' })).not.toThrow();
+  });
+});
+
+describe('a 500 or 403 told by looking', () => {
+  it('reads a file the server refuses alone (403, while PROPFIND sees it unchanged) as unreadable, not auth', async () => {
+    const dav = fakeDav((request) =>
+      request.method === 'GET' ? status(403) : multistatus(file('/files/me/locked.md', '"v1"')),
+    );
+    const remote = webdavRemote({ url: ROOT, fetch: dav.fetch });
+    expect(await failure(remote.read({ path: '/locked.md', version: '"v1"' }))).toMatchObject({
+      kind: 'unreadable',
+      status: 403,
+    });
+    const refused = webdavRemote({ url: ROOT, fetch: fakeDav(() => status(403)).fetch });
+    expect((await failure(refused.read({ path: '/a.md', version: '"v1"' }))).kind).toBe('auth');
+  });
+
+  it('calls a 500 on a write a path-conflict when a folder of that name is there now, and a gone file not-found', async () => {
+    const put = fakeDav((request) => {
+      if (request.method === 'PUT') return status(500);
+      const path = new URL(request.url).pathname;
+      return path === '/files/me/x/' || path === '/files/me/x' ? multistatus(folder('/files/me/x/')) : status(404);
+    });
+    expect(await failure(webdavRemote({ url: ROOT, fetch: put.fetch }).write('/x', 'a file', null))).toMatchObject({
+      kind: 'path-conflict',
+      conflictingPath: '/x',
+    });
+    const gone = fakeDav((request) => (request.method === 'GET' ? status(500) : status(404)));
+    const remote = webdavRemote({ url: ROOT, fetch: gone.fetch });
+    expect((await failure(remote.read({ path: '/a.md', version: '"v1"' }))).kind).toBe('not-found');
   });
 });

@@ -1,0 +1,68 @@
+// What keeps a hostile or broken remote from exhausting the page, shared by the adapters: remote strings cut before
+// they reach a message, a deadline on every request, and an answer's body read as a stream up to a cap.
+
+import { showText } from '../../core/shown-text.js';
+
+/** The longest remote string (a path, an href, a status text, a server's message) a message carries. */
+export const SHOWN_MAX = 200;
+
+/** Each request's deadline unless an adapter's `timeoutMs` says otherwise: an answer, its body included. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/**
+ * A remote string as a message shows it: hidden characters escaped and cut past {@link SHOWN_MAX}. Only the start is
+ * looked at, so a 50 MB href costs no more than a short one.
+ */
+export function shown(text: string): string {
+  if (text.length <= SHOWN_MAX) return showText(text, SHOWN_MAX);
+  return `${showText(text.slice(0, SHOWN_MAX), SHOWN_MAX)}… (${text.length} characters)`;
+}
+
+/** `error`'s message, cut: a transport's message may quote what the server sent. */
+export const shownError = (error: unknown): string => shown(error instanceof Error ? error.message : String(error));
+
+/** Checks a timeout option: a positive whole number of milliseconds. */
+export function timeoutOption(name: string, value: number | undefined): number {
+  if (value === undefined) return DEFAULT_TIMEOUT_MS;
+  if (!Number.isInteger(value) || value <= 0) throw new TypeError(`${name}: timeoutMs must be a positive integer`);
+  return value;
+}
+
+/**
+ * A signal that fires when `signal` does or when `ms` have passed, whichever is first; `expired` tells the deadline
+ * from the caller's stop. It stays armed while the body is read, which is part of the answer's time.
+ */
+export function deadline(signal: AbortSignal | undefined, ms: number): { signal: AbortSignal; expired: AbortSignal } {
+  const expired = AbortSignal.timeout(ms);
+  return { signal: signal === undefined ? expired : AbortSignal.any([signal, expired]), expired };
+}
+
+/** The body's bytes, or undefined when it holds more than `cap` (the read stops there and the rest is let go). */
+export async function bytesUpTo(response: Response, cap: number): Promise<Uint8Array | undefined> {
+  const declared = Number(response.headers.get('Content-Length') ?? Number.NaN);
+  if (declared > cap) {
+    await response.body?.cancel().catch(() => undefined);
+    return undefined;
+  }
+  if (response.body === null) return new Uint8Array(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > cap) {
+      await reader.cancel().catch(() => undefined);
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
+}
