@@ -1,0 +1,27 @@
+// What a pass leaves alone: listing entries the memory cannot take (`refused`), and versions a side refused that are
+// still as they were when refused. Each is listed in `skipped` once per pass and never read, written or deleted.
+
+import type { Skip } from './baseline.js';
+import type { LocalFile } from './merge-plan.js';
+import type { RemoteFile } from './remote.js';
+
+/** A listing split: the files a pass may work with, by path, and the entries it only lists. */
+export function splitListing(listing: readonly RemoteFile[]): { files: Map<string, RemoteFile>; refused: RemoteFile[] } {
+  const files = new Map<string, RemoteFile>();
+  const refused: RemoteFile[] = [];
+  for (const file of listing) {
+    if (file.refused !== undefined) refused.push(file);
+    else files.set(file.path, file);
+  }
+  return { files, refused };
+}
+
+/**
+ * Whether a refusal still holds. A version the remote refused holds while both sides are as they were. A remote version
+ * refused here (unreadable, a secret, a path this memory refuses) holds while the remote keeps it, whatever happens
+ * here: nothing here may be pushed over a file this memory could not read, and its text is refused again anyway.
+ */
+export function stillSkipped(skip: Skip, here: LocalFile | undefined, there: RemoteFile | undefined): boolean {
+  if (there?.version !== skip.remoteVersion) return false;
+  return (skip.refusedBy === 'local' && there !== undefined) || here?.bodyId === skip.local;
+}
