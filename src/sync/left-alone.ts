@@ -2,8 +2,10 @@
 // still as they were when refused. Each is listed in `skipped` once per pass and never read, written or deleted.
 
 import type { Skip } from './baseline.js';
+import type { LocalSnapshot } from './local-files.js';
 import type { LocalFile } from './merge-plan.js';
 import type { RemoteFile } from './remote.js';
+import type { SkippedFile } from './sync-report.js';
 
 /** A listing split: the files a pass may work with, by path, and the entries it only lists. */
 export function splitListing(listing: readonly RemoteFile[]): { files: Map<string, RemoteFile>; refused: RemoteFile[] } {
@@ -24,4 +26,24 @@ export function splitListing(listing: readonly RemoteFile[]): { files: Map<strin
 export function stillSkipped(skip: Skip, here: LocalFile | undefined, there: RemoteFile | undefined): boolean {
   if (there?.version !== skip.remoteVersion) return false;
   return (skip.refusedBy === 'local' && there !== undefined) || here?.bodyId === skip.local;
+}
+
+/** The paths a pass leaves alone (refused entries, refusals that still hold), each listed once through `list`. */
+export function leaveAlone(
+  refused: readonly RemoteFile[],
+  local: LocalSnapshot,
+  remoteFiles: ReadonlyMap<string, RemoteFile>,
+  list: (skipped: SkippedFile) => void,
+): Set<string> {
+  const alone = new Set<string>();
+  for (const entry of refused) {
+    alone.add(entry.path);
+    list({ path: entry.path, reason: entry.refused ?? '', refusedBy: 'local' });
+  }
+  for (const [path, skip] of local.skipped) {
+    if (!stillSkipped(skip, local.files.get(path), remoteFiles.get(path))) continue;
+    alone.add(path);
+    list({ path, reason: skip.reason, refusedBy: skip.refusedBy });
+  }
+  return alone;
 }

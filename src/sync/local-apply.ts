@@ -3,9 +3,7 @@
 // Each step holds only if the file is still as the pass saw it (optimistic concurrency on the body id).
 
 import type { MemoryChange } from '../core/change-events.js';
-import { isMemoryToolError } from '../core/errors.js';
-import { ancestorsOf, normalizeMemoryPath, parentOf } from '../core/paths.js';
-import { utf8Length } from '../core/utf8.js';
+import { ancestorsOf, parentOf } from '../core/paths.js';
 import { record } from '../history/journal.js';
 import { fileState, folderRecord, getEntry, subtreeRange } from '../storage/entries.js';
 import type { RetiredBody } from '../storage/entries.js';
@@ -13,6 +11,7 @@ import { readTotals } from '../storage/optimistic-totals.js';
 import type { EntryRecord, JournalOp } from '../storage/schema.js';
 import type { ToolInternals } from '../tool/internals.js';
 import { sendBaseline } from './baseline.js';
+import { checkWrite, pathRefusal } from './local-refusals.js';
 import type { BaselineUpdate } from './baseline.js';
 import type { RemoteFile } from './remote.js';
 
@@ -82,7 +81,6 @@ export async function applyLocal(
       const entries = tx.objectStore('entries');
       const bodies = tx.objectStore('bodies');
       let { bytes, files, nextBody } = totals;
-      const { context, limits } = tool;
 
       const bodyAt = (key: string): number | null | 'folder' => {
         const entry = byKey.get(key);
@@ -112,33 +110,9 @@ export async function applyLocal(
 
       /** Whether anything here lies below the folder `key`. */
       const holdsAnything = (key: string): boolean => [...byKey.keys()].some((other) => other.startsWith(key + '/'));
-      /**
-       * Why `text` cannot be written at `key` over `replaced`, with `taken` room already spoken for. The size goes first,
-       * so an oversize text is refused before any scan reads it. Refusals of the path or the text last until the remote's
-       * version changes; room changes with the memory, so it is tried again on the next pass.
-       */
-      const check = (key: string, text: string, replaced: EntryRecord | undefined, taken: { files: number; bytes: number }) => {
-        const tooBig = (size: number): string | undefined =>
-          size > limits.maxFileBytes ? `it is ${size} bytes, over this memory's limit of ${limits.maxFileBytes} a file` : undefined;
-        let why = pathRefusal(key, tool) ?? tooBig(utf8Length(text)) ?? textRefusal(key, text, tool);
-        let content = text;
-        if (!why) {
-          try {
-            content = context.filter({ path: key, key, content: text, command: 'create' });
-          } catch (error) {
-            why = isMemoryToolError(error) ? error.message : String(error);
-          }
-        }
-        const size = utf8Length(content);
-        why ??= tooBig(size);
-        if (why) return { why, lasting: true, content, size };
-        const before = replaced?.size ?? 0;
-        if (!replaced && files + taken.files + 1 > limits.maxFiles) why = `this memory holds its limit of ${limits.maxFiles} files`;
-        else if (size > before && bytes + taken.bytes - before + size > limits.maxTotalBytes) {
-          why = `this memory would be over its limit of ${limits.maxTotalBytes} bytes`;
-        }
-        return { why, lasting: false, content, size };
-      };
+      /** Whether `text` may be written at `key` over `replaced`, with `taken` room already spoken for. */
+      const check = (key: string, text: string, replaced: EntryRecord | undefined, taken: { files: number; bytes: number }) =>
+        checkWrite(tool, key, text, replaced, { files: files + taken.files, bytes: bytes + taken.bytes });
 
       for (const step of ordered) {
         if (step.op === 'delete') {
@@ -271,20 +245,6 @@ export async function applyLocal(
   );
   if (changes.length > 0) tool.publish(changes);
   return outcome;
-}
-
-/** Why this memory refuses `key` as a path (its path rules, the secret filter on paths), or undefined. */
-function pathRefusal(key: string, tool: ToolInternals): string | undefined {
-  try {
-    if (normalizeMemoryPath(key) !== key) return 'its path is not written as this memory writes paths';
-  } catch (error) {
-    return isMemoryToolError(error) ? error.message : String(error);
-  }
-  return tool.context.screenPath('create', key)?.message;
-}
-
-function textRefusal(key: string, text: string, tool: ToolInternals): string | undefined {
-  return tool.context.screen({ path: key, key, content: text, command: 'create' })?.message;
 }
 
 function fileRecord(key: string, size: number, bodyId: number, now: number, replaced: EntryRecord | undefined): EntryRecord {

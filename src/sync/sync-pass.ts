@@ -15,16 +15,14 @@ import { removeEmptyFolders } from './empty-folders.js';
 import { eachLimited } from './pool.js';
 import type { RemoteFile, SyncRemote } from './remote.js';
 import { movingRemote, refusable } from './remote-calls.js';
+import { remoteReads } from './remote-reads.js';
 import type { SkipFile } from './remote-calls.js';
-import { splitListing, stillSkipped } from './left-alone.js';
+import { leaveAlone, splitListing } from './left-alone.js';
 import { aboveIsFile, findRenames, foldersAbove, foldersKept } from './renames.js';
 import type { Pull, RemoteMove } from './renames.js';
 import { remoteRefusal } from './remote-limits.js';
 import { emptyReport } from './sync-report.js';
 import type { SyncReport } from './sync-report.js';
-
-/** From this many files to read, a remote's `readMany` is used where it has one. */
-const BULK_READ = 20;
 
 export interface PassSettings {
   tool: ToolInternals;
@@ -75,7 +73,6 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
     readLocal(tool.store, mountFolder, settings.mountKey, settings.excluded),
   ]);
   const { files: remoteFiles, refused } = splitListing(listing);
-  for (const entry of refused) report.skipped.push({ path: shown(entry.path), reason: entry.refused ?? '', refusedBy: 'local' });
   /** The remote version a refusal was made against, so a change there is tried again. */
   const seenThere = (path: string): { remoteVersion?: string } => {
     const version = remoteFiles.get(path)?.version;
@@ -87,13 +84,8 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
   // pass deletes (deleted on the other side, unchanged on this one), gives its name to the file.
   const keptHere = foldersKept(local.files, (path, file) => local.synced.get(path)?.local === file.bodyId && !remoteFiles.has(path));
   const keptThere = foldersKept(remoteFiles, (path, file) => local.synced.get(path)?.remote.version === file.version && !local.files.has(path));
-  const handled = new Set(refused.map((entry) => entry.path));
+  const handled = leaveAlone(refused, local, remoteFiles, (left) => report.skipped.push({ ...left, path: shown(left.path) }));
   const remoteMoves: RemoteMove[] = [];
-  for (const [path, skipped] of local.skipped) {
-    if (!stillSkipped(skipped, local.files.get(path), remoteFiles.get(path))) continue;
-    handled.add(path);
-    report.skipped.push({ path: shown(path), reason: skipped.reason, refusedBy: skipped.refusedBy });
-  }
 
   // A rename is carried as a move only where its new path is free of the other side's folders and files; one that
   // lands on a file/folder collision goes the long way (a delete and a new file), so the collision rules below apply.
@@ -206,27 +198,8 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
     const texts = await readTexts(tool.store, [...new Set(needed.filter((id) => id !== 0))]);
     const textOf = (bodyId: number): string | undefined => (bodyId === 0 ? '' : texts.get(bodyId));
     const localShas = await hashes(compares.map((c) => textOf(c.local.bodyId)));
-    const fetched = new Map<string, { file: RemoteFile; text: string }>();
-    const tried = new Set<string>();
+    const { fetched, readAll } = remoteReads(remote, skip, signal);
     const fetchable = compares.filter((c) => c.remote.sha256 === undefined).map((c) => c.remote);
-    const readAll = async (all: readonly RemoteFile[]): Promise<void> => {
-      // A file is read once a pass: one it could not read is skipped, and listed, once.
-      const files = all.filter((file) => !tried.has(file.path));
-      for (const file of files) tried.add(file.path);
-      // Many at once where the remote can send several texts in one answer; the rest, and small batches, one by one.
-      const bulk = remote.readMany;
-      if (bulk && files.length >= BULK_READ) {
-        // One file it cannot send fails no other: then each is read on its own.
-        const many = await refusable(() => bulk.call(remote, files, { signal }), '', () => undefined);
-        for (const [path, read] of many ?? []) fetched.set(path, read);
-      }
-      await eachLimited(files.filter((file) => !fetched.has(file.path)), remote.concurrency, async (file) => {
-        const read = await refusable(() => remote.read(file, { signal }), file.path, (path, why, everyPass) =>
-          skip(path, { ...why, remoteVersion: file.version }, everyPass),
-        );
-        if (read) fetched.set(file.path, read);
-      }, signal);
-    };
     await readAll([...fetchable, ...pulls.map((p) => p.remote)]);
     // Conflict copies land with the pulls they stand beside, and only with them (both or neither).
     const asides = new Map<string, { path: string; text: string }>();
