@@ -13,12 +13,12 @@ import type { SyncConflict } from './sync-status.js';
  * copy's name (a remote can hold any name) is not shown as one.
  */
 export async function listConflicts(tool: ToolInternals, mount: string): Promise<SyncConflict[]> {
-  const records = await tool.store.run('readonly', (tx) => tx.objectStore('entries').getAll(subtreeRange(mount)), ['entries']);
-  const files = new Set(records.filter((entry) => entry.kind === 'file').map((entry) => entry.path));
+  // Keys only (no records): this runs after every pass, on memories of many thousand files.
+  const keys = new Set(await tool.store.run('readonly', (tx) => tx.objectStore('entries').getAllKeys(subtreeRange(mount)), ['entries']));
   const conflicts: SyncConflict[] = [];
-  for (const key of files) {
+  for (const key of keys) {
     const original = originalOf(key);
-    if (original && files.has(original)) conflicts.push({ path: original, copy: key, at: copiedAt(key) });
+    if (original && keys.has(original)) conflicts.push({ path: original, copy: key, at: copiedAt(key) });
   }
   return conflicts;
 }
