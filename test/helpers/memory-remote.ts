@@ -25,6 +25,8 @@ export interface MemoryRemoteOptions {
   concurrency?: number;
   /** Keeps folders of their own, left when emptied, in the way of a file of their name (WebDAV). Default false. */
   folders?: boolean;
+  /** Offers `readMany`, which fails as a whole (`unreadable`) when one file of the batch is no text. Default false. */
+  readMany?: boolean;
 }
 
 export class MemoryRemote {
@@ -45,7 +47,7 @@ export class MemoryRemote {
   readonly #options: Required<Omit<MemoryRemoteOptions, 'limits'>> & { limits: RemoteLimits };
 
   constructor(options: MemoryRemoteOptions = {}) {
-    this.#options = { ids: true, move: true, concurrency: 4, limits: {}, folders: false, ...options };
+    this.#options = { ids: true, move: true, concurrency: 4, limits: {}, folders: false, readMany: false, ...options };
   }
 
   /** A SyncRemote on this store (several devices share one store through their own handles). */
@@ -109,6 +111,18 @@ export class MemoryRemote {
         }
         this.files.set(to, { ...there, version: this.#nextVersion() });
         return this.#shown(to, this.files.get(to) as Stored);
+      };
+    }
+    if (this.#options.readMany) {
+      remote.readMany = async (files) => {
+        this.#enter('readMany');
+        const out = new Map<string, { file: RemoteFile; text: string }>();
+        for (const file of files) {
+          const stored = this.files.get(file.path);
+          if (stored?.unreadable) throw new SyncRemoteError('unreadable', `${file.path} is not UTF-8 text`);
+          if (stored) out.set(file.path, { file: this.#shown(file.path, stored), text: stored.text });
+        }
+        return out;
       };
     }
     if (this.#options.folders) {

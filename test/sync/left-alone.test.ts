@@ -71,3 +71,17 @@ describe.each([
     expect((await sync.syncNow()).skipped).toHaveLength(1);
   });
 });
+
+describe('a batch read that fails for one file that is no text', () => {
+  it('reads the others one by one, brings them, and lists that one', async () => {
+    const remote = new MemoryRemote({ readMany: true });
+    for (let i = 0; i < 24; i++) await remote.put(`/n${i}.md`, `note ${i}\n`);
+    await remote.plantUnreadable('/photo.jpg');
+    const tool = await open();
+    const sync = createMemorySync(tool, { remote: remote.handle(), interval: null });
+    const report = await sync.syncNow();
+    expect(report.pulled).toHaveLength(24);
+    expect(report.skipped).toEqual([expect.objectContaining({ path: '/memories/photo.jpg', refusedBy: 'local' })]);
+    expect(remote.count('readMany')).toBe(1);
+  });
+});
