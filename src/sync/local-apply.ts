@@ -24,7 +24,16 @@ export interface Agreed {
 export type LocalStep =
   /** `expect`: the body the file must still have (null: no file there). */
   /** `aside`: this memory's version, kept beside as a conflict copy; the write lands only if the copy does too. */
-  | { op: 'write'; path: string; text: string; expect: number | null; agreed?: Agreed; aside?: { path: string; text: string } }
+  /** `overFolder`: a folder of the mount at the path gives way if it is empty (never another mount's folder). */
+  | {
+      op: 'write';
+      path: string;
+      text: string;
+      expect: number | null;
+      agreed?: Agreed;
+      aside?: { path: string; text: string };
+      overFolder?: boolean;
+    }
   | { op: 'delete'; path: string; expect: number }
   | { op: 'move'; from: string; to: string; expect: number; agreed?: Agreed };
 
@@ -160,7 +169,7 @@ export async function applyLocal(
           const key = mountFolder + step.path;
           // An empty folder here takes no part in a clash: a file of its name takes its place.
           const folder = byKey.get(key);
-          const emptyFolder = folder?.kind === 'folder' && !holdsAnything(key) ? folder : undefined;
+          const emptyFolder = step.overFolder && folder?.kind === 'folder' && !holdsAnything(key) ? folder : undefined;
           const entry = emptyFolder ? undefined : folder;
           const asideKey = step.aside && mountFolder + step.aside.path;
           if ((emptyFolder ? null : bodyAt(key)) !== step.expect || (asideKey !== undefined && byKey.has(asideKey))) {

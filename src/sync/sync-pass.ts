@@ -247,8 +247,8 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
         continue;
       }
       const aside = asides.get(pull.path);
-      const agreed = { sha256, remote: read.file };
-      localSteps.push({ op: 'write', path: pull.path, text: read.text, expect: pull.expectLocal, agreed, ...(aside ? { aside } : {}) });
+      const write: LocalStep = { op: 'write', path: pull.path, text: read.text, expect: pull.expectLocal, agreed: { sha256, remote: read.file } };
+      localSteps.push({ ...write, ...(aside ? { aside } : {}), ...(local.folders.has(pull.path) ? { overFolder: true } : {}) });
     }
     for (const gone of localDeletes) localSteps.push({ op: 'delete', path: gone.path, expect: gone.expect });
 

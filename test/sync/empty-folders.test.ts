@@ -51,6 +51,20 @@ describe('an empty folder here', () => {
     await tool.undo(change?.id);
     expect((await tool.list('/memories')).map((entry) => [entry.path, entry.kind])).toEqual([['/memories/notes', 'folder']]);
   });
+
+  it('that another mount owns keeps its name: a file of that name stays off', async () => {
+    const outer = new MemoryRemote();
+    const inner = new MemoryRemote();
+    const tool = await withEmptyFolder();
+    const sync = createMemorySync(tool, { remote: outer.handle('memory-remote:outer'), interval: null });
+    const team = createMemorySync(tool, { remote: inner.handle('memory-remote:inner'), mount: '/memories/notes', interval: null });
+    await outer.put('/notes', 'a file of the mount’s name\n');
+    await sync.syncNow();
+    await team.syncNow();
+    expect((await tool.list('/memories')).map((entry) => [entry.path, entry.kind])).toEqual([['/memories/notes', 'folder']]);
+    team.close();
+    sync.close();
+  });
 });
 
 describe('a folder the remote keeps (like WebDAV)', () => {
