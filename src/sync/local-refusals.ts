@@ -26,8 +26,7 @@ export function checkWrite(
   held: { files: number; bytes: number },
 ): WriteCheck {
   const { limits } = tool;
-  const tooBig = (size: number): string | undefined =>
-    size > limits.maxFileBytes ? `it is ${size} bytes, over this memory's limit of ${limits.maxFileBytes} a file` : undefined;
+  const tooBig = (size: number): string | undefined => sizeRefusal(size, limits.maxFileBytes);
   // The size first: an oversize text a remote sends is refused before any scan reads it.
   let why = pathRefusal(key, tool) ?? tooBig(utf8Length(text)) ?? textRefusal(key, text, tool);
   let content = text;
@@ -47,6 +46,11 @@ export function checkWrite(
     why = `this memory would be over its limit of ${limits.maxTotalBytes} bytes`;
   }
   return { why, lasting: false, content, size };
+}
+
+/** Why this memory refuses a file of `size` UTF-8 bytes, or undefined. */
+export function sizeRefusal(size: number, maxFileBytes: number): string | undefined {
+  return size > maxFileBytes ? `it is ${size} bytes, over this memory's limit of ${maxFileBytes} a file` : undefined;
 }
 
 /** Why this memory refuses `key` as a path (its path rules, the secret filter on paths), or undefined. */

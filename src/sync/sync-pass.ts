@@ -84,7 +84,8 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
   // pass deletes (deleted on the other side, unchanged on this one), gives its name to the file.
   const keptHere = foldersKept(local.files, (path, file) => local.synced.get(path)?.local === file.bodyId && !remoteFiles.has(path));
   const keptThere = foldersKept(remoteFiles, (path, file) => local.synced.get(path)?.remote.version === file.version && !local.files.has(path));
-  const handled = leaveAlone(refused, local, remoteFiles, (left) => report.skipped.push({ ...left, path: shown(left.path) }));
+  const { alone: handled, listed } = leaveAlone(refused, local, remoteFiles, tool.limits.maxFileBytes);
+  report.skipped.push(...listed.map((left) => ({ ...left, path: shown(left.path) })));
   const remoteMoves: RemoteMove[] = [];
 
   // A rename is carried as a move only where its new path is free of the other side's folders and files; one that

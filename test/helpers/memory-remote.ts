@@ -40,6 +40,8 @@ export class MemoryRemote {
   readonly fickle = new Set<string>();
   /** Paths whose listing shows this hash instead of the text's (Memory Stores' `content_sha256` gone wrong). */
   readonly listedSha = new Map<string, string>();
+  /** Paths whose listing shows this size instead of the text's (a remote that lies small). */
+  readonly listedSize = new Map<string, number>();
   #emptySeen: string[] = [];
   /** The next call of this kind fails with this error (once). */
   failNext: { call: string; error: SyncRemoteError } | undefined;
@@ -65,6 +67,8 @@ export class MemoryRemote {
           const shown = this.#shown(path, file);
           const sha256 = this.listedSha.get(path);
           if (sha256 !== undefined && shown.sha256 !== undefined) shown.sha256 = sha256;
+          const size = this.listedSize.get(path);
+          if (size !== undefined) shown.size = size;
           return shown;
         });
         for (const [path, reason] of this.refusedEntries) listed.push({ path, version: `refused:${path}`, refused: reason });

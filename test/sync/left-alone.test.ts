@@ -85,3 +85,22 @@ describe('a batch read that fails for one file that is no text', () => {
     expect(remote.count('readMany')).toBe(1);
   });
 });
+
+describe('a file listed as larger than this memory takes', () => {
+  it('is listed with the reason and never read, and the rest syncs', async () => {
+    const remote = new MemoryRemote();
+    await remote.put('/huge.md', 'x'.repeat(5_000));
+    await remote.put('/small.md', 'small\n');
+    const tool = await open({ limits: { maxFileBytes: 1_000 } });
+    const sync = createMemorySync(tool, { remote: remote.handle(), interval: null });
+    await create(tool, '/memories/huge.md', 'mine\n');
+    const report = await sync.syncNow();
+    expect(report.skipped).toEqual([
+      { path: '/memories/huge.md', reason: expect.stringContaining("over this memory's limit of 1000"), refusedBy: 'local' },
+    ]);
+    expect(report.pulled).toEqual(['/memories/small.md']);
+    expect(remote.count('read')).toBe(1);
+    expect(remote.count('write')).toBe(0);
+    expect(await memoryFiles(tool)).toEqual({ '/huge.md': 'mine\n', '/small.md': 'small\n' });
+  });
+});

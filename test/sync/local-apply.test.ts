@@ -73,6 +73,8 @@ describe('a pulled text', () => {
     const remote = new MemoryRemote();
     // A key-like run the secret scan would refuse, in a text too big to take: the size speaks first.
     await remote.put('/big.md', `${fake('sk-ant-api03-', body(40))}\n${'x'.repeat(2_000)}`);
+    // Listed small, so the pass reads it: the text itself is measured.
+    remote.listedSize.set('/big.md', 100);
     const tool = await open({ limits: { maxFileBytes: 1_000 } });
     const sync = createMemorySync(tool, { remote: remote.handle(), interval: null });
     const report = await sync.syncNow();
