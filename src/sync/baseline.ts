@@ -21,15 +21,23 @@ export interface Skip {
 
 /** The keys of one mount's records: `[mount, '/…']`. */
 const mountRange = (mount: string): IDBKeyRange => IDBKeyRange.bound([mount, '/'], [mount, '0'], false, true);
+/**
+ * Skips live beside the baseline, under a key of their own, so a refused version never takes the place of what both
+ * sides last agreed: a delete still travels, and a version back under a limit is pushed over the version last seen.
+ */
+const skipsOf = (mount: string): string => `${mount}\u0000skipped`;
 
 export async function readBaseline(
   tx: AnyTx,
   mount: string,
 ): Promise<{ synced: Map<string, Baseline>; skipped: Map<string, Skip> }> {
-  const records = await tx.objectStore('sync').getAll(mountRange(mount));
+  const store = tx.objectStore('sync');
+  // Skip records under the mount's own key come from before skips had a key of their own (a base or a clear of the
+  // path replaces them); one under the skips' key is newer and wins.
+  const [records, skips] = await Promise.all([store.getAll(mountRange(mount)), store.getAll(mountRange(skipsOf(mount)))]);
   const synced = new Map<string, Baseline>();
   const skipped = new Map<string, Skip>();
-  for (const record of records) {
+  for (const record of [...records, ...skips]) {
     if (record.state === 'synced' && record.local !== undefined && record.sha256 && record.remote) {
       synced.set(record.path, { local: record.local, sha256: record.sha256, remote: { ...record.remote } });
     } else if (record.state === 'skipped' && record.reason) {
@@ -42,7 +50,10 @@ export async function readBaseline(
   return { synced, skipped };
 }
 
-/** A change to the baseline: agreed on `base`, skipped, or nothing known (the path left both sides, or starts over). */
+/**
+ * A change to the baseline: agreed on `base` (which ends a skip), skipped (beside the base, which stays), or nothing
+ * known (the path left both sides, or starts over).
+ */
 export type BaselineUpdate =
   | { path: string; base: Baseline }
   | { path: string; skip: Skip }
@@ -54,19 +65,20 @@ export function sendBaseline(tx: MemoryTx<'readwrite'>, mount: string, updates: 
   // A path forgotten since the pass saw it keeps no record (./forget-marks.ts), read in this same transaction.
   return unmarked(tx, mount, updates).then((kept) => Promise.all(
     kept.map((update) => {
-      if ('clear' in update) return store.delete([mount, update.path]);
+      if ('clear' in update) return Promise.all([store.delete([mount, update.path]), store.delete([skipsOf(mount), update.path])]);
       if ('base' in update) {
-        return store.put({
+        const ended = store.delete([skipsOf(mount), update.path]);
+        return Promise.all([ended, store.put({
           mount,
           path: update.path,
           state: 'synced',
           local: update.base.local,
           sha256: update.base.sha256,
           remote: plainRemote(update.base.remote),
-        });
+        })]);
       }
       const record: SyncRecord = {
-        mount,
+        mount: skipsOf(mount),
         path: update.path,
         state: 'skipped',
         reason: update.skip.reason,
@@ -80,8 +92,9 @@ export function sendBaseline(tx: MemoryTx<'readwrite'>, mount: string, updates: 
 }
 
 /** Deletes every record of a mount (`sync.forgetBaseline()`): the next pass compares everything afresh. */
-export function clearBaseline(tx: MemoryTx<'readwrite'>, mount: string): Promise<void> {
-  return tx.objectStore('sync').delete(mountRange(mount));
+export async function clearBaseline(tx: MemoryTx<'readwrite'>, mount: string): Promise<void> {
+  const store = tx.objectStore('sync');
+  await Promise.all([store.delete(mountRange(mount)), store.delete(mountRange(skipsOf(mount)))]);
 }
 
 /** Only the known fields, so an adapter's extra properties (or a class) never reach structured clone. */

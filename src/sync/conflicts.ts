@@ -8,13 +8,17 @@ import { applyLocal } from './local-apply.js';
 import type { LocalStep } from './local-apply.js';
 import type { SyncConflict } from './sync-status.js';
 
-/** Every conflict copy below `mount`, with the file it stands beside. */
+/**
+ * Every conflict copy below `mount` that stands beside its file: a pair a conflict explains. A file that only has a
+ * copy's name (a remote can hold any name) is not shown as one.
+ */
 export async function listConflicts(tool: ToolInternals, mount: string): Promise<SyncConflict[]> {
-  const keys = await tool.store.run('readonly', (tx) => tx.objectStore('entries').getAllKeys(subtreeRange(mount)), ['entries']);
+  // Keys only (no records): this runs after every pass, on memories of many thousand files.
+  const keys = new Set(await tool.store.run('readonly', (tx) => tx.objectStore('entries').getAllKeys(subtreeRange(mount)), ['entries']));
   const conflicts: SyncConflict[] = [];
   for (const key of keys) {
     const original = originalOf(key);
-    if (original) conflicts.push({ path: original, copy: key, at: copiedAt(key) });
+    if (original && keys.has(original)) conflicts.push({ path: original, copy: key, at: copiedAt(key) });
   }
   return conflicts;
 }

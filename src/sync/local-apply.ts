@@ -3,9 +3,7 @@
 // Each step holds only if the file is still as the pass saw it (optimistic concurrency on the body id).
 
 import type { MemoryChange } from '../core/change-events.js';
-import { isMemoryToolError } from '../core/errors.js';
-import { ancestorsOf, normalizeMemoryPath, parentOf } from '../core/paths.js';
-import { utf8Length } from '../core/utf8.js';
+import { ancestorsOf, parentOf } from '../core/paths.js';
 import { record } from '../history/journal.js';
 import { fileState, folderRecord, getEntry, subtreeRange } from '../storage/entries.js';
 import type { RetiredBody } from '../storage/entries.js';
@@ -14,6 +12,7 @@ import type { EntryRecord, JournalOp } from '../storage/schema.js';
 import type { ToolInternals } from '../tool/internals.js';
 import { sendBaseline } from './baseline.js';
 import { markedIn } from './forget-marks.js';
+import { checkWrite, pathRefusal } from './local-refusals.js';
 import type { BaselineUpdate } from './baseline.js';
 import type { RemoteFile } from './remote.js';
 
@@ -25,8 +24,17 @@ export interface Agreed {
 
 export type LocalStep =
   /** `expect`: the body the file must still have (null: no file there). */
-  /** `onlyWith`: applied only if the write of that path applied in the same batch (a conflict copy and its pull). */
-  | { op: 'write'; path: string; text: string; expect: number | null; agreed?: Agreed; onlyWith?: string }
+  /** `aside`: this memory's version, kept beside as a conflict copy; the write lands only if the copy does too. */
+  /** `overFolder`: a folder of the mount at the path gives way if it is empty (never another mount's folder). */
+  | {
+      op: 'write';
+      path: string;
+      text: string;
+      expect: number | null;
+      agreed?: Agreed;
+      aside?: { path: string; text: string };
+      overFolder?: boolean;
+    }
   | { op: 'delete'; path: string; expect: number }
   | { op: 'move'; from: string; to: string; expect: number; agreed?: Agreed };
 
@@ -84,7 +92,6 @@ export async function applyLocal(
       const entries = tx.objectStore('entries');
       const bodies = tx.objectStore('bodies');
       let { bytes, files, nextBody } = totals;
-      const { context, limits } = tool;
 
       const bodyAt = (key: string): number | null | 'folder' => {
         const entry = byKey.get(key);
@@ -111,6 +118,12 @@ export async function applyLocal(
       const retire = (entry: EntryRecord): void => {
         if (entry.bodyId !== undefined) retired.push({ id: entry.bodyId, size: entry.size });
       };
+
+      /** Whether anything here lies below the folder `key`. */
+      const holdsAnything = (key: string): boolean => [...byKey.keys()].some((other) => other.startsWith(key + '/'));
+      /** Whether `text` may be written at `key` over `replaced`, with `taken` room already spoken for. */
+      const check = (key: string, text: string, replaced: EntryRecord | undefined, taken: { files: number; bytes: number }) =>
+        checkWrite(tool, key, text, replaced, { files: files + taken.files, bytes: bytes + taken.bytes });
 
       for (const step of ordered) {
         if (step.op === 'delete') {
@@ -157,44 +170,33 @@ export async function applyLocal(
           outcome.applied.push(step.to);
         } else {
           const key = mountFolder + step.path;
-          const entry = byKey.get(key);
-          const fromThere = step.agreed !== undefined || step.onlyWith !== undefined;
-          const alone = step.onlyWith !== undefined && !outcome.applied.includes(step.onlyWith);
-          if (bodyAt(key) !== step.expect || alone || (fromThere && forgotten(step.path))) {
+          // An empty folder here takes no part in a clash: a file of its name takes its place.
+          const folder = byKey.get(key);
+          const emptyFolder = step.overFolder && folder?.kind === 'folder' && !holdsAnything(key) ? folder : undefined;
+          const entry = emptyFolder ? undefined : folder;
+          const asideKey = step.aside && mountFolder + step.aside.path;
+          // A path forgotten since the pass looked takes nothing from the remote (./forget-marks.ts).
+          const forgottenHere = step.agreed !== undefined && forgotten(step.path);
+          if ((emptyFolder ? null : bodyAt(key)) !== step.expect || (asideKey !== undefined && byKey.has(asideKey)) || forgottenHere) {
             outcome.changed.push(step.path);
             continue;
           }
-          // Refusals of the path or the text last until the remote's version changes; room and obstacles here
-          // change with the memory, so those are tried again on the next pass.
-          let why = pathRefusal(key, tool) ?? textRefusal(key, step.text, tool);
-          let lasting = true;
-          let content = step.text;
-          if (!why) {
-            try {
-              content = context.filter({ path: key, key, content: step.text, command: 'create' });
-            } catch (error) {
-              why = isMemoryToolError(error) ? error.message : String(error);
-            }
-          }
-          const size = utf8Length(content);
-          const isNew = !entry;
-          if (!why && size > limits.maxFileBytes) {
-            why = `it is ${size} bytes, over this memory's limit of ${limits.maxFileBytes} a file`;
-          } else if (!why) {
-            lasting = false;
-            if (isNew && files + 1 > limits.maxFiles) why = `this memory holds its limit of ${limits.maxFiles} files`;
-            else if (size > (entry?.size ?? 0) && bytes - (entry?.size ?? 0) + size > limits.maxTotalBytes) {
-              why = `this memory would be over its limit of ${limits.maxTotalBytes} bytes`;
-            } else if (!makeParents(key)) why = 'a file here is in the way of its folder';
-          }
-          if (why) {
-            outcome.refused.push({ path: step.path, reason: why });
+          // A conflict's pull lands only with the copy that keeps this memory's version: both or neither.
+          const copy = step.aside && asideKey !== undefined ? check(asideKey, step.aside.text, undefined, { files: 0, bytes: 0 }) : undefined;
+          const taken = { files: copy ? 1 : 0, bytes: copy?.size ?? 0 };
+          const main = copy?.why ? undefined : check(key, step.text, entry, taken);
+          let why = copy?.why ?? main?.why;
+          if (!why && !makeParents(key)) why = 'a file here is in the way of its folder';
+          if (why || !main) {
+            const lasting = !copy?.why && main?.lasting === true;
+            const reason = copy?.why ? `it conflicts with the version here, whose copy cannot be kept (${copy.why}): the version here stays` : (why ?? '');
+            outcome.refused.push({ path: step.path, reason });
             if (step.agreed && lasting) {
               baseline.push({
                 path: step.path,
                 skip: {
                   path: step.path,
-                  reason: why,
+                  reason,
                   refusedBy: 'local',
                   remoteVersion: step.agreed.remote.version,
                   ...(step.expect === null ? {} : { local: step.expect }),
@@ -203,17 +205,28 @@ export async function applyLocal(
             }
             continue;
           }
+          if (emptyFolder) {
+            byKey.delete(key);
+            pending.push(entries.delete(key));
+            ops.push({ type: 'folder', path: key, before: true, after: false, times: [emptyFolder.createdAt, emptyFolder.updatedAt] });
+            changes.push({ type: 'delete', path: key });
+          }
+          if (copy && step.aside && asideKey !== undefined) {
+            const asideId = nextBody++;
+            const kept = fileRecord(asideKey, copy.size, asideId, now, undefined);
+            byKey.set(asideKey, kept);
+            pending.push(bodies.add(copy.content, asideId), entries.put(kept));
+            ops.push({ type: 'file', path: asideKey, before: null, after: fileState(kept) });
+            bytes += copy.size;
+            files++;
+            changes.push({ type: 'write', path: asideKey });
+            outcome.bodies.set(step.aside.path, asideId);
+            outcome.applied.push(step.aside.path);
+          }
+          const { content, size } = main;
+          const isNew = !entry;
           const bodyId = nextBody++;
-          const written: EntryRecord = {
-            path: key,
-            parent: parentOf(key),
-            kind: 'file',
-            size,
-            bodyId,
-            createdAt: entry?.createdAt ?? now,
-            updatedAt: now,
-            accessedAt: now,
-          };
+          const written = fileRecord(key, size, bodyId, now, entry);
           byKey.set(key, written);
           pending.push(bodies.add(content, bodyId), entries.put(written));
           ops.push({ type: 'file', path: key, before: entry ? fileState(entry) : null, after: fileState(written) });
@@ -248,16 +261,15 @@ export async function applyLocal(
   return outcome;
 }
 
-/** Why this memory refuses `key` as a path (its path rules, the secret filter on paths), or undefined. */
-function pathRefusal(key: string, tool: ToolInternals): string | undefined {
-  try {
-    if (normalizeMemoryPath(key) !== key) return 'its path is not written as this memory writes paths';
-  } catch (error) {
-    return isMemoryToolError(error) ? error.message : String(error);
-  }
-  return tool.context.screenPath('create', key)?.message;
-}
-
-function textRefusal(key: string, text: string, tool: ToolInternals): string | undefined {
-  return tool.context.screen({ path: key, key, content: text, command: 'create' })?.message;
+function fileRecord(key: string, size: number, bodyId: number, now: number, replaced: EntryRecord | undefined): EntryRecord {
+  return {
+    path: key,
+    parent: parentOf(key),
+    kind: 'file',
+    size,
+    bodyId,
+    createdAt: replaced?.createdAt ?? now,
+    updatedAt: now,
+    accessedAt: now,
+  };
 }

@@ -24,6 +24,11 @@ export async function refusable<T>(call: () => Promise<T>, path: string, skip: S
       skip(path, { path, reason: error.message, refusedBy: 'remote' }, true);
       return undefined;
     }
+    // A file there this memory cannot hold (not text, no content): refused here, left there as it is.
+    if (error.kind === 'unreadable') {
+      skip(path, { path, reason: error.message, refusedBy: 'local' });
+      return undefined;
+    }
     if (error.kind === 'too-large' || error.kind === 'full' || error.kind === 'refused-path') {
       skip(path, { path, reason: error.message, refusedBy: 'remote' });
       return undefined;

@@ -82,3 +82,8 @@ export function foldersAbove(paths: Iterable<string>): Set<string> {
   }
   return folders;
 }
+
+/** The folders above the files that stay: a folder that holds only files a pass deletes takes no part in a clash. */
+export function foldersKept<T>(files: ReadonlyMap<string, T>, goes: (path: string, file: T) => boolean): Set<string> {
+  return foldersAbove([...files].filter(([path, file]) => !goes(path, file)).map(([path]) => path));
+}

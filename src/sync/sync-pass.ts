@@ -14,18 +14,18 @@ import type { LocalStep } from './local-apply.js';
 import { readLocal, readTexts } from './local-files.js';
 import { decide, settle } from './merge-plan.js';
 import type { Baseline, LocalFile } from './merge-plan.js';
+import { removeEmptyFolders } from './empty-folders.js';
 import { eachLimited } from './pool.js';
 import type { RemoteFile, SyncRemote } from './remote.js';
 import { movingRemote, refusable } from './remote-calls.js';
+import { remoteReads } from './remote-reads.js';
 import type { SkipFile } from './remote-calls.js';
-import { aboveIsFile, findRenames, foldersAbove } from './renames.js';
+import { leaveAlone, splitListing } from './left-alone.js';
+import { aboveIsFile, findRenames, foldersAbove, foldersKept } from './renames.js';
 import type { Pull, RemoteMove } from './renames.js';
 import { remoteRefusal } from './remote-limits.js';
 import { emptyReport } from './sync-report.js';
 import type { SyncReport } from './sync-report.js';
-
-/** From this many files to read, a remote's `readMany` is used where it has one. */
-const BULK_READ = 20;
 
 export interface PassSettings {
   tool: ToolInternals;
@@ -40,6 +40,13 @@ export interface PassSettings {
   /** Deletes in one direction are held when more than `min` and more than `share` of the synced files. */
   deleteGuard: { min: number; share: number };
   signal: AbortSignal;
+}
+
+interface Compare {
+  path: string;
+  local: LocalFile;
+  remote: RemoteFile;
+  base: Baseline | undefined;
 }
 
 interface Push {
@@ -64,14 +71,13 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
 
   signal.throwIfAborted();
   // Side by side: the local read (one transaction) while the listing's pages arrive.
-  const [listed, read] = await Promise.all([
+  const [listedAll, read] = await Promise.all([
     remote.list({ signal }),
     readLocal(tool.store, mountFolder, settings.mountKey, settings.excluded),
   ]);
   // Forgets first, both ways (./forget-pass.ts): the merge never sees a forgotten file nor the record of forgets.
-  const { listing, local } = await carryForgets(settings, listed, read);
-  const remoteFiles = new Map<string, RemoteFile>();
-  for (const file of listing) remoteFiles.set(file.path, file);
+  const { listing, local } = await carryForgets(settings, listedAll, read);
+  const { files: remoteFiles, refused } = splitListing(listing);
   /** The remote version a refusal was made against, so a change there is tried again. */
   const seenThere = (path: string): { remoteVersion?: string } => {
     const version = remoteFiles.get(path)?.version;
@@ -79,7 +85,12 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
   };
   const remoteFolders = foldersAbove(remoteFiles.keys());
   const localFolders = new Set([...local.folders, ...foldersAbove(local.files.keys())]);
-  const handled = new Set<string>();
+  // In a file/folder clash, only folders that keep a file count: an empty one here, or one holding only files this
+  // pass deletes (deleted on the other side, unchanged on this one), gives its name to the file.
+  const keptHere = foldersKept(local.files, (path, file) => local.synced.get(path)?.local === file.bodyId && !remoteFiles.has(path));
+  const keptThere = foldersKept(remoteFiles, (path, file) => local.synced.get(path)?.remote.version === file.version && !local.files.has(path));
+  const { alone: handled, listed } = leaveAlone(refused, local, remoteFiles, tool.limits.maxFileBytes);
+  report.skipped.push(...listed.map((left) => ({ ...left, path: shown(left.path) })));
   const remoteMoves: RemoteMove[] = [];
 
   // A rename is carried as a move only where its new path is free of the other side's folders and files; one that
@@ -90,7 +101,7 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
 
   // A file on one side where the other has a folder: the folder keeps the name, the file moves aside.
   for (const [path, file] of local.files) {
-    if (handled.has(path) || !remoteFolders.has(path)) continue;
+    if (handled.has(path) || !keptThere.has(path)) continue;
     const base = local.synced.get(path);
     if (base && base.local === file.bodyId) continue; // deleted there, unchanged here: an ordinary delete below
     const aside = conflictName(path, new Date());
@@ -101,7 +112,7 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
   }
   const movedAside: { path: string; remote: RemoteFile }[] = [];
   for (const [path, file] of remoteFiles) {
-    if (handled.has(path) || !localFolders.has(path)) continue;
+    if (handled.has(path) || !keptHere.has(path)) continue;
     const base = local.synced.get(path);
     if (base && base.remote.version === file.version) continue; // deleted here, unchanged there
     handled.add(path);
@@ -110,7 +121,7 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
   }
 
   // Every other path, three ways.
-  const compares: { path: string; local: LocalFile; remote: RemoteFile; base: Baseline | undefined }[] = [];
+  const compares: Compare[] = [];
   const remoteDeletes: { path: string; expected: RemoteFile }[] = [];
   const localDeletes: { path: string; expect: number }[] = [];
   const paths = new Set([...local.files.keys(), ...remoteFiles.keys(), ...local.synced.keys()]);
@@ -119,16 +130,6 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
     const base = local.synced.get(path);
     const here = local.files.get(path);
     const there = remoteFiles.get(path);
-    const skipped = local.skipped.get(path);
-    if (skipped && !base) {
-      // Skipped again only while both sides are as they were when it was refused.
-      const same =
-        there?.version === skipped.remoteVersion && here?.bodyId === skipped.local;
-      if (same) {
-        report.skipped.push({ path: shown(path), reason: skipped.reason, refusedBy: skipped.refusedBy });
-        continue;
-      }
-    }
     const decision = decide(base, here, there);
     switch (decision.kind) {
       case 'none':
@@ -166,7 +167,8 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
 
   const save = (): Promise<unknown> => applyLocal(tool, mountFolder, settings.mountKey, [], updates.splice(0));
   try {
-    // 1. There: moves and deletes first, so the paths they free can be written.
+    // 1. There: empty folders, moves and deletes first, so the paths they free can be written.
+    await removeEmptyFolders(remote, local.files, signal);
     await eachLimited(
       [...remoteMoves.map((move) => ({ move })), ...remoteDeletes.map((gone) => ({ gone }))],
       remote.concurrency,
@@ -202,46 +204,44 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
     const texts = await readTexts(tool.store, [...new Set(needed.filter((id) => id !== 0))]);
     const textOf = (bodyId: number): string | undefined => (bodyId === 0 ? '' : texts.get(bodyId));
     const localShas = await hashes(compares.map((c) => textOf(c.local.bodyId)));
-    const fetched = new Map<string, { file: RemoteFile; text: string }>();
+    const { fetched, readAll } = remoteReads(remote, skip, signal);
     const fetchable = compares.filter((c) => c.remote.sha256 === undefined).map((c) => c.remote);
-    const readAll = async (files: readonly RemoteFile[]): Promise<void> => {
-      // Many at once where the remote can send several texts in one answer; the rest, and small batches, one by one.
-      if (remote.readMany && files.length >= BULK_READ) {
-        for (const [path, read] of await remote.readMany(files, { signal })) fetched.set(path, read);
-      }
-      await eachLimited(files.filter((file) => !fetched.has(file.path)), remote.concurrency, async (file) => {
-        const read = await refusable(() => remote.read(file, { signal }), file.path, skip);
-        if (read) fetched.set(file.path, read);
-      }, signal);
-    };
     await readAll([...fetchable, ...pulls.map((p) => p.remote)]);
-    // Conflict copies go after the pulls they stand beside, and only with them.
-    const copies: LocalStep[] = [];
-    const fetchedShas = await hashes(compares.map((c) => (c.remote.sha256 === undefined ? fetched.get(c.path)?.text : undefined)));
-    const remoteShas = compares.map((c, i) => c.remote.sha256 ?? fetchedShas[i]);
-    for (const [i, c] of compares.entries()) {
-      const localSha = localShas[i];
-      const remoteSha = remoteShas[i];
-      if (localSha === undefined || remoteSha === undefined) continue; // changed or gone meanwhile: next pass
-      const outcome = settle(c.base, localSha, remoteSha);
-      if (outcome === 'equal') {
-        updates.push({ path: c.path, base: { local: c.local.bodyId, sha256: localSha, remote: fetched.get(c.path)?.file ?? c.remote } });
-      } else if (outcome === 'push') {
-        pushes.push({ path: c.path, bodyId: c.local.bodyId, expected: c.remote });
-      } else {
-        pulls.push({ path: c.path, remote: c.remote, expectLocal: c.local.bodyId, base: c.base });
-        if (outcome === 'conflict') {
-          // Nothing is lost: this memory's version stays beside the remote's, and goes to the remote as a new file.
-          const aside = conflictName(c.path, new Date());
+    // Conflict copies land with the pulls they stand beside, and only with them (both or neither).
+    const asides = new Map<string, { path: string; text: string }>();
+    const localSha = new Map(compares.map((c, i) => [c.path, localShas[i]]));
+    // A listed hash settles a compare when it says the texts agree or only this side changed; a pull or a conflict
+    // is settled again from the text itself, so a hash a remote lists wrongly never makes a copy or a write here.
+    const settleCompares = async (list: readonly Compare[], listed: boolean): Promise<Compare[]> => {
+      const read = await hashes(list.map((c) => fetched.get(c.path)?.text));
+      const unsure: Compare[] = [];
+      for (const [i, c] of list.entries()) {
+        const here = localSha.get(c.path);
+        const there = read[i] ?? (listed ? c.remote.sha256 : undefined);
+        if (here === undefined || there === undefined) continue; // changed, gone or unreadable: next pass
+        const outcome = settle(c.base, here, there);
+        if ((outcome === 'pull' || outcome === 'conflict') && read[i] === undefined) {
+          unsure.push(c);
+          continue;
+        }
+        // The remote version the compared text stands for: a push goes over it.
+        const seen = fetched.get(c.path)?.file ?? c.remote;
+        if (outcome === 'equal') {
+          updates.push({ path: c.path, base: { local: c.local.bodyId, sha256: here, remote: seen } });
+        } else if (outcome === 'push') {
+          pushes.push({ path: c.path, bodyId: c.local.bodyId, expected: seen });
+        } else {
+          pulls.push({ path: c.path, remote: seen, expectLocal: c.local.bodyId, base: c.base });
           const text = textOf(c.local.bodyId);
-          if (text === undefined) continue;
-          copies.push({ op: 'write', path: aside, text, expect: null, onlyWith: c.path });
-          report.conflicts.push(shown(c.path));
+          // Nothing is lost: this memory's version stays beside the remote's, and goes to the remote as a new file.
+          if (outcome === 'conflict' && text !== undefined) asides.set(c.path, { path: conflictName(c.path, new Date()), text });
         }
       }
-    }
-    const late = pulls.filter((p) => !fetched.has(p.path) && p.remote.sha256 !== undefined);
-    await readAll(late.map((p) => p.remote));
+      return unsure;
+    };
+    const unsure = await settleCompares(compares, true);
+    await readAll(unsure.map((c) => c.remote));
+    await settleCompares(unsure, false);
     const pulled = pulls.filter((p) => fetched.has(p.path));
     const pulledShas = await hashes(pulled.map((p) => fetched.get(p.path)?.text));
     for (const [i, pull] of pulled.entries()) {
@@ -252,10 +252,11 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
         updates.push({ path: pull.path, base: { ...pull.base, remote: read.file } });
         continue;
       }
-      localSteps.push({ op: 'write', path: pull.path, text: read.text, expect: pull.expectLocal, agreed: { sha256, remote: read.file } });
+      const aside = asides.get(pull.path);
+      const write: LocalStep = { op: 'write', path: pull.path, text: read.text, expect: pull.expectLocal, agreed: { sha256, remote: read.file } };
+      localSteps.push({ ...write, ...(aside ? { aside } : {}), ...(local.folders.has(pull.path) ? { overFolder: true } : {}) });
     }
     for (const gone of localDeletes) localSteps.push({ op: 'delete', path: gone.path, expect: gone.expect });
-    localSteps.push(...copies);
 
     // 3. Here: one transaction, one journaled change by `sync`.
     const applied = await applyLocal(tool, mountFolder, settings.mountKey, localSteps, updates.splice(0));
@@ -265,8 +266,9 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
       if (step.op === 'write' && step.agreed && appliedSet.has(step.path)) report.pulled.push(shown(step.path));
       if (step.op === 'move' && step.agreed && appliedSet.has(step.to)) report.pulled.push(shown(step.to));
       // A conflict copy made here goes there too.
-      if (step.op === 'write' && !step.agreed && appliedSet.has(step.path)) {
-        pushes.push({ path: step.path, bodyId: applied.bodies.get(step.path) ?? 0, expected: null });
+      if (step.op === 'write' && step.aside && appliedSet.has(step.aside.path)) {
+        pushes.push({ path: step.aside.path, bodyId: applied.bodies.get(step.aside.path) ?? 0, expected: null });
+        report.conflicts.push(shown(step.path));
       }
     }
     for (const refused of applied.refused) {

@@ -1,6 +1,7 @@
 // A SyncRemote held in memory, for the engine's tests in every engine: Memory Stores' rules (versions, hashes, ids
 // kept across a move, preconditions, overlapping paths refused), with a request log and switches to make it act
-// like a remote without ids or moves (WebDAV), fail, or refuse.
+// like a remote without ids or moves (WebDAV), keep folders of its own (WebDAV), fail, or refuse; and to plant what a
+// hostile or careless remote holds: files that are no text, entries a listing refuses, versions that change on each look.
 
 import { sha256All } from '../../src/bundle/sha256.js';
 import { SyncRemoteError } from '../../src/sync/remote.js';
@@ -11,6 +12,8 @@ interface Stored {
   text: string;
   version: string;
   sha256: string;
+  /** Not text the memory can hold (an image, `.DS_Store`): a read fails with `unreadable`. */
+  unreadable?: boolean;
 }
 
 export interface MemoryRemoteOptions {
@@ -20,18 +23,33 @@ export interface MemoryRemoteOptions {
   move?: boolean;
   limits?: RemoteLimits;
   concurrency?: number;
+  /** Keeps folders of their own, left when emptied, in the way of a file of their name (WebDAV). Default false. */
+  folders?: boolean;
+  /** Offers `readMany`, which fails as a whole (`unreadable`) when one file of the batch is no text. Default false. */
+  readMany?: boolean;
 }
 
 export class MemoryRemote {
   readonly files = new Map<string, Stored>();
   readonly log: string[] = [];
+  /** Folders made by a write (with `folders`), kept when emptied. */
+  readonly folders = new Set<string>();
+  /** Entries every listing shows as refused, by path, with the reason. */
+  readonly refusedEntries = new Map<string, string>();
+  /** Paths whose version changes on every listing and read, the text staying the same (a careless server). */
+  readonly fickle = new Set<string>();
+  /** Paths whose listing shows this hash instead of the text's (Memory Stores' `content_sha256` gone wrong). */
+  readonly listedSha = new Map<string, string>();
+  /** Paths whose listing shows this size instead of the text's (a remote that lies small). */
+  readonly listedSize = new Map<string, number>();
+  #emptySeen: string[] = [];
   /** The next call of this kind fails with this error (once). */
   failNext: { call: string; error: SyncRemoteError } | undefined;
   #counter = 0;
   readonly #options: Required<Omit<MemoryRemoteOptions, 'limits'>> & { limits: RemoteLimits };
 
   constructor(options: MemoryRemoteOptions = {}) {
-    this.#options = { ids: true, move: true, concurrency: 4, limits: {}, ...options };
+    this.#options = { ids: true, move: true, concurrency: 4, limits: {}, folders: false, readMany: false, ...options };
   }
 
   /** A SyncRemote on this store (several devices share one store through their own handles). */
@@ -43,12 +61,25 @@ export class MemoryRemote {
       concurrency: this.#options.concurrency,
       list: async () => {
         this.#enter('list');
-        return [...this.files.entries()].map(([path, file]) => this.#shown(path, file));
+        for (const path of this.fickle) this.#touch(path);
+        this.#emptySeen = [...this.folders].filter((folder) => !this.#holds(folder));
+        const listed = [...this.files.entries()].map(([path, file]) => {
+          const shown = this.#shown(path, file);
+          const sha256 = this.listedSha.get(path);
+          if (sha256 !== undefined && shown.sha256 !== undefined) shown.sha256 = sha256;
+          const size = this.listedSize.get(path);
+          if (size !== undefined) shown.size = size;
+          return shown;
+        });
+        for (const [path, reason] of this.refusedEntries) listed.push({ path, version: `refused:${path}`, refused: reason });
+        return listed;
       },
       read: async (file) => {
         this.#enter('read');
         const stored = this.files.get(file.path);
         if (!stored) throw new SyncRemoteError('not-found', `${file.path} is not there`);
+        if (stored.unreadable) throw new SyncRemoteError('unreadable', `${file.path} is not UTF-8 text`);
+        if (this.fickle.has(file.path)) this.#touch(file.path);
         return { file: this.#shown(file.path, stored), text: stored.text };
       },
       write: async (path, text, expected) => {
@@ -86,13 +117,42 @@ export class MemoryRemote {
         return this.#shown(to, this.files.get(to) as Stored);
       };
     }
+    if (this.#options.readMany) {
+      remote.readMany = async (files) => {
+        this.#enter('readMany');
+        const out = new Map<string, { file: RemoteFile; text: string }>();
+        for (const file of files) {
+          const stored = this.files.get(file.path);
+          if (stored?.unreadable) throw new SyncRemoteError('unreadable', `${file.path} is not UTF-8 text`);
+          if (stored) out.set(file.path, { file: this.#shown(file.path, stored), text: stored.text });
+        }
+        return out;
+      };
+    }
+    if (this.#options.folders) {
+      remote.emptyFoldersSeen = () => this.#emptySeen;
+      remote.removeEmptyFolder = async (path) => {
+        this.#enter('removeEmptyFolder');
+        if (this.#holds(path)) throw new SyncRemoteError('path-conflict', `${path} holds something`);
+        this.folders.delete(path);
+      };
+    }
     return remote;
+  }
+
+  /** Plants a file that is no text the memory can hold, as another party would. */
+  async plantUnreadable(path: string): Promise<RemoteFile> {
+    const shown = await this.put(path, '\u0000PNG');
+    const stored = this.files.get(path);
+    if (stored) stored.unreadable = true;
+    return shown;
   }
 
   /** Writes a file as another party would (a managed agent, another device), outside any handle. */
   async put(path: string, text: string, id?: string): Promise<RemoteFile> {
     const [sha256] = await sha256All([text], () => undefined);
     const stored = { id: id ?? `mem_${++this.#counter}`, text, version: this.#nextVersion(), sha256: sha256 ?? '' };
+    if (this.#options.folders) for (const folder of foldersAbove(path)) this.folders.add(folder);
     this.files.set(path, stored);
     return this.#shown(path, stored);
   }
@@ -120,10 +180,21 @@ export class MemoryRemote {
   }
 
   #overlap(path: string): string | undefined {
+    if (this.folders.has(path)) return path;
     for (const other of this.files.keys()) {
       if (other !== path && (other.startsWith(path + '/') || path.startsWith(other + '/'))) return other;
     }
     return undefined;
+  }
+
+  /** Whether a file or a kept folder lies below `folder`. */
+  #holds(folder: string): boolean {
+    return [...this.files.keys(), ...this.folders].some((other) => other.startsWith(folder + '/'));
+  }
+
+  #touch(path: string): void {
+    const stored = this.files.get(path);
+    if (stored) stored.version = this.#nextVersion();
   }
 
   #nextVersion(): string {
@@ -138,4 +209,10 @@ export class MemoryRemote {
     }
     return shown;
   }
+}
+
+function foldersAbove(path: string): string[] {
+  const folders: string[] = [];
+  for (let at = path.indexOf('/', 1); at !== -1; at = path.indexOf('/', at + 1)) folders.push(path.slice(0, at));
+  return folders;
 }

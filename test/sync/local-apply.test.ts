@@ -1,11 +1,13 @@
 // What a pass brings here reaches every tab: one journaled change by the actor `sync`, announced as any change is,
-// so a second tool on the same database (another tab) hears the files a first tool's sync pulled, moved and deleted.
+// so a second tool on the same database (another tab) hears the files a first tool's sync pulled, moved and deleted;
+// and a pulled text is checked by its size before anything reads it.
 
 import { describe, expect, it } from 'vitest';
 import type { IndexedDBMemoryTool, MemoryChange } from '../../src/index.js';
 import { createMemorySync } from '../../src/sync/memory-sync.js';
 import { toolsClosedAfterEach } from '../helpers/fresh-tool.js';
 import { MemoryRemote } from '../helpers/memory-remote.js';
+import { body, fake } from '../guards/fake-secrets.js';
 
 const open = toolsClosedAfterEach('local-apply');
 
@@ -62,6 +64,23 @@ describe("a pass's changes here", () => {
     );
     expect(await other.read('/memories/plans/a.md')).toBe('plan a, edited');
     expect((await other.history({ limit: 1 }))[0]).toMatchObject({ actor: 'sync' });
+    sync.close();
+  });
+});
+
+describe('a pulled text', () => {
+  it('over this memory’s file limit is refused by its size, before any scan reads it', async () => {
+    const remote = new MemoryRemote();
+    // A key-like run the secret scan would refuse, in a text too big to take: the size speaks first.
+    await remote.put('/big.md', `${fake('sk-ant-api03-', body(40))}\n${'x'.repeat(2_000)}`);
+    // Listed small, so the pass reads it: the text itself is measured.
+    remote.listedSize.set('/big.md', 100);
+    const tool = await open({ limits: { maxFileBytes: 1_000 } });
+    const sync = createMemorySync(tool, { remote: remote.handle(), interval: null });
+    const report = await sync.syncNow();
+    expect(report.skipped).toEqual([
+      { path: '/memories/big.md', reason: expect.stringContaining("over this memory's limit of 1000"), refusedBy: 'local' },
+    ]);
     sync.close();
   });
 });

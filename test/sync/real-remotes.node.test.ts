@@ -73,7 +73,9 @@ const KINDS: Kind[] = [
       const folder = `device-test-${++folders}`;
       const url = `${dav.url}${folder}/`;
       return {
-        handle: () => webdavRemote({ url, username: dav.username, password: dav.password, fetch: countingFetch }),
+        // Memory Stores' limit, so a refused version reads the same through both.
+        handle: () =>
+          webdavRemote({ url, username: dav.username, password: dav.password, fetch: countingFetch, maxFileBytes: 102_400 }),
         files: () => folderFiles(fs, join(dav.root, folder)),
       };
     },
@@ -131,6 +133,28 @@ describe.each(KINDS)('two devices through $name', (kind) => {
     await b.sync.syncNow();
     await a.sync.syncNow();
     expect(await memoryFiles(a.tool)).toEqual({ '/notes.md': 'edited on b\n', '/projects/p/plan.md': 'plan\n' });
+    close([a, b]);
+  });
+
+  it('carry a delete made after a refused version, and a version cut back under the limit, with no conflict', async () => {
+    const remote = kind.fresh();
+    const [a, b] = (await devices(remote, 2)) as [StormDevice, StormDevice];
+    await create(a.tool, '/memories/big.md', 'small\n');
+    await create(a.tool, '/memories/cut.md', 'small\n');
+    await a.sync.syncNow();
+    await b.sync.syncNow();
+    await create(a.tool, '/memories/big.md', 'x'.repeat(150_000));
+    await create(a.tool, '/memories/cut.md', 'x'.repeat(150_000));
+    expect((await a.sync.syncNow()).skipped.map((skipped) => skipped.path).sort()).toEqual(['/memories/big.md', '/memories/cut.md']);
+    await a.tool.delete({ command: 'delete', path: '/memories/big.md' });
+    await create(a.tool, '/memories/cut.md', 'cut back\n');
+    const report = await a.sync.syncNow();
+    expect(report).toMatchObject({ pulled: [], deleted: ['/memories/big.md'], pushed: ['/memories/cut.md'], conflicts: [], skipped: [] });
+    await b.sync.syncNow();
+    const expected = { '/cut.md': 'cut back\n' };
+    expect(await remote.files()).toEqual(expected);
+    expect(await memoryFiles(a.tool)).toEqual(expected);
+    expect(await memoryFiles(b.tool)).toEqual(expected);
     close([a, b]);
   });
 
