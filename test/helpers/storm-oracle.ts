@@ -76,12 +76,19 @@ export class StormOracle {
   readonly versions = new Map<string, Version>();
   /** Versions superseded or deleted knowingly: by a command on a device that held them, or by the server's writer. */
   readonly dead = new Set<string>();
+  /** Which device's command superseded or deleted each dead version (absent: the server's writer). */
+  readonly #killedBy = new Map<string, number>();
   readonly failures: StormFailure[] = [];
   readonly #deleted = new Map<string, DeletedForAll>();
   readonly #copiesSeen = new Set<string>();
+  readonly #lastPass: (DeviceView | undefined)[] = [];
   #next = 0;
 
-  constructor(readonly views: DeviceView[]) {}
+  /** `tolerateCopyBesideNothing`: a new conflict copy with nothing at its path after the pass is not a failure. */
+  constructor(
+    readonly views: DeviceView[],
+    readonly tolerateCopyBesideNothing = false,
+  ) {}
 
   newTag(): string {
     return `v${String(++this.#next).padStart(6, '0')}`;
@@ -93,6 +100,11 @@ export class StormOracle {
 
   register(version: Version): void {
     this.versions.set(version.tag, version);
+  }
+
+  /** The device whose command superseded or deleted `tag`, if one did. */
+  killedBy(tag: string): number | undefined {
+    return this.#killedBy.get(tag);
   }
 
   /** True when `older` is `newer` or one of its parents. */
@@ -119,7 +131,11 @@ export class StormOracle {
   afterCommand(device: number, after: DeviceView, step: number, deleting: boolean, remoteTag: (path: string) => string | undefined): void {
     const before = this.views[device] as DeviceView;
     const still = new Set(after.files.values());
-    for (const tag of before.files.values()) if (!still.has(tag)) this.dead.add(tag);
+    for (const tag of before.files.values()) {
+      if (still.has(tag) || this.dead.has(tag)) continue;
+      this.dead.add(tag);
+      this.#killedBy.set(tag, device);
+    }
     for (const [path, tag] of before.files) {
       if (!deleting || after.files.has(path)) continue;
       const everywhere = this.views.every((view, index) => index === device || view.files.get(path) === tag) && remoteTag(path) === tag;
@@ -137,8 +153,12 @@ export class StormOracle {
     this.#deleted.delete(path);
   }
 
-  /** After a sync pass on `device`: no deleted path back, and every conflict copy it made explained. */
-  afterPass(device: number, after: DeviceView, step: number): void {
+  /**
+   * After a sync pass on `device`: no deleted path back, and every conflict copy it made explained: by another
+   * version at its path that is neither its ancestor nor its descendant, or by a folder of that name — here, or on the
+   * remote before the pass (`server`) holding a version that no command of this device had deleted.
+   */
+  afterPass(device: number, after: DeviceView, step: number, server: ServerFiles): void {
     const before = this.views[device] as DeviceView;
     for (const [path, deleted] of this.#deleted) {
       if (!after.files.has(path)) deleted.gone.add(device);
@@ -156,10 +176,21 @@ export class StormOracle {
       const name = copy.slice(copy.lastIndexOf('/'));
       if (original === undefined || before.files.has(copy) || this.#copiesSeen.has(name)) continue;
       this.#copiesSeen.add(name);
-      const folder = [...after.files.keys()].some((path) => path.startsWith(`${original}/`));
+      const below = (path: string) => path.startsWith(`${original}/`);
+      const folder =
+        [...after.files.keys()].some(below) ||
+        [...server.texts].some(([path, text]) => below(path) && this.#killedBy.get(tagOf(text) ?? '?') !== device);
       const there = after.files.get(original);
-      const concurrent = there !== undefined && there !== tag && !this.isAncestor(there, tag) && !this.isAncestor(tag, there);
+      // A copy of a version older than the one at its path is explained by a rename into the path since this
+      // device's last pass (another device changed the file the rename brought).
+      const movedIn = [...(this.#lastPass[device]?.files ?? [])].some(([path, old]) => path !== original && this.isAncestor(old, tag));
+      const concurrent =
+        there !== undefined &&
+        there !== tag &&
+        !this.isAncestor(there, tag) &&
+        (!this.isAncestor(tag, there) || movedIn);
       if (folder || concurrent) continue;
+      if (there === undefined && !after.folders.has(original) && this.tolerateCopyBesideNothing) continue;
       const what =
         there === undefined
           ? after.folders.has(original)
@@ -170,6 +201,7 @@ export class StormOracle {
     }
     this.#checkTags(device, after, step);
     this.views[device] = after;
+    this.#lastPass[device] = after;
   }
 
   #checkTags(device: number, view: DeviceView, step: number): void {
