@@ -34,8 +34,10 @@ const KNOWN_ISSUES: Record<string, Partial<StormPlan>> = {
   'issue 32 item 1: a binary file on the server makes every pass reject (protocol)': { binaries: false },
   'issue 32 item 3: a version the remote refused replaces the agreed state (conflict copies no one explains)': { pastLimit: false },
   'issue 32 item 4: an empty folder takes a name (a copy per version; on WebDAV a move refused for good)': { tidyEmptyFolders: true },
+  // Not met in the storm's runs so far (the issue's own test makes it 7 times in 40): listed so that it cannot fail CI.
   'issue 32 item 5: WebDAV races (Apache 500 or 403 taken as server or auth)': { tolerateDavRaces: true },
   'issue 32 item 6: a conflict copy that cannot be written here loses the local version': { longNames: false },
+  // Met once, in an earlier draw of the storm; its shortest steps (and the next one's) are in storm-found.node.test.ts.
   'new: two devices rename a file to the same name, one edits it: a conflict copy of that edit': { sameRenames: false },
   'new: a file written where a folder was deleted goes aside as a conflict copy, in the pass that empties the folder': {
     tolerateCopyBesideNothing: true,
@@ -90,8 +92,10 @@ describe.each(REMOTES)('a storm of three devices over $name', ({ fresh }) => {
       await writeFile(log, [...told, '', ...result.trace.map(short)].join('\n'));
       const first = Math.min(...result.failures.map((failure) => failure.step));
       const shown = result.trace.filter((line) => Number(line.split(' ', 1)[0]) <= first).slice(-40).map(short);
+      const plan = PLAN === FULL ? ' SYNC_STORM_FULL=1' : process.env['SYNC_STORM_PLAN'] ? ` SYNC_STORM_PLAN='${process.env['SYNC_STORM_PLAN']}'` : '';
+      const replay = `SYNC_STORM_SEEDS=${seed} SYNC_STORM_COMMANDS=${first}${plan}`;
       console.error(
-        [`${told.length} failures; replay with SYNC_STORM_SEEDS=${seed} SYNC_STORM_COMMANDS=${COMMANDS}${PLAN === FULL ? ' SYNC_STORM_FULL=1' : ''}`, ...told.slice(0, 20), `— every step in ${log}; the steps up to the first:`, ...shown].join('\n'),
+        [`${told.length} failures; replay the storm up to the first with ${replay}`, ...told.slice(0, 20), `— every step in ${log}; the steps up to the first:`, ...shown].join('\n'),
       );
     }
     console.info(`seed ${seed}: ${result.commands} commands, ${result.passes} passes (${Math.round(result.passMs)} ms in passes), ${result.steps} steps`);
