@@ -1,0 +1,249 @@
+// The storm's oracle: every text it writes carries a version tag on its first line, and each version records who wrote
+// it over which one (its parent). From the devices' states before and after each step it knows which versions were
+// superseded or deleted knowingly, which paths were deleted once everyone had them, and whether a new conflict copy has
+// a concurrent change to explain it; at the end it holds the devices and the remote's own content to the promises.
+
+import type { IndexedDBMemoryTool } from '../../src/index.js';
+import { originalOf } from '../../src/sync/conflict-names.js';
+import type { ServerFiles } from './storm-remotes.js';
+
+const MOUNT = '/memories';
+const TAG = /^(v\d{6}) /u;
+
+/** The version tag of a storm text (`v000042`), or undefined for a text the storm did not write. */
+export const tagOf = (text: string): string | undefined => TAG.exec(text)?.[1];
+
+/** One device's files as remote paths (`/notes/a.md`): each file's tag and size, and its folders. */
+export interface DeviceView {
+  files: Map<string, string>;
+  sizes: Map<string, number>;
+  folders: Set<string>;
+}
+
+/** Reads a device's memory below the mount; a file without a tag is kept as `?`. */
+export async function viewOf(tool: IndexedDBMemoryTool): Promise<DeviceView> {
+  const view: DeviceView = { files: new Map(), sizes: new Map(), folders: new Set() };
+  for (const entry of await tool.list(MOUNT)) {
+    const path = entry.path.slice(MOUNT.length);
+    if (path === '') continue;
+    if (entry.kind === 'folder') view.folders.add(path);
+    else {
+      view.files.set(path, tagOf(await tool.read(entry.path)) ?? '?');
+      view.sizes.set(path, entry.size);
+    }
+  }
+  return view;
+}
+
+export type Invariant =
+  | 'converged'
+  | 'nothing lost'
+  | 'no delete undone'
+  | 'no unexplained conflict copy'
+  | 'no rejection'
+  | 'quiesced'
+  | 'binary kept'
+  | 'only storm texts'
+  | 'command';
+
+export interface StormFailure {
+  invariant: Invariant;
+  /** The step it was seen at (the final checks: the number of steps). */
+  step: number;
+  detail: string;
+}
+
+export interface Version {
+  tag: string;
+  /** `d0`, `d1`, … or `server`. */
+  writer: string;
+  parent: string | undefined;
+  step: number;
+  path: string;
+  bytes: number;
+}
+
+/** A path deleted while every device and the remote held the same version there. */
+interface DeletedForAll {
+  tag: string;
+  step: number;
+  device: number;
+  /** The devices that have been without it since. */
+  gone: Set<number>;
+}
+
+export class StormOracle {
+  readonly versions = new Map<string, Version>();
+  /** Versions superseded or deleted knowingly: by a command on a device that held them, or by the server's writer. */
+  readonly dead = new Set<string>();
+  /** Which device's command superseded or deleted each dead version (absent: the server's writer). */
+  readonly #killedBy = new Map<string, number>();
+  readonly failures: StormFailure[] = [];
+  readonly #deleted = new Map<string, DeletedForAll>();
+  readonly #copiesSeen = new Set<string>();
+  readonly #lastPass: (DeviceView | undefined)[] = [];
+  #next = 0;
+
+  /** `tolerateCopyBesideNothing`: a new conflict copy with nothing at its path after the pass is not a failure. */
+  constructor(
+    readonly views: DeviceView[],
+    readonly tolerateCopyBesideNothing = false,
+  ) {}
+
+  newTag(): string {
+    return `v${String(++this.#next).padStart(6, '0')}`;
+  }
+
+  fail(invariant: Invariant, step: number, detail: string): void {
+    this.failures.push({ invariant, step, detail });
+  }
+
+  register(version: Version): void {
+    this.versions.set(version.tag, version);
+  }
+
+  /** The device whose command superseded or deleted `tag`, if one did. */
+  killedBy(tag: string): number | undefined {
+    return this.#killedBy.get(tag);
+  }
+
+  /** True when `older` is `newer` or one of its parents. */
+  isAncestor(older: string, newer: string): boolean {
+    for (let at: string | undefined = newer; at !== undefined; at = this.versions.get(at)?.parent) {
+      if (at === older) return true;
+    }
+    return false;
+  }
+
+  lineage(tag: string): string {
+    const chain: string[] = [];
+    for (let at: string | undefined = tag; at !== undefined && chain.length < 6; at = this.versions.get(at)?.parent) {
+      const version = this.versions.get(at);
+      chain.push(version === undefined ? at : `${at} (${version.writer} s${version.step} ${version.path} ${version.bytes} B)`);
+    }
+    return chain.join(' ← ');
+  }
+
+  /**
+   * After a command on `device`: what it removed it removed knowingly; a path it deleted while everyone (and the
+   * remote, `remoteTag`) held the same version is remembered; a path it wrote is no longer a deleted one.
+   */
+  afterCommand(device: number, after: DeviceView, step: number, deleting: boolean, remoteTag: (path: string) => string | undefined): void {
+    const before = this.views[device] as DeviceView;
+    const still = new Set(after.files.values());
+    for (const tag of before.files.values()) {
+      if (still.has(tag) || this.dead.has(tag)) continue;
+      this.dead.add(tag);
+      this.#killedBy.set(tag, device);
+    }
+    for (const [path, tag] of before.files) {
+      if (!deleting || after.files.has(path)) continue;
+      const everywhere = this.views.every((view, index) => index === device || view.files.get(path) === tag) && remoteTag(path) === tag;
+      if (everywhere) this.#deleted.set(path, { tag, step, device, gone: new Set([device]) });
+    }
+    for (const [path, tag] of after.files) if (before.files.get(path) !== tag) this.#deleted.delete(path);
+    for (const [path, deleted] of this.#deleted) if (!after.files.has(path)) deleted.gone.add(device);
+    this.#checkTags(device, after, step);
+    this.views[device] = after;
+  }
+
+  /** After the server's own writer set `path` to `tag` over `replaced`. */
+  afterServerWrite(path: string, replaced: string | undefined): void {
+    if (replaced !== undefined) this.dead.add(replaced);
+    this.#deleted.delete(path);
+  }
+
+  /**
+   * After a sync pass on `device`: no deleted path back, and every conflict copy it made explained: by another
+   * version at its path that is neither its ancestor nor its descendant, or by a folder of that name — here, or on the
+   * remote before the pass (`server`) holding a version that no command of this device had deleted.
+   */
+  afterPass(device: number, after: DeviceView, step: number, server: ServerFiles): void {
+    const before = this.views[device] as DeviceView;
+    for (const [path, deleted] of this.#deleted) {
+      if (!after.files.has(path)) deleted.gone.add(device);
+      if (!after.files.has(path) || !deleted.gone.has(device)) continue;
+      this.fail(
+        'no delete undone',
+        step,
+        `d${device}: ${path} is back with ${this.lineage(after.files.get(path) ?? '?')}; d${deleted.device} deleted ${deleted.tag} there at step ${deleted.step} when every device and the remote held it`,
+      );
+      this.#deleted.delete(path);
+    }
+    for (const [copy, tag] of after.files) {
+      const original = originalOf(copy);
+      // A copy's name is unique (a time and a random tag): one seen before under another folder was renamed.
+      const name = copy.slice(copy.lastIndexOf('/'));
+      if (original === undefined || before.files.has(copy) || this.#copiesSeen.has(name)) continue;
+      this.#copiesSeen.add(name);
+      const below = (path: string) => path.startsWith(`${original}/`);
+      const folder =
+        [...after.files.keys()].some(below) ||
+        [...server.texts].some(([path, text]) => below(path) && this.#killedBy.get(tagOf(text) ?? '?') !== device);
+      const there = after.files.get(original);
+      // A copy of a version older than the one at its path is explained by a rename into the path since this
+      // device's last pass (another device changed the file the rename brought).
+      const movedIn = [...(this.#lastPass[device]?.files ?? [])].some(([path, old]) => path !== original && this.isAncestor(old, tag));
+      const concurrent =
+        there !== undefined &&
+        there !== tag &&
+        !this.isAncestor(there, tag) &&
+        (!this.isAncestor(tag, there) || movedIn);
+      if (folder || concurrent) continue;
+      if (there === undefined && !after.folders.has(original) && this.tolerateCopyBesideNothing) continue;
+      const what =
+        there === undefined
+          ? after.folders.has(original)
+            ? `an empty folder ${original}`
+            : `nothing at ${original}`
+          : `${this.lineage(there)} at ${original}`;
+      this.fail('no unexplained conflict copy', step, `d${device}: copy ${copy} holds ${this.lineage(tag)}, beside ${what}: no concurrent change`);
+    }
+    this.#checkTags(device, after, step);
+    this.views[device] = after;
+    this.#lastPass[device] = after;
+  }
+
+  #checkTags(device: number, view: DeviceView, step: number): void {
+    for (const [path, tag] of view.files) {
+      if (!this.versions.has(tag)) this.fail('only storm texts', step, `d${device}: ${path} holds a text the storm never wrote (${tag})`);
+    }
+  }
+
+  /**
+   * The end: every device equals the remote (leaving out texts over the remote's limit, which it cannot hold), every
+   * live version is somewhere, no deleted path is back, and the planted binaries are as planted.
+   */
+  finalChecks(step: number, texts: Map<string, string>[], server: ServerFiles, limit: number, planted: Map<string, Uint8Array>): void {
+    const fits = (map: Map<string, string>) =>
+      new Map([...map].filter(([, text]) => new TextEncoder().encode(text).length <= limit).sort(([a], [b]) => (a < b ? -1 : 1)));
+    texts.forEach((mine, device) => {
+      // A path where this device keeps a version the remote refused is this device's own until that version changes.
+      const refused = new Set([...mine.keys()].filter((path) => !fits(mine).has(path)));
+      const there = new Map([...fits(server.texts)].filter(([path]) => !refused.has(path)));
+      const here = fits(mine);
+      const differ = [...new Set([...here.keys(), ...there.keys()])].filter((path) => here.get(path) !== there.get(path));
+      if (differ.length === 0) return;
+      const shown = differ.slice(0, 6).map((path) => {
+        const local = here.get(path);
+        const remote = there.get(path);
+        return `${path}: here ${local === undefined ? 'none' : tagOf(local)}, remote ${remote === undefined ? 'none' : tagOf(remote)}`;
+      });
+      this.fail('converged', step, `d${device} differs from the remote at ${differ.length} paths: ${shown.join('; ')}`);
+    });
+    const present = new Set<string>();
+    for (const map of [...texts, server.texts]) for (const text of map.values()) present.add(tagOf(text) ?? '?');
+    for (const version of this.versions.values()) {
+      if (this.dead.has(version.tag) || present.has(version.tag)) continue;
+      this.fail('nothing lost', step, `${this.lineage(version.tag)} was never superseded or deleted knowingly, and is nowhere`);
+    }
+    for (const [path, deleted] of this.#deleted) {
+      const back = [...texts, server.texts].findIndex((map) => map.has(path));
+      if (back >= 0) this.fail('no delete undone', step, `${path} (deleted by d${deleted.device} at step ${deleted.step}) is back ${back < texts.length ? `on d${back}` : 'on the remote'}`);
+    }
+    for (const [path, bytes] of planted) {
+      const kept = server.binaries.get(path);
+      if (kept === undefined || Buffer.compare(kept, bytes) !== 0) this.fail('binary kept', step, `the binary ${path} planted on the server is gone or changed`);
+    }
+  }
+}
