@@ -3,7 +3,7 @@
 import { isWithin, normalizeMemoryPath } from '../core/paths.js';
 import { subtreeRange } from '../storage/entries.js';
 import type { ToolInternals } from '../tool/internals.js';
-import { copiedAt, originalOf } from './conflict-names.js';
+import { copiedAt, originalAmong } from './conflict-names.js';
 import { applyLocal } from './local-apply.js';
 import type { LocalStep } from './local-apply.js';
 import type { SyncConflict } from './sync-status.js';
@@ -17,10 +17,19 @@ export async function listConflicts(tool: ToolInternals, mount: string): Promise
   const keys = new Set(await tool.store.run('readonly', (tx) => tx.objectStore('entries').getAllKeys(subtreeRange(mount)), ['entries']));
   const conflicts: SyncConflict[] = [];
   for (const key of keys) {
-    const original = originalOf(key);
-    if (original && keys.has(original)) conflicts.push({ path: original, copy: key, at: copiedAt(key) });
+    const at = copiedAt(key);
+    if (!at) continue;
+    // A cut copy (its file's name too long for the tag) is matched against the files beside it.
+    const original = originalAmong(key, siblingsOf(key, keys));
+    if (original && keys.has(original)) conflicts.push({ path: original, copy: key, at });
   }
   return conflicts;
+}
+
+/** The keys in the same folder as `key`, looked at only for a copy whose name does not hold its file's. */
+function* siblingsOf(key: string, keys: ReadonlySet<string>): Iterable<string> {
+  const folder = key.slice(0, key.lastIndexOf('/') + 1);
+  for (const other of keys) if (other.startsWith(folder) && !other.includes('/', folder.length)) yield other;
 }
 
 /**
@@ -35,7 +44,9 @@ export async function settleConflict(
   keep: 'current' | 'copy',
 ): Promise<void> {
   const key = normalizeMemoryPath(copy);
-  const original = originalOf(key);
+  const folder = key.slice(0, key.lastIndexOf('/')) || '/';
+  const beside = await tool.store.run('readonly', (tx) => tx.objectStore('entries').index('parent').getAllKeys(folder), ['entries']);
+  const original = originalAmong(key, beside);
   if (!original || !isWithin(key, mount)) throw new TypeError(`${copy} is not a conflict copy in ${mount}`);
   const rel = (path: string): string => path.slice(mount.length);
   const [copyEntry, originalEntry] = await tool.store.run('readonly', (tx) =>

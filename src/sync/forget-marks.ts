@@ -7,7 +7,7 @@ import type { Forgotten } from '../history/forget.js';
 import { forgetPath } from '../history/forget.js';
 import type { SyncRecord } from '../storage/schema.js';
 import type { MemoryStore, MemoryTx } from '../storage/store.js';
-import { originalOf } from './conflict-names.js';
+import { isCopyOf, originalOf } from './conflict-names.js';
 
 type WriteTx = MemoryTx<'readwrite'>;
 
@@ -37,7 +37,7 @@ const folderOf = (mountKey: string): string => mountKey.slice(mountKey.indexOf('
 export function covers(forgotten: string, path: string): boolean {
   const under = (one: string): boolean => forgotten === '' || one === forgotten || one.startsWith(forgotten + '/');
   const original = originalOf(path);
-  return under(path) || (original !== undefined && under(original));
+  return under(path) || (original !== undefined && under(original)) || isCopyOf(path, forgotten);
 }
 
 /** The conflict copies of `key` (files beside it whose name is its name with a conflict tag), not below it. */
@@ -45,7 +45,7 @@ export async function conflictCopiesOf(tx: WriteTx, key: string): Promise<string
   const slash = key.lastIndexOf('/');
   const parent = slash <= 0 ? '/' : key.slice(0, slash);
   const siblings = await tx.objectStore('entries').index('parent').getAllKeys(parent);
-  return siblings.filter((path) => !isWithin(path, key) && originalOf(path) === key);
+  return siblings.filter((path) => !isWithin(path, key) && isCopyOf(path, key));
 }
 
 /**

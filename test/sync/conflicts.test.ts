@@ -37,9 +37,32 @@ describe.each([
   ['with ids', { ids: true }],
   ['without ids', { ids: false }],
 ])('a conflict whose copy cannot be written here (%s)', (_, options) => {
-  it('keeps the version here at its path when the copy’s name would be too long, and lists the path', async () => {
+  it('keeps both versions of a name too long for the copy’s tag: the copy’s name is cut, and still shown as its file’s', async () => {
     const remote = new MemoryRemote(options);
     const path = `/${'n'.repeat(226)}.md`;
+    const { tool, sync } = await bothChanged(remote, path);
+    const report = await sync.syncNow();
+    expect(report.conflicts).toEqual([`/memories${path}`]);
+    expect(report.skipped).toEqual([]);
+    const here = await memoryFiles(tool);
+    expect(here[path]).toBe('theirs\n');
+    const [copy, ...more] = Object.keys(here).filter((key) => key !== path);
+    expect(more).toEqual([]);
+    expect(here[copy ?? '']).toBe('mine\n');
+    expect(new TextEncoder().encode(copy?.slice(1)).length).toBeLessThanOrEqual(255);
+    expect(copy).toMatch(/^\/n+~[0-9a-f]{8}\.conflict-\d{8}-\d{6}-[0-9a-z]{4}\.md$/u);
+    expect(sync.status().conflicts).toEqual([{ path: `/memories${path}`, copy: `/memories${copy}`, at: expect.any(Date) }]);
+    expect(remote.snapshot()).toEqual(here);
+    await sync.resolve(`/memories${copy}`, 'copy');
+    await sync.syncNow();
+    expect(await memoryFiles(tool)).toEqual({ [path]: 'mine\n' });
+    expect(remote.snapshot()).toEqual({ [path]: 'mine\n' });
+  });
+
+  it('keeps the version here at its path when not even a cut copy fits the path’s length, and lists the path', async () => {
+    const remote = new MemoryRemote(options);
+    // Four folders of 250 bytes leave 19 bytes of the 1,024 for the name: no room for a copy's tag.
+    const path = `${`/${'f'.repeat(250)}`.repeat(4)}/n.md`;
     const { tool, sync } = await bothChanged(remote, path);
     const report = await sync.syncNow();
     expect(report.conflicts).toEqual([]);
