@@ -31,12 +31,6 @@ import type { MemoryStoresServer } from '../servers/memory-stores-server.js';
  * runs whole (what `SYNC_STORM_FULL=1` runs today).
  */
 const KNOWN_ISSUES: Record<string, Partial<StormPlan>> = {
-  'issue 32 item 1: a binary file on the server makes every pass reject (protocol)': { binaries: false },
-  'issue 32 item 3: a version the remote refused replaces the agreed state (conflict copies no one explains)': { pastLimit: false },
-  'issue 32 item 4: an empty folder takes a name (a copy per version; on WebDAV a move refused for good)': { tidyEmptyFolders: true },
-  // Not met in the storm's runs so far (the issue's own test makes it 7 times in 40): listed so that it cannot fail CI.
-  'issue 32 item 5: WebDAV races (Apache 500 or 403 taken as server or auth)': { tolerateDavRaces: true },
-  'issue 32 item 6: a conflict copy that cannot be written here loses the local version': { longNames: false },
   // Met once, in an earlier draw of the storm; its shortest steps (and the next one's) are in storm-found.node.test.ts.
   'new: two devices rename a file to the same name, one edits it: a conflict copy of that edit': { sameRenames: false },
   'new: a file written where a folder was deleted goes aside as a conflict copy, in the pass that empties the folder': {
