@@ -4,7 +4,9 @@ import { openDB, unwrap } from 'idb';
 import type { IDBPTransaction } from 'idb';
 import { MemoryToolError, isMemoryToolError } from '../core/errors.js';
 import { reply } from '../core/replies.js';
+import { settleCompaction } from './compact.js';
 import { DB_VERSION, upgradeMemoryDb } from './schema.js';
+import { withStorageLock } from './storage-lock.js';
 import type { MemoryDb, MemorySchema, StoreName } from './schema.js';
 
 export type MemoryTx<Mode extends IDBTransactionMode> = IDBPTransaction<MemorySchema, StoreName[], Mode>;
@@ -129,38 +131,47 @@ export class MemoryStore {
       return Promise.reject(new MemoryToolError('storage', reply.storage(reply.noIndexedDb())));
     }
     if (!this.#db) {
-      const opening: Promise<MemoryDb> = new Promise((resolve, reject) => {
-        let gaveUp = false;
-        // Timed from the start, not from `blocked`: an open queued behind another tab's delete or upgrade hears no
-        // `blocked` of its own. Over once the upgrade runs or the open ends.
-        const timer = setTimeout(() => {
-          gaveUp = true;
-          reject(new MemoryToolError('storage', reply.blocked()));
-        }, this.#blockedWaitMs);
-        openDB<MemorySchema>(this.dbName, DB_VERSION, {
-          upgrade: (db, oldVersion, newVersion, transaction) => {
-            clearTimeout(timer);
-            upgradeMemoryDb(db, oldVersion, newVersion, transaction);
-          },
-          blocking: () => this.#drop(opening),
-          terminated: () => this.#drop(opening),
-        }).then(
-          (db) => {
-            clearTimeout(timer);
-            if (gaveUp) db.close();
-            else resolve(db);
-          },
-          (error: unknown) => {
-            clearTimeout(timer);
-            reject(error);
-          },
-        );
+      // Under the storage lock: no compaction is under way in another tab, and one a closed page left is finished.
+      const opening: Promise<MemoryDb> = withStorageLock(this.dbName, async () => {
+        await settleCompaction(this.dbName, this.#blockedWaitMs);
+        return this.#open(() => opening);
       });
       this.#db = opening;
       opening.catch(() => this.#drop(opening));
     }
     return this.#db.catch((error: unknown) => {
       throw toMemoryError(error);
+    });
+  }
+
+  /** One open of the database, given up after the blocked wait (`self`: the promise it becomes, to drop). */
+  #open(self: () => Promise<MemoryDb>): Promise<MemoryDb> {
+    return new Promise((resolve, reject) => {
+      let gaveUp = false;
+      // Timed from the start, not from `blocked`: an open queued behind another tab's delete or upgrade hears no
+      // `blocked` of its own. Over once the upgrade runs or the open ends.
+      const timer = setTimeout(() => {
+        gaveUp = true;
+        reject(new MemoryToolError('storage', reply.blocked()));
+      }, this.#blockedWaitMs);
+      openDB<MemorySchema>(this.dbName, DB_VERSION, {
+        upgrade: (db, oldVersion, newVersion, transaction) => {
+          clearTimeout(timer);
+          upgradeMemoryDb(db, oldVersion, newVersion, transaction);
+        },
+        blocking: () => this.#drop(self()),
+        terminated: () => this.#drop(self()),
+      }).then(
+        (db) => {
+          clearTimeout(timer);
+          if (gaveUp) db.close();
+          else resolve(db);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
     });
   }
 
