@@ -1,0 +1,87 @@
+// The test page of test/e2e/erase-on-disk.test.ts and atomic-history.test.ts: one IndexedDBMemoryTool, driven through
+// `window.erase` with evaluate. It imports only the public API and draws nothing; raw IndexedDB only reads behind it.
+
+import { IndexedDBMemoryTool, isMemoryToolError } from '../../../src/index.js';
+import type { CompactReport, MemoryToolResult } from '../../../src/index.js';
+
+/** Every store's records, as JSON, read behind the tool. */
+export type RawDump = Record<string, Array<[unknown, unknown]>>;
+
+export interface EraseApi {
+  open(dbName: string): Promise<void>;
+  run(input: unknown): Promise<MemoryToolResult>;
+  /** Every input one after the other, not awaited: the page may close part-way. */
+  start(inputs: unknown[]): void;
+  undo(): Promise<string>;
+  expire(ageMs: number): Promise<string>;
+  forget(path: string): Promise<string>;
+  clearHistory(): Promise<number>;
+  compact(): Promise<CompactReport>;
+  read(path: string): Promise<string>;
+  dump(dbName: string): Promise<RawDump>;
+}
+
+let tool: IndexedDBMemoryTool | undefined;
+
+function current(): IndexedDBMemoryTool {
+  if (!tool) throw new Error('erase.open() first');
+  return tool;
+}
+
+const outcome = (done: Promise<unknown>): Promise<string> =>
+  done.then(
+    () => 'ok',
+    (error: unknown) => (isMemoryToolError(error) ? error.code : String(error)),
+  );
+
+function dump(dbName: string): Promise<RawDump> {
+  return new Promise((resolve, reject) => {
+    const req = indexedDB.open(dbName);
+    req.onerror = () => reject(req.error);
+    req.onsuccess = () => {
+      const db = req.result;
+      const names = [...db.objectStoreNames];
+      const tx = db.transaction(names, 'readonly');
+      const out: RawDump = {};
+      for (const name of names) {
+        const keys = tx.objectStore(name).getAllKeys();
+        const values = tx.objectStore(name).getAll();
+        values.onsuccess = () => {
+          out[name] = keys.result.map((key, i) => [key, values.result[i]]);
+        };
+      }
+      tx.oncomplete = () => {
+        db.close();
+        resolve(out);
+      };
+      tx.onabort = () => reject(tx.error);
+    };
+  });
+}
+
+window.erase = {
+  async open(dbName) {
+    tool = await IndexedDBMemoryTool.init({ dbName });
+  },
+  run: (input) => current().run(input),
+  start(inputs) {
+    void (async () => {
+      for (const input of inputs) await current().run(input);
+    })();
+  },
+  undo: () => outcome(current().undo()),
+  expire: (ageMs) => outcome(current().expire({ olderThan: ageMs })),
+  forget: (path) => outcome(current().forget(path)),
+  clearHistory: async () => (await current().clearHistory()).removedChanges,
+  compact: () => current().compactStorage(),
+  read: (path) => current().read(path).catch((error: unknown) => `missing: ${isMemoryToolError(error) ? error.code : String(error)}`),
+  dump,
+};
+
+declare global {
+  interface Window {
+    erase: EraseApi;
+  }
+}
+
+document.body.dataset.ready = 'true';
