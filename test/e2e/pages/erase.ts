@@ -10,8 +10,12 @@ export type RawDump = Record<string, Array<[unknown, unknown]>>;
 export interface EraseApi {
   open(dbName: string): Promise<void>;
   run(input: unknown): Promise<MemoryToolResult>;
-  /** Every input one after the other, not awaited: the page may close part-way. */
-  start(inputs: unknown[]): void;
+  /** `count` files of `size` bytes below `folder`, written one call after the other. */
+  fill(folder: string, count: number, size: number): Promise<void>;
+  /** Starts `undo`, `expire` (everything) or `forget` of `path` without waiting: the page may close part-way. */
+  start(action: 'undo' | 'expire' | 'forget', path: string): void;
+  /** How the started action ended, once it has. */
+  started(): string | undefined;
   undo(): Promise<string>;
   expire(ageMs: number): Promise<string>;
   forget(path: string): Promise<string>;
@@ -22,6 +26,7 @@ export interface EraseApi {
 }
 
 let tool: IndexedDBMemoryTool | undefined;
+let startedOutcome: string | undefined;
 
 function current(): IndexedDBMemoryTool {
   if (!tool) throw new Error('erase.open() first');
@@ -64,11 +69,23 @@ window.erase = {
     tool = await IndexedDBMemoryTool.init({ dbName });
   },
   run: (input) => current().run(input),
-  start(inputs) {
-    void (async () => {
-      for (const input of inputs) await current().run(input);
-    })();
+  async fill(folder, count, size) {
+    const runs: Array<Promise<MemoryToolResult>> = [];
+    for (let i = 0; i < count; i++) {
+      const text = `${String(i).padStart(5, '0')} `.repeat(Math.ceil(size / 6)).slice(0, size);
+      runs.push(current().run({ command: 'create', path: `${folder}/f${i}.md`, file_text: text }));
+    }
+    for (const result of await Promise.all(runs)) if (result.is_error) throw new Error(result.content);
   },
+  start(action, path) {
+    startedOutcome = undefined;
+    const running =
+      action === 'undo' ? current().undo() : action === 'expire' ? current().expire({ olderThan: 0 }) : current().forget(path);
+    void outcome(running).then((done) => {
+      startedOutcome = done;
+    });
+  },
+  started: () => startedOutcome,
   undo: () => outcome(current().undo()),
   expire: (ageMs) => outcome(current().expire({ olderThan: ageMs })),
   forget: (path) => outcome(current().forget(path)),
