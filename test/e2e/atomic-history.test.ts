@@ -14,7 +14,7 @@ import { sleep } from './tabs/driver.js';
 
 const PAGE = 'test/e2e/pages/erase.html';
 const FOLDER = '/memories/f';
-const FILES = 300;
+const FILES = 2000;
 const SEED = Number(process.env.ATOMIC_SEED ?? 1);
 const ROUNDS = Number(process.env.ATOMIC_ROUNDS ?? 6);
 const ACTIONS = ['undo', 'expire', 'forget'] as const;
@@ -108,7 +108,7 @@ function problems(dump: RawDump, action: Action): string[] {
     if (expired !== (under === 0)) found.push(`${under} files, expiry journaled: ${expired}`);
   } else {
     const naming = changes.filter((record) => record.paths.some((path) => path.startsWith(`${FOLDER}/`))).length;
-    if (naming !== (under === 0 ? 0 : FILES)) found.push(`${under} files, ${naming} changes still name them`);
+    if (naming > 0 !== under > 0) found.push(`${under} files, ${naming} changes still name them`);
   }
   return found;
 }
@@ -121,6 +121,8 @@ describe.each(DISK_ENGINES)('in $label, a page closed part-way', (engine) => {
       const durations = new Map<Action, number>();
       for (const action of ACTIONS) durations.set(action, await timed(browser, action));
       const failures: string[] = [];
+      /** Where the cuts fell, for the log: a run whose cuts all fell after the end would prove little. */
+      const seen: string[] = [];
       for (let round = 0; round < ROUNDS; round++) {
         for (const action of ACTIONS) {
           const dbName = `atomic-${SEED}-${round}-${action}-${Date.now()}`;
@@ -135,8 +137,11 @@ describe.each(DISK_ENGINES)('in $label, a page closed part-way', (engine) => {
           await look.close();
           const wrong = problems(dump, action);
           if (wrong.length > 0) failures.push(`seed ${SEED} round ${round} ${action} cut after ${delay} ms: ${wrong.join('; ')}`);
+          const under = (dump.entries ?? []).filter(([key]) => String(key).startsWith(`${FOLDER}/`)).length;
+          seen.push(`${action} ${delay}ms: ${under === 0 ? 'none' : under === FILES ? 'all' : 'part'}`);
         }
       }
+      console.info(`${engine.label}: ${seen.join(', ')}`);
       expect(failures).toEqual([]);
     } finally {
       await browser.remove();

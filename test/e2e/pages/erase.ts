@@ -1,8 +1,8 @@
 // The test page of test/e2e/erase-on-disk.test.ts and atomic-history.test.ts: one IndexedDBMemoryTool, driven through
 // `window.erase` with evaluate. It imports only the public API and draws nothing; raw IndexedDB only reads behind it.
 
-import { IndexedDBMemoryTool, isMemoryToolError } from '../../../src/index.js';
-import type { CompactReport, MemoryToolResult } from '../../../src/index.js';
+import { BUNDLE_FORMAT, BUNDLE_VERSION, IndexedDBMemoryTool, isMemoryToolError } from '../../../src/index.js';
+import type { BundleFile, CompactReport, MemoryBundle, MemoryToolResult } from '../../../src/index.js';
 
 /** Every store's records, as JSON, read behind the tool. */
 export type RawDump = Record<string, Array<[unknown, unknown]>>;
@@ -10,7 +10,7 @@ export type RawDump = Record<string, Array<[unknown, unknown]>>;
 export interface EraseApi {
   open(dbName: string): Promise<void>;
   run(input: unknown): Promise<MemoryToolResult>;
-  /** `count` files of `size` bytes below `folder`, written one call after the other. */
+  /** `count` files of `size` bytes below `folder`, imported in one change. */
   fill(folder: string, count: number, size: number): Promise<void>;
   /** Starts `undo`, `expire` (everything) or `forget` of `path` without waiting: the page may close part-way. */
   start(action: 'undo' | 'expire' | 'forget', path: string): void;
@@ -38,6 +38,11 @@ const outcome = (done: Promise<unknown>): Promise<string> =>
     () => 'ok',
     (error: unknown) => (isMemoryToolError(error) ? error.code : String(error)),
   );
+
+async function sha256(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
 
 function dump(dbName: string): Promise<RawDump> {
   return new Promise((resolve, reject) => {
@@ -70,12 +75,16 @@ window.erase = {
   },
   run: (input) => current().run(input),
   async fill(folder, count, size) {
-    const runs: Array<Promise<MemoryToolResult>> = [];
-    for (let i = 0; i < count; i++) {
-      const text = `${String(i).padStart(5, '0')} `.repeat(Math.ceil(size / 6)).slice(0, size);
-      runs.push(current().run({ command: 'create', path: `${folder}/f${i}.md`, file_text: text }));
-    }
-    for (const result of await Promise.all(runs)) if (result.is_error) throw new Error(result.content);
+    const at = new Date('2025-01-01T00:00:00.000Z').toISOString();
+    const files: BundleFile[] = await Promise.all(
+      Array.from({ length: count }, async (_, i) => {
+        const content = `${String(i).padStart(5, '0')} `.repeat(Math.ceil(size / 6)).slice(0, size);
+        return { path: `${folder}/f${String(i).padStart(5, '0')}.md`, content, createdAt: at, updatedAt: at, sha256: await sha256(content) };
+      }),
+    );
+    files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+    const bundle: MemoryBundle = { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, exportedAt: at, files, folders: [] };
+    await current().importBundle(JSON.stringify(bundle));
   },
   start(action, path) {
     startedOutcome = undefined;
