@@ -17,6 +17,9 @@ export const ALL_STORES: StoreName[] = ['entries', 'bodies', 'journal', 'sync'];
 /** How long an open may wait for another tab that holds an older version open and does not let go. */
 export const BLOCKED_WAIT_MS = 5000;
 
+/** How many blocked waits an open that hears no `blocked` waits before it gives up (30 s by default). */
+export const STALL_WAIT_FACTOR = 6;
+
 export class MemoryStore {
   readonly dbName: string;
   readonly #blockedWaitMs: number;
@@ -148,13 +151,32 @@ export class MemoryStore {
   #open(self: () => Promise<MemoryDb>): Promise<MemoryDb> {
     return new Promise((resolve, reject) => {
       let gaveUp = false;
-      // Timed from the start, not from `blocked`: an open queued behind another tab's delete or upgrade hears no
-      // `blocked` of its own. Over once the upgrade runs or the open ends.
-      const timer = setTimeout(() => {
+      let heardBlocked = false;
+      const began = Date.now();
+      const giveUp = (error: MemoryToolError): void => {
         gaveUp = true;
-        reject(new MemoryToolError('storage', reply.blocked()));
+        reject(error);
+      };
+      // Timed from the start, not from `blocked`: an open queued behind another tab's delete or upgrade hears no
+      // `blocked` of its own. One that hears none may also wait for the browser itself: WebKit answers no open of
+      // the origin while it rolls back a transaction of a tab that closed part-way (4-12 s seen). So only an open
+      // another connection keeps `blocked` fails after the blocked wait; one that hears nothing waits
+      // STALL_WAIT_FACTOR times as long and then says what it may be. Over once the upgrade runs or the open ends.
+      let timer = setTimeout(() => {
+        if (heardBlocked) giveUp(new MemoryToolError('storage', reply.blocked()));
+        else {
+          const total = this.#blockedWaitMs * STALL_WAIT_FACTOR;
+          timer = setTimeout(() => giveUp(new MemoryToolError('storage', reply.stalled(total))), total - this.#blockedWaitMs);
+        }
       }, this.#blockedWaitMs);
       openDB<MemorySchema>(this.dbName, DB_VERSION, {
+        blocked: () => {
+          heardBlocked = true;
+          if (!gaveUp && Date.now() - began >= this.#blockedWaitMs) {
+            clearTimeout(timer);
+            giveUp(new MemoryToolError('storage', reply.blocked()));
+          }
+        },
         upgrade: (db, oldVersion, newVersion, transaction) => {
           clearTimeout(timer);
           upgradeMemoryDb(db, oldVersion, newVersion, transaction);
