@@ -1,7 +1,8 @@
 // Compaction, the person's action: the memory moved to a fresh database and the old one deleted, so that what
-// `forget()` and `clearHistory()` erased leaves the browser's files too (../storage/README.md, "Erase on disk").
+// `forget()` and `clearHistory()` erased leaves the browser's files too (../storage/README.md, "Erase on disk"). A
+// part loaded on first use.
 
-import { compactDatabase } from '../storage/compact.js';
+import { compactDatabase } from '../storage/compact-run.js';
 import { BLOCKED_WAIT_MS, toMemoryError } from '../storage/store.js';
 import type { CompactReport } from './options.js';
 

@@ -31,8 +31,6 @@ import { ReadAhead } from '../storage/read-ahead.js';
 import { MemoryStore, READ_STORES, toMemoryError } from '../storage/store.js';
 import type { MemoryEntry } from '../storage/tree-reads.js';
 import { AccessTimes } from './access-times.js';
-// Loaded with the tool: the store's open finishes a compaction a closed page left, so its code is here anyway.
-import { compactStorage } from './compact-action.js';
 import { CallOrder } from './call-order.js';
 import type { HistoryActionContext } from './history-actions.js';
 import { registerInternals } from './internals.js';
@@ -272,7 +270,7 @@ export class IndexedDBMemoryTool {
   async compactStorage(): Promise<CompactReport> {
     return this.#inTurn(async () => {
       await this.#access.flush();
-      return compactStorage(this.dbName);
+      return (await parts.compact()).compactStorage(this.dbName);
     });
   }
 
