@@ -33,7 +33,7 @@ export type {
   BundleFile,
   MemoryBundle,
 } from './bundle/format.js';
-export type { RunOptions, ExpireReport, ForgetReport, ClearHistoryReport } from './tool/options.js';
+export type { RunOptions, ExpireReport, ForgetReport, ClearHistoryReport, CompactReport } from './tool/options.js';
 export type { BeforeWrite } from './guards/write-guards.js';
 export type { HistoryEntry, HistoryOptions, ChangeDetail, ChangedFile } from './history/read-history.js';
 export type { HistoryLimits } from './history/journal.js';

@@ -134,6 +134,10 @@ export const reply = {
   blocked: () =>
     'The memory is held open by another tab of this site running an older version of this app. ' +
     'Close or reload that tab, then try again. Nothing was written.',
+  stalled: (ms: number) =>
+    `The browser's storage did not answer for ${Math.round(ms / 100) / 10} s: it may be still undoing the writes of ` +
+    'a tab that closed part-way (Safari can take seconds), or another tab is deleting or upgrading the memory. ' +
+    'Try again in a moment. Nothing was written.',
 
   // content checks (secrets.ts and the beforeWrite option), R-guarded-write
   secret: (path: string, kind: string) =>

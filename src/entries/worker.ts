@@ -4,12 +4,13 @@
 
 import * as bundle from '../bundle/bundle.js';
 import * as history from '../history/read-history.js';
+import * as compact from '../tool/compact-action.js';
 import * as treeReads from '../storage/tree-reads.js';
 import * as expire from '../tool/expire-action.js';
 import * as forget from '../tool/forget-action.js';
 import { provideParts } from '../tool/lazy-parts.js';
 import * as undo from '../tool/undo-action.js';
 
-provideParts({ undo, history, treeReads, expire, forget, bundle });
+provideParts({ undo, history, treeReads, expire, forget, bundle, compact });
 
 export * from '../index.js';

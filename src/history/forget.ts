@@ -9,7 +9,6 @@ import { readTotals } from '../storage/optimistic-totals.js';
 import type { JournalOp, JournalRecord, Totals } from '../storage/schema.js';
 import type { MemoryTx } from '../storage/store.js';
 import { plainStore, writer } from '../storage/store.js';
-import { releaseBodies } from './journal.js';
 import { recordSize } from './record-size.js';
 import { undoReply } from './undo-replies.js';
 
@@ -129,14 +128,23 @@ export async function forgetPath(tx: WriteTx, key: string, also: readonly string
     throw new MemoryToolError('not_found', undoReply.nothingToForget(key));
   }
 
-  // Requests run in order: entries and journal entries are gone before the release counts who holds each body.
+  // A body an entry no longer keeps goes if no file and no entry left holds it: read before any write, so that every
+  // write goes out in one run with the totals record after it (a closing page in Firefox commits what was sent).
+  const loose = [...new Set(released)];
+  const fileHolders = await Promise.all(loose.map((id) => byBody.getKey(id)));
+  const removedIds = new Set(removed);
+  const trimmedById = new Map(trimmed.map((record) => [idOf(record), record]));
+  const retained = new Set(
+    changes.flatMap((record) => (removedIds.has(idOf(record)) ? [] : (trimmedById.get(idOf(record)) ?? record).retains)),
+  );
+  const release = loose.filter((id, i) => fileHolders[i] === undefined && !retained.has(id));
+
   const journal = writer(tx, 'journal');
   for (const id of removed) journal.delete(id);
   for (const record of trimmed) journal.put(record);
   const after = deleteEntries(tx, gone, usage, live?.kind === 'folder' && keys.length === 1 ? key : undefined).usage;
   const bodies = writer(tx, 'bodies');
-  for (const id of forgotten) bodies.delete(id);
-  await releaseBodies(tx, released);
+  for (const id of [...forgotten, ...release]) bodies.delete(id);
   const { holder, ...rest } = after;
   return {
     deleted: gone.map((entry) => entry.path),

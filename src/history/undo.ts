@@ -1,4 +1,5 @@
-// Undo of one journaled change in one transaction: every step checked, then reversed, or nothing (./README.md).
+// Undo of one journaled change in one transaction: every read first, every step checked, then its writes sent together,
+// or nothing (./README.md, "Undo").
 
 import { MemoryToolError } from '../core/errors.js';
 import type { WriteResult } from '../commands/write-result.js';
@@ -9,7 +10,9 @@ import { undoReply } from './undo-replies.js';
 import type { EntryRecord, FileState, JournalOp, JournalRecord } from '../storage/schema.js';
 import type { MemoryTx } from '../storage/store.js';
 import type { MemoryChange } from '../core/change-events.js';
-import { folderRecord, getEntry, moveTree, movedThing, subtreeRange } from '../storage/entries.js';
+import { checkMove, folderRecord, movedThing } from '../storage/entries.js';
+import { EntryView } from '../storage/entry-view.js';
+import { writer } from '../storage/store.js';
 import type { RetiredBody } from '../storage/entries.js';
 
 type WriteTx = MemoryTx<'readwrite'>;
@@ -49,23 +52,29 @@ export async function undoChange(
   if (target.undone) throw new MemoryToolError('conflict', undoReply.alreadyUndone(id));
   if (target.forgotten) throw new MemoryToolError('conflict', undoReply.partlyForgotten(id));
   if (!target.undoable) throw new MemoryToolError('conflict', undoReply.notUndoable(id));
-  const entries = tx.objectStore('entries');
   const ops = [...target.ops].reverse();
 
-  // Check every step first, all reads at once, against the memory as the steps undone before it leave it (`undone`).
-  const current = await Promise.all(
-    ops.map((op) =>
-      op.type === 'move' ? Promise.all([getEntry(tx, op.to), getEntry(tx, op.from)]) : getEntry(tx, op.path),
+  // Every read first, all at once: the paths the steps name, the folders above them, the subtrees a step moves or
+  // empties, and the totals. The steps then run on that view and their writes go out together at the end.
+  const paths = ops.flatMap((op) => (op.type === 'move' ? [op.to, op.from] : [op.path]));
+  const view = new EntryView();
+  const [usage] = await Promise.all([
+    readTotals(tx),
+    view.load(
+      tx,
+      paths.flatMap((path) => [path, ...ancestorsOf(path)]),
+      ops.flatMap((op) => (op.type === 'move' ? [op.to] : op.type === 'folder' ? [op.path] : [])),
     ),
-  );
+  ]);
+
+  // Check every step, against the memory as the steps undone before it leave it (`undone`).
   /** What the paths the steps checked so far set will hold once they are undone. */
   const undone = new Map<string, Held>();
   /** Files to restore where the change left a folder, which the steps before must have taken away. */
   const overFolder = new Set<string>();
-  ops.forEach((op, i) => {
-    const live = current[i];
+  for (const op of ops) {
     if (op.type === 'file') {
-      const there = held(live as EntryRecord | undefined);
+      const there = held(view.get(op.path));
       if (!isAsLeft(undone.has(op.path) ? undone.get(op.path) : there, op.after)) {
         throw new MemoryToolError('conflict', undoReply.undoConflict(id, op.path));
       }
@@ -74,11 +83,11 @@ export async function undoChange(
     } else if (op.type === 'folder') {
       undone.set(op.path, op.before ? 'folder' : null);
     } else {
-      const [at, from] = live as [EntryRecord | undefined, EntryRecord | undefined];
+      const at = view.get(op.to);
       if (!at || !isWhatMoved(at, op)) throw new MemoryToolError('conflict', undoReply.undoConflict(id, op.to));
-      if (from) throw new MemoryToolError('conflict', undoReply.undoConflict(id, op.from));
+      if (view.get(op.from)) throw new MemoryToolError('conflict', undoReply.undoConflict(id, op.from));
     }
-  });
+  }
 
   // Folders the change removed come back with their own times, also when a file below them brings them back first.
   const folderTimes = new Map(
@@ -92,8 +101,8 @@ export async function undoChange(
   const inverse: JournalOp[] = [];
   const changes: MemoryChange[] = [];
   /** Makes the folders missing above `key` (deleted since, or with the change), and journals each as made. */
-  const folderFor = async (key: string): Promise<void> => {
-    for (const path of await ensureFolders(tx, key, id, folderAt)) {
+  const folderFor = (key: string): void => {
+    for (const path of ensureFolders(view, key, id, folderAt)) {
       inverse.push({ type: 'folder', path, before: false, after: true });
       changes.push({ type: 'write', path });
     }
@@ -104,28 +113,25 @@ export async function undoChange(
   for (const op of ops) {
     if (op.type === 'move') {
       // Checked above: what the change moved is still there.
-      const at = (await getEntry(tx, op.to)) as EntryRecord;
-      await folderFor(op.from);
-      await moveTree(
-        tx,
-        at,
-        op.from,
-        (moved, past) => new MemoryToolError('invalid_path', undoReply.undoPastLimits(id, moved, past)),
-      );
+      const at = view.get(op.to) as EntryRecord;
+      folderFor(op.from);
+      const moved = at.kind === 'folder' ? [at, ...view.below(op.to)] : [at];
+      checkMove(moved, op.from, (path, past) => new MemoryToolError('invalid_path', undoReply.undoPastLimits(id, path, past)));
+      view.move(moved, op.from);
       inverse.push({ type: 'move', from: op.to, to: op.from, ...movedThing(at) });
       changes.push({ type: 'rename', path: op.from, from: op.to });
     } else if (op.type === 'folder') {
-      const existing = await entries.get(op.path);
+      const existing = view.get(op.path);
       if (op.before && existing?.kind === 'file') {
         throw new MemoryToolError('conflict', undoReply.undoConflict(id, op.path));
       }
       if (op.before && !existing) {
-        await folderFor(op.path);
-        await entries.put(folderAt(op.path));
+        folderFor(op.path);
+        view.put(folderAt(op.path));
         inverse.push({ type: 'folder', path: op.path, before: false, after: true });
         changes.push({ type: 'write', path: op.path });
-      } else if (!op.before && existing?.kind === 'folder' && (await entries.count(subtreeRange(op.path))) === 0) {
-        await entries.delete(op.path);
+      } else if (!op.before && existing?.kind === 'folder' && view.below(op.path).length === 0) {
+        view.delete(op.path);
         inverse.push({
           type: 'folder',
           path: op.path,
@@ -146,12 +152,12 @@ export async function undoChange(
           throw new MemoryToolError('too_large', undoReply.undoTooLarge(id));
         }
         // A folder the change put here that could not go (written in since): the file cannot come back.
-        if (overFolder.has(op.path) && (await entries.get(op.path))?.kind === 'folder') {
+        if (overFolder.has(op.path) && view.get(op.path)?.kind === 'folder') {
           throw new MemoryToolError('conflict', undoReply.undoConflict(id, op.path));
         }
-        await folderFor(op.path);
+        folderFor(op.path);
         const { bodyId, size, createdAt, updatedAt } = op.before;
-        await entries.put({
+        view.put({
           path: op.path,
           parent: parentOf(op.path),
           kind: 'file',
@@ -164,35 +170,30 @@ export async function undoChange(
         bytes += size;
         files++;
       } else {
-        await entries.delete(op.path);
+        view.delete(op.path);
       }
       inverse.push({ type: 'file', path: op.path, before: op.after, after: op.before });
       changes.push(op.before ? { type: 'write', path: op.path } : { type: 'delete', path: op.path });
     }
   }
-  const usage = await readTotals(tx);
   const after = { ...usage, bytes: usage.bytes + bytes, files: usage.files + files };
   if ((bytes > 0 && after.bytes > limits.maxTotalBytes) || (files > 0 && after.files > limits.maxFiles)) {
     throw new MemoryToolError('too_large', undoReply.undoTooLarge(id));
   }
+  // Sent in one run with the undone mark and the journal record that follow (../tool/undo-action.ts).
+  view.send(tx);
   return { reply: undoReply.undone(id), changes, ops: inverse, retired, usage: after };
 }
 
 /** Makes the missing folders above `key` as `record` has them, and gives those made; refuses if one is a file now. */
-async function ensureFolders(
-  tx: WriteTx,
-  key: string,
-  id: number,
-  record: (path: string) => EntryRecord,
-): Promise<string[]> {
-  const entries = tx.objectStore('entries');
+function ensureFolders(view: EntryView, key: string, id: number, record: (path: string) => EntryRecord): string[] {
   const made: string[] = [];
   for (const folder of ancestorsOf(key)) {
     if (folder === MEMORY_ROOT) continue;
-    const existing = await entries.get(folder);
+    const existing = view.get(folder);
     if (existing?.kind === 'file') throw new MemoryToolError('conflict', undoReply.undoConflict(id, folder));
     if (!existing) {
-      await entries.put(record(folder));
+      view.put(record(folder));
       made.push(folder);
     }
   }
@@ -206,6 +207,6 @@ function isWhatMoved(at: EntryRecord, op: Extract<JournalOp, { type: 'move' }>):
 }
 
 /** Marks entry `id` undone (kept in the history so the undo itself can be seen and undone). */
-export async function markUndone(tx: WriteTx, entry: JournalRecord): Promise<void> {
-  await tx.objectStore('journal').put({ ...entry, undone: true });
+export function markUndone(tx: WriteTx, entry: JournalRecord): void {
+  writer(tx, 'journal').put({ ...entry, undone: true });
 }

@@ -113,6 +113,25 @@ export function sendMove(
   const [source] = moved;
   if (!source) return;
   const from = source.path;
+  checkMove(moved, to, refuse);
+  const entries = writer(tx, 'entries');
+  entries.delete(from);
+  if (source.kind === 'folder') entries.delete(subtreeRange(from));
+  for (const entry of moved) {
+    const path = to + entry.path.slice(from.length);
+    entries.put({ ...entry, path, parent: parentOf(path) });
+  }
+}
+
+/** Throws `refuse` for the first path of `moved` (its source first) that a move to `to` puts past the path limits. */
+export function checkMove(
+  moved: readonly EntryRecord[],
+  to: string,
+  refuse: (path: string, past: string) => MemoryToolError,
+): void {
+  const [source] = moved;
+  if (!source) return;
+  const from = source.path;
   // Only a move to a deeper or longer place can put a path past a limit.
   if (source.kind === 'folder' && (depthOf(to) > depthOf(from) || utf8Length(to) > utf8Length(from))) {
     for (const entry of moved) {
@@ -120,13 +139,6 @@ export function sendMove(
       const past = pastPathLimits(path);
       if (past) throw refuse(path, PAST_LIMITS[past]);
     }
-  }
-  const entries = writer(tx, 'entries');
-  entries.delete(from);
-  if (source.kind === 'folder') entries.delete(subtreeRange(from));
-  for (const entry of moved) {
-    const path = to + entry.path.slice(from.length);
-    entries.put({ ...entry, path, parent: parentOf(path) });
   }
 }
 

@@ -4,7 +4,9 @@ import { openDB, unwrap } from 'idb';
 import type { IDBPTransaction } from 'idb';
 import { MemoryToolError, isMemoryToolError } from '../core/errors.js';
 import { reply } from '../core/replies.js';
+import { settleCompaction } from './compact.js';
 import { DB_VERSION, upgradeMemoryDb } from './schema.js';
+import { withStorageLock } from './storage-lock.js';
 import type { MemoryDb, MemorySchema, StoreName } from './schema.js';
 
 export type MemoryTx<Mode extends IDBTransactionMode> = IDBPTransaction<MemorySchema, StoreName[], Mode>;
@@ -14,6 +16,9 @@ export const ALL_STORES: StoreName[] = ['entries', 'bodies', 'journal', 'sync'];
 
 /** How long an open may wait for another tab that holds an older version open and does not let go. */
 export const BLOCKED_WAIT_MS = 5000;
+
+/** How many blocked waits an open that hears no `blocked` waits before it gives up (30 s by default). */
+export const STALL_WAIT_FACTOR = 6;
 
 export class MemoryStore {
   readonly dbName: string;
@@ -129,38 +134,66 @@ export class MemoryStore {
       return Promise.reject(new MemoryToolError('storage', reply.storage(reply.noIndexedDb())));
     }
     if (!this.#db) {
-      const opening: Promise<MemoryDb> = new Promise((resolve, reject) => {
-        let gaveUp = false;
-        // Timed from the start, not from `blocked`: an open queued behind another tab's delete or upgrade hears no
-        // `blocked` of its own. Over once the upgrade runs or the open ends.
-        const timer = setTimeout(() => {
-          gaveUp = true;
-          reject(new MemoryToolError('storage', reply.blocked()));
-        }, this.#blockedWaitMs);
-        openDB<MemorySchema>(this.dbName, DB_VERSION, {
-          upgrade: (db, oldVersion, newVersion, transaction) => {
-            clearTimeout(timer);
-            upgradeMemoryDb(db, oldVersion, newVersion, transaction);
-          },
-          blocking: () => this.#drop(opening),
-          terminated: () => this.#drop(opening),
-        }).then(
-          (db) => {
-            clearTimeout(timer);
-            if (gaveUp) db.close();
-            else resolve(db);
-          },
-          (error: unknown) => {
-            clearTimeout(timer);
-            reject(error);
-          },
-        );
+      // Under the storage lock: no compaction is under way in another tab, and one a closed page left is finished.
+      const opening: Promise<MemoryDb> = withStorageLock(this.dbName, async () => {
+        await settleCompaction(this.dbName, this.#blockedWaitMs);
+        return this.#open(() => opening);
       });
       this.#db = opening;
       opening.catch(() => this.#drop(opening));
     }
     return this.#db.catch((error: unknown) => {
       throw toMemoryError(error);
+    });
+  }
+
+  /** One open of the database, given up after the blocked wait (`self`: the promise it becomes, to drop). */
+  #open(self: () => Promise<MemoryDb>): Promise<MemoryDb> {
+    return new Promise((resolve, reject) => {
+      let gaveUp = false;
+      let heardBlocked = false;
+      const began = Date.now();
+      const giveUp = (error: MemoryToolError): void => {
+        gaveUp = true;
+        reject(error);
+      };
+      // Timed from the start, not from `blocked`: an open queued behind another tab's delete or upgrade hears no
+      // `blocked` of its own. One that hears none may also wait for the browser itself: WebKit answers no open of
+      // the origin while it rolls back a transaction of a tab that closed part-way (4-12 s seen). So only an open
+      // another connection keeps `blocked` fails after the blocked wait; one that hears nothing waits
+      // STALL_WAIT_FACTOR times as long and then says what it may be. Over once the upgrade runs or the open ends.
+      let timer = setTimeout(() => {
+        if (heardBlocked) giveUp(new MemoryToolError('storage', reply.blocked()));
+        else {
+          const total = this.#blockedWaitMs * STALL_WAIT_FACTOR;
+          timer = setTimeout(() => giveUp(new MemoryToolError('storage', reply.stalled(total))), total - this.#blockedWaitMs);
+        }
+      }, this.#blockedWaitMs);
+      openDB<MemorySchema>(this.dbName, DB_VERSION, {
+        blocked: () => {
+          heardBlocked = true;
+          if (!gaveUp && Date.now() - began >= this.#blockedWaitMs) {
+            clearTimeout(timer);
+            giveUp(new MemoryToolError('storage', reply.blocked()));
+          }
+        },
+        upgrade: (db, oldVersion, newVersion, transaction) => {
+          clearTimeout(timer);
+          upgradeMemoryDb(db, oldVersion, newVersion, transaction);
+        },
+        blocking: () => this.#drop(self()),
+        terminated: () => this.#drop(self()),
+      }).then(
+        (db) => {
+          clearTimeout(timer);
+          if (gaveUp) db.close();
+          else resolve(db);
+        },
+        (error: unknown) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      );
     });
   }
 

@@ -11,6 +11,7 @@ type TreeReads = typeof import('../storage/tree-reads.js');
 type Expire = typeof import('./expire-action.js');
 type Forget = typeof import('./forget-action.js');
 type Bundle = typeof import('../bundle/bundle.js');
+type Compact = typeof import('./compact-action.js');
 
 /** Every part, as modules: what the worker entry imports statically. */
 export interface LoadedParts {
@@ -20,6 +21,7 @@ export interface LoadedParts {
   expire: Expire;
   forget: Forget;
   bundle: Bundle;
+  compact: Compact;
 }
 
 let provided: LoadedParts | undefined;
@@ -54,6 +56,7 @@ export const parts = {
   expire: () => (provided ? Promise.resolve(provided.expire) : load(() => import('./expire-action.js'))),
   forget: () => (provided ? Promise.resolve(provided.forget) : load(() => import('./forget-action.js'))),
   bundle: () => (provided ? Promise.resolve(provided.bundle) : load(() => import('../bundle/bundle.js'))),
+  compact: () => (provided ? Promise.resolve(provided.compact) : load(() => import('./compact-action.js'))),
 };
 
 /** Fetches every part now. */

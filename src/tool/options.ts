@@ -54,6 +54,16 @@ export interface ForgetReport {
 }
 
 /** What `tool.clearHistory()` erased. It cannot be undone. */
+/** What `tool.compactStorage()` moved to the fresh database. */
+export interface CompactReport {
+  /** Files in the memory. */
+  files: number;
+  /** Texts kept: the files' and the old versions the history holds. */
+  bodies: number;
+  /** History entries. */
+  changes: number;
+}
+
 export interface ClearHistoryReport {
   /** How many history entries were deleted. */
   removedChanges: number;

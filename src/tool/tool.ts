@@ -37,6 +37,7 @@ import { registerInternals } from './internals.js';
 import { parts, preloadParts } from './lazy-parts.js';
 import type {
   ClearHistoryReport,
+  CompactReport,
   ExpireReport,
   ForgetReport,
   IndexedDBMemoryToolOptions,
@@ -258,6 +259,19 @@ export class IndexedDBMemoryTool {
    */
   async clearHistory(): Promise<ClearHistoryReport> {
     return this.#inTurn(async () => (await parts.forget()).clearHistory(this.#actions));
+  }
+
+  /**
+   * Moves the memory to a fresh database and deletes the old one, so that what `forget()` and `clearHistory()`
+   * erased (and every other delete) leaves the browser's files on disk too: IndexedDB engines keep deleted records
+   * in their logs and free pages until they happen to reuse them. Every file, history entry and sync baseline stays.
+   * Other tabs step aside for it and reconnect; a page closed part-way loses nothing (the next open finishes it).
+   */
+  async compactStorage(): Promise<CompactReport> {
+    return this.#inTurn(async () => {
+      await this.#access.flush();
+      return (await parts.compact()).compactStorage(this.dbName);
+    });
   }
 
   /** Writes pending access times now (they are otherwise written shortly after the views). */

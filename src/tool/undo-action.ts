@@ -17,7 +17,7 @@ export async function undo(ctx: HistoryActionContext, id: number | undefined): P
   const result = await ctx.writes.run(async (tx, remember) => {
     const target = await findUndoTarget(tx, id);
     const undone = await undoChange(tx, target, ctx.limits, now);
-    await markUndone(tx, target);
+    markUndone(tx, target);
     const draft = {
       actor: 'user',
       command: 'undo',
