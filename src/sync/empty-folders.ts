@@ -30,18 +30,23 @@ export async function removeEmptyFolders(
  */
 export async function removeEmptiedFolders(
   remote: SyncRemote,
-  /** Remote paths this pass deleted or moved away. */
-  freed: readonly string[],
-  /** Remote paths listed or moved to: those not freed are still there and keep their folders. */
-  listed: Iterable<string>,
-  pushed: readonly string[],
+  pass: {
+    /** Remote paths this pass deleted or moved away. */
+    freed: readonly string[];
+    /** Remote paths the listing showed: those not freed are still there and keep their folders. */
+    listed: Iterable<string>;
+    /** Remote paths this pass moved files to. */
+    arrived: Iterable<string>;
+    /** Remote paths this pass is about to write. */
+    pushed: readonly string[];
+  },
   signal: AbortSignal,
 ): Promise<void> {
-  if (!remote.emptyFoldersSeen || !remote.removeEmptyFolder || freed.length === 0) return;
-  const gone = new Set(freed);
-  const kept = foldersAbove([...listed].filter((path) => !gone.has(path)));
-  const emptied = [...foldersAbove(freed)].filter((folder) => !kept.has(folder));
-  const inTheWay = pushed.filter((path) => emptied.includes(path));
+  if (!remote.emptyFoldersSeen || !remote.removeEmptyFolder || pass.freed.length === 0) return;
+  const gone = new Set(pass.freed);
+  const kept = foldersAbove([...[...pass.listed].filter((path) => !gone.has(path)), ...pass.arrived]);
+  const emptied = [...foldersAbove(pass.freed)].filter((folder) => !kept.has(folder));
+  const inTheWay = pass.pushed.filter((path) => emptied.includes(path));
   await eachLimited(
     inTheWay,
     remote.concurrency,

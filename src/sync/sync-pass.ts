@@ -195,7 +195,8 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
       signal,
     );
     // A folder they emptied where a file of its name is pushed goes now (WebDAV keeps it), so the push can land.
-    await removeEmptiedFolders(remote, freed, [...remoteFiles.keys(), ...remoteMoves.map((move) => move.to)], pushes.map((push) => push.path), signal);
+    const arrived = remoteMoves.map((move) => move.to);
+    await removeEmptiedFolders(remote, { freed, listed: remoteFiles.keys(), arrived, pushed: pushes.map((push) => push.path) }, signal);
     for (const aside of movedAside) pulls.push({ path: aside.path, remote: aside.remote, expectLocal: null, base: undefined });
 
     // 2. Reads: the local texts the compares and pushes need, and the remote texts to bring here.
