@@ -12,9 +12,10 @@ import { carryForgets } from './forget-pass.js';
 import { applyLocal } from './local-apply.js';
 import type { LocalStep } from './local-apply.js';
 import { readLocal, readTexts } from './local-files.js';
+import { holdMassDeletes } from './delete-guard.js';
 import { decide, settle } from './merge-plan.js';
 import type { Baseline, LocalFile } from './merge-plan.js';
-import { removeEmptyFolders } from './empty-folders.js';
+import { removeEmptiedFolders, removeEmptyFolders } from './empty-folders.js';
 import { eachLimited } from './pool.js';
 import type { RemoteFile, SyncRemote } from './remote.js';
 import { movingRemote, refusable } from './remote-calls.js';
@@ -155,16 +156,10 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
   }
 
   // The mass-deletion guard, each direction apart: a wiped remote or a wiped memory is held, not mirrored.
-  const tooMany = (count: number): boolean =>
-    !settings.confirmDeletes &&
-    count > settings.deleteGuard.min &&
-    count > settings.deleteGuard.share * local.synced.size;
-  for (const [side, deletes] of [['remote', remoteDeletes], ['local', localDeletes]] as const) {
-    if (!tooMany(deletes.length)) continue;
-    report.held.push(...deletes.map((gone) => ({ path: shown(gone.path), side })));
-    deletes.length = 0;
-  }
+  const held = holdMassDeletes(settings.deleteGuard, settings.confirmDeletes, local.synced.size, { remote: remoteDeletes, local: localDeletes });
+  report.held.push(...held.map((gone) => ({ ...gone, path: shown(gone.path) })));
 
+  const freed: string[] = []; // the remote paths the moves and deletes below free
   const save = (): Promise<unknown> => applyLocal(tool, mountFolder, settings.mountKey, [], updates.splice(0));
   try {
     // 1. There: empty folders, moves and deletes first, so the paths they free can be written.
@@ -180,6 +175,7 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
             skip(path, why, true),
           );
           if (!moved) return;
+          freed.push(move.from);
           updates.push({ path: move.from, clear: true });
           if (move.bodyId !== undefined && move.base) {
             updates.push({ path: move.to, base: { local: move.bodyId, sha256: move.base.sha256, remote: moved } });
@@ -191,12 +187,16 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
           const { gone } = job;
           const done = await refusable(() => remote.delete(gone.expected, { signal }).then(() => true), gone.path, skip);
           if (!done) return;
+          freed.push(gone.path);
           updates.push({ path: gone.path, clear: true });
           report.deleted.push(shown(gone.path));
         }
       },
       signal,
     );
+    // A folder they emptied where a file of its name is pushed goes now (WebDAV keeps it), so the push can land.
+    const arrived = remoteMoves.map((move) => move.to);
+    await removeEmptiedFolders(remote, { freed, listed: remoteFiles.keys(), arrived, pushed: pushes.map((push) => push.path) }, signal);
     for (const aside of movedAside) pulls.push({ path: aside.path, remote: aside.remote, expectLocal: null, base: undefined });
 
     // 2. Reads: the local texts the compares and pushes need, and the remote texts to bring here.

@@ -68,7 +68,7 @@ describe('an empty folder here', () => {
 });
 
 describe('a folder the remote keeps (like WebDAV)', () => {
-  it('is removed once emptied on both sides, and a file of its name is then sent', async () => {
+  it('is removed in the pass whose delete empties it, so a file of its name is pushed in that pass, not put aside', async () => {
     const remote = new MemoryRemote({ ids: false, folders: true });
     const tool = await open();
     const sync = createMemorySync(tool, { remote: remote.handle(), interval: null });
@@ -76,11 +76,49 @@ describe('a folder the remote keeps (like WebDAV)', () => {
     await sync.syncNow();
     await tool.delete({ command: 'delete', path: '/memories/notes' });
     await create(tool, '/memories/notes', 'a file now\n');
-    // The first pass deletes notes/a.md there; the folder it leaves is in the file's way until the next listing.
-    expect(await sync.syncNow()).toMatchObject({ deleted: ['/memories/notes/a.md'], conflicts: [] });
-    const report = await sync.syncNow();
-    expect(report).toMatchObject({ pushed: ['/memories/notes'], skipped: [] });
+    expect(await sync.syncNow()).toMatchObject({ deleted: ['/memories/notes/a.md'], pushed: ['/memories/notes'], conflicts: [], skipped: [] });
     expect(remote.snapshot()).toEqual({ '/notes': 'a file now\n' });
+    expect([...remote.folders]).toEqual([]);
+    expect(await sync.syncNow()).toMatchObject({ pulled: [], pushed: [], deleted: [], conflicts: [], skipped: [] });
+    expect(await memoryFiles(tool)).toEqual({ '/notes': 'a file now\n' });
+  });
+
+  it('emptied with a folder inside it goes after that one, in the same pass', async () => {
+    const remote = new MemoryRemote({ ids: false, folders: true });
+    const tool = await open();
+    const sync = createMemorySync(tool, { remote: remote.handle(), interval: null });
+    await create(tool, '/memories/p/q/r.md', 'one\n');
+    await sync.syncNow();
+    await tool.delete({ command: 'delete', path: '/memories/p' });
+    await create(tool, '/memories/p', 'a file now\n');
+    expect(await sync.syncNow()).toMatchObject({ deleted: ['/memories/p/q/r.md'], pushed: ['/memories/p'], conflicts: [], skipped: [] });
+    expect(remote.snapshot()).toEqual({ '/p': 'a file now\n' });
+    expect([...remote.folders]).toEqual([]);
+  });
+
+  it('emptied by a rename here is removed in that pass too, so a file of its name is pushed', async () => {
+    const remote = new MemoryRemote({ ids: false, folders: true });
+    const tool = await open();
+    const sync = createMemorySync(tool, { remote: remote.handle(), interval: null });
+    await create(tool, '/memories/p/q/r.md', 'one\n');
+    await sync.syncNow();
+    await tool.rename({ command: 'rename', old_path: '/memories/p/q/r.md', new_path: '/memories/s.md' });
+    await tool.delete({ command: 'delete', path: '/memories/p/q' });
+    await create(tool, '/memories/p/q', 'a file now\n');
+    expect(await sync.syncNow()).toMatchObject({ pushed: ['/memories/s.md', '/memories/p/q'], conflicts: [], skipped: [] });
+    expect(remote.snapshot()).toEqual({ '/p/q': 'a file now\n', '/s.md': 'one\n' });
+  });
+
+  it('emptied where nothing of its name is pushed waits for the next listing', async () => {
+    const remote = new MemoryRemote({ ids: false, folders: true });
+    const tool = await open();
+    const sync = createMemorySync(tool, { remote: remote.handle(), interval: null });
+    await create(tool, '/memories/notes/a.md', 'a');
+    await sync.syncNow();
+    await tool.delete({ command: 'delete', path: '/memories/notes/a.md' });
+    expect(await sync.syncNow()).toMatchObject({ deleted: ['/memories/notes/a.md'] });
+    expect(remote.count('removeEmptyFolder')).toBe(0);
+    await sync.syncNow();
     expect([...remote.folders]).toEqual([]);
   });
 
