@@ -1,5 +1,6 @@
 // Renames in a pass: a local file whose body left a synced path for a new one (a rename here keeps the body id), a
-// remote file whose id did (Memory Stores keeps a memory's id); and the tree shapes a rename must not land on.
+// remote file whose id did (Memory Stores keeps a memory's id), the same rename on both sides; and the tree shapes a
+// rename must not land on.
 
 import type { LocalStep } from './local-apply.js';
 import type { LocalSnapshot } from './local-files.js';
@@ -23,7 +24,10 @@ export interface Pull {
   base: Baseline | undefined;
 }
 
-/** Pairs renames: a local file whose body left a synced path for a new one, a remote file whose id did. */
+/**
+ * Pairs renames: a local file whose body left a synced path for a new one, a remote file whose id did. Returns the
+ * baseline a compare without one borrows from the same rename made on both sides (`sameRenames`).
+ */
 export function findRenames(
   local: LocalSnapshot,
   remoteFiles: ReadonlyMap<string, RemoteFile>,
@@ -34,7 +38,7 @@ export function findRenames(
   pulls: Pull[],
   freeThere: (path: string) => boolean,
   freeHere: (path: string) => boolean,
-): void {
+): (hereSha: string, thereSha: string) => Baseline | undefined {
   const newHere = new Map<number, string>();
   for (const [path, file] of local.files) if (!local.synced.has(path) && !remoteFiles.has(path)) newHere.set(file.bodyId, path);
   const newThere = new Map<string, RemoteFile>();
@@ -66,6 +70,27 @@ export function findRenames(
       if (!same) pulls.push({ path: moved.path, remote: moved, expectLocal: base.local, base: undefined });
     }
   }
+  return sameRenames(local, remoteFiles);
+}
+
+/**
+ * The same rename made on both sides, found by its text (neither an id nor a body says it once a side has edited the
+ * file, and WebDAV lists no id): a path new on both sides, compared without a baseline, borrows the baseline of a
+ * synced path gone from both when exactly one side still holds the text agreed there. That side is unchanged since,
+ * so the other side's edit is carried over it, not made a conflict copy. Returns the lookup by the two sides' hashes.
+ */
+function sameRenames(
+  local: LocalSnapshot,
+  remoteFiles: ReadonlyMap<string, RemoteFile>,
+): (hereSha: string, thereSha: string) => Baseline | undefined {
+  const gone = new Map<string, Baseline>();
+  for (const [path, base] of local.synced) if (!local.files.has(path) && !remoteFiles.has(path)) gone.set(base.sha256, base);
+  return (hereSha, thereSha) => {
+    const here = gone.get(hereSha);
+    const there = gone.get(thereSha);
+    // Both sides holding a text agreed at one of those paths are two renames onto one name: both versions are kept.
+    return here && there ? undefined : (here ?? there);
+  };
 }
 
 /** Whether a folder above `path` is a file in `files`. */

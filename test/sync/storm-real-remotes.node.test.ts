@@ -38,7 +38,6 @@ const KNOWN_ISSUES: Record<string, Partial<StormPlan>> = {
   'issue 32 item 5: WebDAV races (Apache 500 or 403 taken as server or auth)': { tolerateDavRaces: true },
   'issue 32 item 6: a conflict copy that cannot be written here loses the local version': { longNames: false },
   // Met once, in an earlier draw of the storm; its shortest steps (and the next one's) are in storm-found.node.test.ts.
-  'new: two devices rename a file to the same name, one edits it: a conflict copy of that edit': { sameRenames: false },
   'new: a file written where a folder was deleted goes aside as a conflict copy, in the pass that empties the folder': {
     tolerateCopyBesideNothing: true,
   },
