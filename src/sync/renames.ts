@@ -38,7 +38,7 @@ export function findRenames(
   pulls: Pull[],
   freeThere: (path: string) => boolean,
   freeHere: (path: string) => boolean,
-): (hereSha: string, thereSha: string) => Baseline | undefined {
+): (hereBody: number, thereSha: string) => Baseline | undefined {
   const newHere = new Map<number, string>();
   for (const [path, file] of local.files) if (!local.synced.has(path) && !remoteFiles.has(path)) newHere.set(file.bodyId, path);
   const newThere = new Map<string, RemoteFile>();
@@ -74,22 +74,27 @@ export function findRenames(
 }
 
 /**
- * The same rename made on both sides, found by its text (neither an id nor a body says it once a side has edited the
- * file, and WebDAV lists no id): a path new on both sides, compared without a baseline, borrows the baseline of a
- * synced path gone from both when exactly one side still holds the text agreed there. That side is unchanged since,
- * so the other side's edit is carried over it, not made a conflict copy. Returns the lookup by the two sides' hashes.
+ * The same rename made on both sides: a path new on both, compared without a baseline, borrows the baseline of a synced
+ * path that holds its agreed file on neither side any more (moved, deleted or replaced) when one side of the new path
+ * is still that file: here its body (a rename keeps it), there its agreed text (WebDAV lists no id, and an id says
+ * nothing of an edit). That side is unchanged since, so the other side's edit is carried over it, not made a copy.
  */
 function sameRenames(
   local: LocalSnapshot,
   remoteFiles: ReadonlyMap<string, RemoteFile>,
-): (hereSha: string, thereSha: string) => Baseline | undefined {
-  const gone = new Map<string, Baseline>();
-  for (const [path, base] of local.synced) if (!local.files.has(path) && !remoteFiles.has(path)) gone.set(base.sha256, base);
-  return (hereSha, thereSha) => {
-    const here = gone.get(hereSha);
-    const there = gone.get(thereSha);
-    // Both sides holding a text agreed at one of those paths are two renames onto one name: both versions are kept.
-    return here && there ? undefined : (here ?? there);
+): (hereBody: number, thereSha: string) => Baseline | undefined {
+  const byBody = new Map<number, Baseline>();
+  const byText = new Map<string, Baseline>();
+  for (const [path, base] of local.synced) {
+    if (local.files.get(path)?.bodyId === base.local || remoteFiles.get(path)?.version === base.remote.version) continue;
+    byBody.set(base.local, base);
+    byText.set(base.sha256, base);
+  }
+  return (hereBody, thereSha) => {
+    const here = byBody.get(hereBody);
+    const there = byText.get(thereSha);
+    // Each side still the agreed file of another path: two renames onto one name, both versions kept.
+    return here && there && here !== there ? undefined : (here ?? there);
   };
 }
 

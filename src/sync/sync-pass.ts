@@ -219,7 +219,7 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
         const here = localSha.get(c.path);
         const there = read[i] ?? (listed ? c.remote.sha256 : undefined);
         if (here === undefined || there === undefined) continue; // changed, gone or unreadable: next pass
-        const outcome = settle(c.base ?? renamedAlike(here, there), here, there);
+        const outcome = settle(c.base ?? renamedAlike(c.local.bodyId, there), here, there);
         if ((outcome === 'pull' || outcome === 'conflict') && read[i] === undefined) {
           unsure.push(c);
           continue;

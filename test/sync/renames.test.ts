@@ -73,6 +73,24 @@ describe.each([
     expect(remote.snapshot()).toEqual({ '/y.md': 'two\n' });
   });
 
+  it('the one that renamed a stale version pulls the edit the other made first, though another file took the old name', async () => {
+    const remote = new MemoryRemote({ ids });
+    const [a, b] = [await device(remote), await device(remote)];
+    await write(a.tool, '/x.md', 'one\n');
+    await write(a.tool, '/z.md', 'zed\n');
+    await a.sync.syncNow();
+    await b.sync.syncNow();
+    await write(a.tool, '/x.md', 'two\n');
+    await a.sync.syncNow();
+    await rename(a.tool, '/x.md', '/y.md');
+    await a.sync.syncNow();
+    await rename(b.tool, '/x.md', '/y.md');
+    await rename(b.tool, '/z.md', '/x.md');
+    expect((await b.sync.syncNow()).conflicts).toEqual([]);
+    expect(await files(b.tool)).toEqual({ '/x.md': 'zed\n', '/y.md': 'two\n' });
+    expect(remote.snapshot()).toEqual({ '/x.md': 'zed\n', '/y.md': 'two\n' });
+  });
+
   it('edits on both sides after the rename still keep both versions, as a conflict copy', async () => {
     const remote = new MemoryRemote({ ids });
     const [a, b] = await renamedOnBoth(remote);
