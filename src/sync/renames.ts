@@ -1,5 +1,6 @@
 // Renames in a pass: a local file whose body left a synced path for a new one (a rename here keeps the body id), a
-// remote file whose id did (Memory Stores keeps a memory's id); and the tree shapes a rename must not land on.
+// remote file whose id did (Memory Stores keeps a memory's id), the same rename on both sides; and the tree shapes a
+// rename must not land on.
 
 import type { LocalStep } from './local-apply.js';
 import type { LocalSnapshot } from './local-files.js';
@@ -23,7 +24,10 @@ export interface Pull {
   base: Baseline | undefined;
 }
 
-/** Pairs renames: a local file whose body left a synced path for a new one, a remote file whose id did. */
+/**
+ * Pairs renames: a local file whose body left a synced path for a new one, a remote file whose id did. Returns the
+ * baseline a compare without one borrows from the same rename made on both sides (`sameRenames`).
+ */
 export function findRenames(
   local: LocalSnapshot,
   remoteFiles: ReadonlyMap<string, RemoteFile>,
@@ -34,7 +38,7 @@ export function findRenames(
   pulls: Pull[],
   freeThere: (path: string) => boolean,
   freeHere: (path: string) => boolean,
-): void {
+): (hereBody: number, thereSha: string) => Baseline | undefined {
   const newHere = new Map<number, string>();
   for (const [path, file] of local.files) if (!local.synced.has(path) && !remoteFiles.has(path)) newHere.set(file.bodyId, path);
   const newThere = new Map<string, RemoteFile>();
@@ -66,6 +70,32 @@ export function findRenames(
       if (!same) pulls.push({ path: moved.path, remote: moved, expectLocal: base.local, base: undefined });
     }
   }
+  return sameRenames(local, remoteFiles);
+}
+
+/**
+ * The same rename made on both sides: a path new on both, compared without a baseline, borrows the baseline of a synced
+ * path that holds its agreed file on neither side any more (moved, deleted or replaced) when one side of the new path
+ * is still that file: here its body (a rename keeps it), there its agreed text (WebDAV lists no id, and an id says
+ * nothing of an edit). That side is unchanged since, so the other side's edit is carried over it, not made a copy.
+ */
+function sameRenames(
+  local: LocalSnapshot,
+  remoteFiles: ReadonlyMap<string, RemoteFile>,
+): (hereBody: number, thereSha: string) => Baseline | undefined {
+  const byBody = new Map<number, Baseline>();
+  const byText = new Map<string, Baseline>();
+  for (const [path, base] of local.synced) {
+    if (local.files.get(path)?.bodyId === base.local || remoteFiles.get(path)?.version === base.remote.version) continue;
+    byBody.set(base.local, base);
+    byText.set(base.sha256, base);
+  }
+  return (hereBody, thereSha) => {
+    const here = byBody.get(hereBody);
+    const there = byText.get(thereSha);
+    // Each side still the agreed file of another path: two renames onto one name, both versions kept.
+    return here && there && here !== there ? undefined : (here ?? there);
+  };
 }
 
 /** Whether a folder above `path` is a file in `files`. */

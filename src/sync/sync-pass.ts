@@ -98,7 +98,7 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
   // lands on a file/folder collision goes the long way (a delete and a new file), so the collision rules below apply.
   const freeThere = (path: string): boolean => !remoteFolders.has(path) && !aboveIsFile(path, remoteFiles);
   const freeHere = (path: string): boolean => !localFolders.has(path) && !aboveIsFile(path, local.files);
-  findRenames(local, remoteFiles, remote, handled, remoteMoves, localSteps, pulls, freeThere, freeHere);
+  const renamedAlike = findRenames(local, remoteFiles, remote, handled, remoteMoves, localSteps, pulls, freeThere, freeHere);
 
   // A file on one side where the other has a folder: the folder keeps the name, the file moves aside.
   for (const [path, file] of local.files) {
@@ -219,7 +219,7 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
         const here = localSha.get(c.path);
         const there = read[i] ?? (listed ? c.remote.sha256 : undefined);
         if (here === undefined || there === undefined) continue; // changed, gone or unreadable: next pass
-        const outcome = settle(c.base, here, there);
+        const outcome = settle(c.base ?? renamedAlike(c.local.bodyId, there), here, there);
         if ((outcome === 'pull' || outcome === 'conflict') && read[i] === undefined) {
           unsure.push(c);
           continue;

@@ -31,8 +31,6 @@ import type { MemoryStoresServer } from '../servers/memory-stores-server.js';
  * runs whole (what `SYNC_STORM_FULL=1` runs today).
  */
 const KNOWN_ISSUES: Record<string, Partial<StormPlan>> = {
-  // Met once, in an earlier draw of the storm; its shortest steps are in storm-found.node.test.ts.
-  'new: two devices rename a file to the same name, one edits it: a conflict copy of that edit': { sameRenames: false },
 };
 
 /** The whole storm. */
