@@ -30,8 +30,7 @@ import type { MemoryStoresServer } from '../servers/memory-stores-server.js';
  * would only find it again. Remove an entry once its fix is merged; with every fix in, this list is `{}` and the storm
  * runs whole (what `SYNC_STORM_FULL=1` runs today).
  */
-const KNOWN_ISSUES: Record<string, Partial<StormPlan>> = {
-};
+const KNOWN_ISSUES: Record<string, Partial<StormPlan>> = {};
 
 /** The whole storm. */
 const FULL: StormPlan = {
