@@ -155,8 +155,9 @@ export class StormOracle {
 
   /**
    * After a sync pass on `device`: no deleted path back, and every conflict copy it made explained: by another
-   * version at its path that is neither its ancestor nor its descendant, or by a folder of that name — here, or on the
-   * remote before the pass (`server`) holding a version that no command of this device had deleted.
+   * version at its path that is neither its ancestor nor its descendant, by an older one another device renamed into
+   * the path as this one renamed its own there, or by a folder of that name — here, or on the remote before the pass
+   * (`server`) holding a binary or a version that no command of this device had deleted.
    */
   afterPass(device: number, after: DeviceView, step: number, server: ServerFiles): void {
     const before = this.views[device] as DeviceView;
@@ -177,8 +178,10 @@ export class StormOracle {
       if (original === undefined || before.files.has(copy) || this.#copiesSeen.has(name)) continue;
       this.#copiesSeen.add(name);
       const below = (path: string) => path.startsWith(`${original}/`);
+      // A binary planted there counts too: no device can take, move or delete it, so its folder keeps the name.
       const folder =
         [...after.files.keys()].some(below) ||
+        [...server.binaries.keys()].some(below) ||
         [...server.texts].some(([path, text]) => below(path) && this.#killedBy.get(tagOf(text) ?? '?') !== device);
       const there = after.files.get(original);
       // A copy of a version older than the one at its path is explained by a rename into the path since this
@@ -189,7 +192,19 @@ export class StormOracle {
         there !== tag &&
         !this.isAncestor(there, tag) &&
         (!this.isAncestor(tag, there) || movedIn);
-      if (folder || concurrent) continue;
+      // A copy of a version newer than the one at its path: this device renamed its version into the path while another
+      // device, still holding an older one this device had since superseded, renamed that into the same path and pushed
+      // it (since this device's last pass, which did not see it there). That rename is the concurrent change: with no
+      // baseline at the path, the pass cannot tell an ancestor from any other text, so the remote's keeps the path.
+      const staleRenamedIn =
+        there !== undefined &&
+        there !== tag &&
+        this.isAncestor(there, tag) &&
+        this.dead.has(there) &&
+        movedIn &&
+        this.#lastPass[device] !== undefined &&
+        !this.isAncestor(this.#lastPass[device]?.files.get(original) ?? '', tag);
+      if (folder || concurrent || staleRenamedIn) continue;
       if (there === undefined && !after.folders.has(original) && this.tolerateCopyBesideNothing) continue;
       const what =
         there === undefined

@@ -1,0 +1,79 @@
+// The storm's oracle on conflict copies, fed views by hand: the copies a concurrent change or a planted binary explains
+// pass, and a copy that nothing explains is still a failure.
+
+import { Buffer } from 'node:buffer';
+import { describe, expect, it } from 'vitest';
+import { StormOracle } from '../helpers/storm-oracle.js';
+import type { DeviceView } from '../helpers/storm-oracle.js';
+import type { ServerFiles } from '../helpers/storm-remotes.js';
+
+const view = (files: Record<string, string>): DeviceView => ({
+  files: new Map(Object.entries(files)),
+  sizes: new Map(Object.keys(files).map((path) => [path, 10])),
+  folders: new Set(),
+});
+const server = (texts: Record<string, string>, binaries: string[] = []): ServerFiles => ({
+  texts: new Map(Object.entries(texts).map(([path, tag]) => [path, `${tag} storm\n`])),
+  binaries: new Map(binaries.map((path) => [path, Buffer.from([0xff, 0xfe])])),
+});
+const COPY = '/c.conflict-20261205-130125-lxiu.md';
+
+/** Two devices that both hold v000001 at `path` after a pass; then d0 edits it to v000002 and pushes that. */
+function editedAndPushed(path: string): StormOracle {
+  const oracle = new StormOracle([view({}), view({})]);
+  const v1 = oracle.newTag();
+  oracle.register({ tag: v1, writer: 'd1', parent: undefined, step: 1, path, bytes: 10 });
+  oracle.afterCommand(1, view({ [path]: v1 }), 1, false, () => undefined);
+  oracle.afterPass(1, view({ [path]: v1 }), 2, server({}));
+  oracle.afterPass(0, view({ [path]: v1 }), 3, server({ [path]: v1 }));
+  const v2 = oracle.newTag();
+  oracle.register({ tag: v2, writer: 'd0', parent: v1, step: 4, path, bytes: 10 });
+  oracle.afterCommand(0, view({ [path]: v2 }), 4, false, () => undefined);
+  oracle.afterPass(0, view({ [path]: v2 }), 5, server({ [path]: v1 }));
+  return oracle;
+}
+
+describe('the storm oracle on conflict copies', () => {
+  it('takes a newer copy beside the older version another device renamed into the path since, as this one renamed its own', () => {
+    const oracle = editedAndPushed('/a.md');
+    oracle.afterCommand(0, view({ '/c.md': 'v000002' }), 6, false, () => undefined);
+    // d1 never synced past v000001: it renames that to the same name and pushes it.
+    oracle.afterCommand(1, view({ '/c.md': 'v000001' }), 7, false, () => undefined);
+    oracle.afterPass(1, view({ '/a.md': 'v000002', '/c.md': 'v000001' }), 8, server({ '/a.md': 'v000002' }));
+    oracle.afterPass(0, view({ '/c.md': 'v000001', [COPY]: 'v000002' }), 9, server({ '/a.md': 'v000002', '/c.md': 'v000001' }));
+    expect(oracle.failures).toEqual([]);
+  });
+
+  it('fails a newer copy beside its ancestor where this device had that ancestor at the path itself', () => {
+    const oracle = editedAndPushed('/c.md');
+    oracle.afterPass(0, view({ '/c.md': 'v000001', [COPY]: 'v000002' }), 6, server({ '/c.md': 'v000002' }));
+    expect(oracle.failures.map((failure) => failure.invariant)).toEqual(['no unexplained conflict copy']);
+  });
+
+  it('fails a newer copy beside an ancestor that was already at the path at its last pass', () => {
+    const oracle = editedAndPushed('/a.md');
+    // d0's last pass saw v000001 at /c.md too (a pull of another device's copy), then d0 renamed v000002 over it.
+    oracle.afterPass(0, view({ '/a.md': 'v000002', '/c.md': 'v000001' }), 6, server({ '/a.md': 'v000002', '/c.md': 'v000001' }));
+    oracle.afterCommand(0, view({ '/c.md': 'v000002' }), 7, false, () => undefined);
+    oracle.afterPass(0, view({ '/c.md': 'v000001', [COPY]: 'v000002' }), 8, server({ '/c.md': 'v000001' }));
+    expect(oracle.failures.map((failure) => failure.invariant)).toEqual(['no unexplained conflict copy']);
+  });
+
+  const fileWhereAFolderHoldsABinary = (binaries: string[]): StormOracle => {
+    const oracle = new StormOracle([view({})]);
+    const tag = oracle.newTag();
+    oracle.register({ tag, writer: 'd0', parent: undefined, step: 1, path: '/notes', bytes: 10 });
+    oracle.afterCommand(0, view({ '/notes': tag }), 1, false, () => undefined);
+    oracle.afterPass(0, view({ '/notes.conflict-20261205-130231-o45w': tag }), 2, server({}, binaries));
+    return oracle;
+  };
+
+  it('takes a file moved aside from a folder that holds only a binary no device can take', () => {
+    expect(fileWhereAFolderHoldsABinary(['/notes/._a.md']).failures).toEqual([]);
+  });
+
+  it('fails a file moved aside from nothing', () => {
+    const failures = fileWhereAFolderHoldsABinary(['/other/._a.md']).failures;
+    expect(failures.map((failure) => failure.invariant)).toEqual(['no unexplained conflict copy']);
+  });
+});
