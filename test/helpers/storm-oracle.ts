@@ -130,9 +130,14 @@ export class StormOracle {
    */
   afterCommand(device: number, after: DeviceView, step: number, deleting: boolean, remoteTag: (path: string) => string | undefined): void {
     const before = this.views[device] as DeviceView;
+    // A command that removes a version from a path removes it knowingly, even where the device still holds it at
+    // another path (a rename and a concurrent move-aside can leave one version at two paths, each then deleted on
+    // another device). A version only a sync pass ever removed must still be somewhere.
     const still = new Set(after.files.values());
-    for (const tag of before.files.values()) {
-      if (still.has(tag) || this.dead.has(tag)) continue;
+    for (const [path, tag] of before.files) {
+      if (after.files.get(path) === tag || this.dead.has(tag)) continue;
+      // Held elsewhere after anything but a delete: a rename moved it, or an edit left its other instance.
+      if (still.has(tag) && !deleting) continue;
       this.dead.add(tag);
       this.#killedBy.set(tag, device);
     }
