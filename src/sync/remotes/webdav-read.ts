@@ -13,6 +13,8 @@ import type { DavEntry } from './webdav-xml.js';
 export interface ReadText {
   file: RemoteFile;
   text: string;
+  /** The version came from a weak tag (Apache's, in the file's first second): another text of its size may share it. */
+  weak: boolean;
 }
 
 /**
@@ -72,14 +74,17 @@ export async function readText(
 ): Promise<ReadText> {
   if (!etagHidden.has(dav)) {
     const got = await getText(dav, path, version, signal);
-    if (got.etag !== null) return { file: { path, version: etagVersion(got.etag), size: got.size }, text: got.text };
+    if (got.etag !== null) {
+      return { file: { path, version: etagVersion(got.etag), size: got.size }, text: got.text, weak: got.etag.startsWith('W/') };
+    }
     etagHidden.add(dav);
   }
   const before = remoteFile(path, fileThere(path, await stat(dav, path, signal)));
   const got = await getText(dav, path, version, signal);
-  const after = remoteFile(path, fileThere(path, await stat(dav, path, signal)));
+  const entry = fileThere(path, await stat(dav, path, signal));
+  const after = remoteFile(path, entry);
   if (before.version !== after.version) {
     throw new SyncRemoteError('precondition', `WebDAV: ${shown(path)} changed while it was read`);
   }
-  return { file: { ...after, size: got.size }, text: got.text };
+  return { file: { ...after, size: got.size }, text: got.text, weak: entry.etag?.startsWith('W/') === true };
 }

@@ -13,6 +13,7 @@ import { authorization, davBounds, type WebdavRemoteOptions } from './webdav-opt
 import { pathUrl, rootUrl } from './webdav-paths.js';
 import { raceError } from './webdav-races.js';
 import { readText } from './webdav-read.js';
+import { weakWrites } from './webdav-weak-writes.js';
 import { shown } from './remote-bounds.js';
 import { WEAK_ETAG_WAIT_MS, conditionHeaders, etagVersion, weakTwin } from './webdav-versions.js';
 import type { DavEntry } from './webdav-xml.js';
@@ -57,6 +58,7 @@ export function webdavRemote(options: WebdavRemoteOptions): SyncRemote {
     emptyFolders: [],
   };
   const maxFileBytes = options.maxFileBytes;
+  const weak = weakWrites((path) => readText(dav, path, undefined));
 
   /** Sends `request`; on a 412 that was only our tag still being weak, waits and sends it once more. */
   async function guarded(request: DavRequest, path: string, version: string): Promise<Sent> {
@@ -98,7 +100,8 @@ export function webdavRemote(options: WebdavRemoteOptions): SyncRemote {
   /**
    * The file at `path` after our PUT. Apache answers with no ETag, and its If-Match is not atomic with the write: two
    * clients can both be told 204. So what is there is read back, and another text is the other client's write, not
-   * ours: the precondition failure it is, and the engine looks again.
+   * ours: the precondition failure it is, and the engine looks again. Apache's tag is size and mtime, so a text of our
+   * size written in the same mtime tick, after our read, would share our tag: a weak one is looked at again later.
    */
   async function written(
     path: string,
@@ -114,6 +117,7 @@ export function webdavRemote(options: WebdavRemoteOptions): SyncRemote {
       throw isSyncRemoteError(error) && error.kind === 'not-found' ? changedAgain(path) : error;
     });
     if (there.text !== text) throw changedAgain(path);
+    if (there.weak) weak.note(path, there.file.version, text);
     return there.file;
   }
 
@@ -123,9 +127,13 @@ export function webdavRemote(options: WebdavRemoteOptions): SyncRemote {
     limits: maxFileBytes === undefined ? {} : { maxFileBytes },
     concurrency,
 
-    list: (callOptions?: RemoteCallOptions) => listTree(dav, concurrency, callOptions?.signal),
+    list: async (callOptions?: RemoteCallOptions) => weak.check(await listTree(dav, concurrency, callOptions?.signal)),
 
-    read: (file, callOptions) => readText(dav, file.path, callOptions?.signal, file.version),
+    read: async (file, callOptions) => {
+      const { file: seen, text } = await readText(dav, file.path, callOptions?.signal, file.version);
+      weak.read(file.path);
+      return { file: seen, text };
+    },
 
     emptyFoldersSeen: () => [...dav.emptyFolders],
 
