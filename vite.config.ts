@@ -93,7 +93,8 @@ const PROXY_PATH = '/anthropic';
 
 /**
  * The calls the demo makes, and all the proxy forwards: chat (`POST /v1/messages`), the model list, and the Memory
- * Stores calls of its sync (the SDK's `beta.memoryStores.memories`: list, create, retrieve, update, delete). Ids are
+ * Stores calls of its sync (the SDK's `beta.memoryStores.memories`: list, create, retrieve, update, delete; and
+ * `memoryVersions` list and redact, which a forget under sync sends). Ids are
  * the API's (`memstore_…`, `mem_…`), letters, digits, `_` and `-`, so no `..` or encoded `/` passes. Another path
  * gets a 404, another method a 405.
  */
@@ -102,6 +103,8 @@ const PROXY_ROUTES: readonly { path: RegExp; methods: readonly string[] }[] = [
   { path: /^\/v1\/models$/u, methods: ['GET'] },
   { path: /^\/v1\/memory_stores\/[\w-]+\/memories$/u, methods: ['GET', 'POST'] },
   { path: /^\/v1\/memory_stores\/[\w-]+\/memories\/[\w-]+$/u, methods: ['GET', 'POST', 'DELETE'] },
+  { path: /^\/v1\/memory_stores\/[\w-]+\/memory_versions$/u, methods: ['GET'] },
+  { path: /^\/v1\/memory_stores\/[\w-]+\/memory_versions\/[\w-]+\/redact$/u, methods: ['POST'] },
 ];
 
 /** The request headers the API needs; every other is dropped before forwarding (the proxy adds `x-api-key`). */

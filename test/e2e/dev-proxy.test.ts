@@ -221,6 +221,8 @@ describe('what the dev server proxy forwards', () => {
         ['POST', '/anthropic/v1/models', 405],
         ['PATCH', '/anthropic/v1/memory_stores/memstore_1/memories', 405],
         ['PUT', '/anthropic/v1/memory_stores/memstore_1/memories/mem_1', 405],
+        ['DELETE', '/anthropic/v1/memory_stores/memstore_1/memory_versions/memver_3/redact', 405],
+        ['GET', '/anthropic/v1/memory_stores/memstore_1/memory_versions/memver_3', 404],
         ['POST', '/anthropic/v1/messages/batches', 404],
         ['POST', '/anthropic/v1/messages/count_tokens', 404],
         ['GET', '/anthropic/v1/files', 404],
@@ -249,6 +251,8 @@ describe('what the dev server proxy forwards', () => {
         ['GET', '/anthropic/v1/memory_stores/memstore_1/memories/mem_2?view=full'],
         ['POST', '/anthropic/v1/memory_stores/memstore_1/memories/mem_2'],
         ['DELETE', '/anthropic/v1/memory_stores/memstore_1/memories/mem_2'],
+        ['GET', '/anthropic/v1/memory_stores/memstore_1/memory_versions?memory_id=mem_2&limit=100'],
+        ['POST', '/anthropic/v1/memory_stores/memstore_1/memory_versions/memver_3/redact'],
       ] as const;
       for (const [method, path] of allowed) {
         expect((await requestFromNode(dev.url, method, path, own)).status, `${method} ${path}`).toBe(200);
