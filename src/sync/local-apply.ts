@@ -120,7 +120,14 @@ export async function applyLocal(
       };
 
       /** Whether anything here lies below the folder `key`. */
-      const holdsAnything = (key: string): boolean => [...byKey.keys()].some((other) => other.startsWith(key + '/'));
+      /** Whether a file lies below the folder `key` (folders alone, however deep, hold nothing). */
+      const holdsFile = (key: string): boolean =>
+        [...byKey.values()].some((other) => other.kind === 'file' && other.path.startsWith(key + '/'));
+      /** The folders below `key`, deepest first, so each is empty when it goes (and undo makes them top-down). */
+      const foldersBelow = (key: string): EntryRecord[] =>
+        [...byKey.values()]
+          .filter((other) => other.kind === 'folder' && other.path.startsWith(key + '/'))
+          .sort((a, b) => b.path.split('/').length - a.path.split('/').length);
       /** Whether `text` may be written at `key` over `replaced`, with `taken` room already spoken for. */
       const check = (key: string, text: string, replaced: EntryRecord | undefined, taken: { files: number; bytes: number }) =>
         checkWrite(tool, key, text, replaced, { files: files + taken.files, bytes: bytes + taken.bytes });
@@ -170,9 +177,10 @@ export async function applyLocal(
           outcome.applied.push(step.to);
         } else {
           const key = mountFolder + step.path;
-          // An empty folder here takes no part in a clash: a file of its name takes its place.
+          // A folder here that holds no file (empty, or only empty folders) takes no part in a clash: a file of its
+          // name takes its place.
           const folder = byKey.get(key);
-          const emptyFolder = step.overFolder && folder?.kind === 'folder' && !holdsAnything(key) ? folder : undefined;
+          const emptyFolder = step.overFolder && folder?.kind === 'folder' && !holdsFile(key) ? folder : undefined;
           const entry = emptyFolder ? undefined : folder;
           const asideKey = step.aside && mountFolder + step.aside.path;
           // A path forgotten since the pass looked takes nothing from the remote (./forget-marks.ts).
@@ -206,10 +214,12 @@ export async function applyLocal(
             continue;
           }
           if (emptyFolder) {
-            byKey.delete(key);
-            pending.push(entries.delete(key));
-            ops.push({ type: 'folder', path: key, before: true, after: false, times: [emptyFolder.createdAt, emptyFolder.updatedAt] });
-            changes.push({ type: 'delete', path: key });
+            for (const gone of [...foldersBelow(key), emptyFolder]) {
+              byKey.delete(gone.path);
+              pending.push(entries.delete(gone.path));
+              ops.push({ type: 'folder', path: gone.path, before: true, after: false, times: [gone.createdAt, gone.updatedAt] });
+              changes.push({ type: 'delete', path: gone.path });
+            }
           }
           if (copy && step.aside && asideKey !== undefined) {
             const asideId = nextBody++;

@@ -254,7 +254,9 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
       }
       const aside = asides.get(pull.path);
       const write: LocalStep = { op: 'write', path: pull.path, text: read.text, expect: pull.expectLocal, agreed: { sha256, remote: read.file } };
-      localSteps.push({ ...write, ...(aside ? { aside } : {}), ...(local.folders.has(pull.path) ? { overFolder: true } : {}) });
+      // A folder here gives way only where no other mount's folder lies in it.
+      const yields = local.folders.has(pull.path) && !settings.excluded.some((m) => m.startsWith(mountFolder + pull.path + '/'));
+      localSteps.push({ ...write, ...(aside ? { aside } : {}), ...(yields ? { overFolder: true } : {}) });
     }
     for (const gone of localDeletes) localSteps.push({ op: 'delete', path: gone.path, expect: gone.expect });
 

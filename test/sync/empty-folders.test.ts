@@ -40,6 +40,26 @@ describe('an empty folder here', () => {
     expect(sync.status().conflicts).toEqual([]);
   });
 
+  it('holding only empty folders gives its name too, and an undo brings them all back', async () => {
+    const remote = new MemoryRemote({ folders: true });
+    const tool = await open();
+    await create(tool, '/memories/notes/deep/deeper/gone.md', 'gone');
+    await tool.delete({ command: 'delete', path: '/memories/notes/deep/deeper/gone.md' });
+    const sync = createMemorySync(tool, { remote: remote.handle(), interval: null });
+    await remote.put('/notes', 'one\n');
+    // Before: the pull was dropped as a change here on every pass, and the device never held the file.
+    expect(await sync.syncNow()).toMatchObject({ pulled: ['/memories/notes'], conflicts: [], skipped: [] });
+    expect(await memoryFiles(tool)).toEqual({ '/notes': 'one\n' });
+    expect((await tool.list('/memories')).map((entry) => entry.path)).toEqual(['/memories/notes']);
+    const [change] = await tool.history();
+    await tool.undo(change?.id);
+    expect((await tool.list('/memories')).map((entry) => [entry.path, entry.kind])).toEqual([
+      ['/memories/notes', 'folder'],
+      ['/memories/notes/deep', 'folder'],
+      ['/memories/notes/deep/deeper', 'folder'],
+    ]);
+  });
+
   it('comes back with an undo of the pull that took its place', async () => {
     const remote = new MemoryRemote();
     const tool = await withEmptyFolder();
