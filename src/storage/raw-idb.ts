@@ -75,11 +75,15 @@ export function deleteRaw(name: string, waitMs: number): Promise<void> {
 }
 
 /** Whether a database `name` exists, without making one: `databases()` where the engine has it, else an open whose upgrade is aborted. */
-export async function databaseExists(name: string): Promise<boolean> {
+export async function databaseExists(name: string, waitMs = 1_000): Promise<boolean> {
   const factory = indexedDB as IDBFactory & { databases?: () => Promise<IDBDatabaseInfo[]> };
   if (typeof factory.databases === 'function') {
-    const all = await factory.databases();
-    return all.some((info) => info.name === name);
+    // Chromium leaves `databases()` unanswered while the site's data is being cleared: past the wait, the probe below.
+    let late!: (nothing: undefined) => void;
+    const waited = new Promise<undefined>((resolve) => (late = resolve));
+    const timer = setTimeout(() => late(undefined), waitMs);
+    const all = await Promise.race([factory.databases(), waited]).finally(() => clearTimeout(timer));
+    if (all) return all.some((info) => info.name === name);
   }
   let made = false;
   try {
