@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../src/storage/store.js';
 import { TIME, bundleText, file } from '../helpers/bundles.js';
 import { EXPORTED_AT, bundleTools, refusal, snapshot, write } from './tools.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 
 const { freshTool, usageOf } = bundleTools();
 
@@ -133,7 +134,7 @@ describe('an export always imports', () => {
   });
 
   it('accepts exactly the real instants of years 1 to 9999 in UTC over 400 seeded edge dates, and exports them so they import to the same bytes', async () => {
-    const random = seeded(24);
+    const random = seededRandom(24);
     const pick = <T,>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
     const pad = (n: number, width: number): string => String(n).padStart(width, '0');
     const candidates = Array.from({ length: 400 }, () => {
@@ -184,14 +185,3 @@ describe('an export always imports', () => {
   }, 120_000);
 });
 
-/** A small seeded generator (mulberry32), so a failure names dates that come back on the next run. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

@@ -11,6 +11,7 @@ import { DISK_ENGINES } from './disk-browsers.js';
 import type { DiskBrowser, DiskPage } from './disk-browsers.js';
 import { servedForFile, startDevServer } from './harness.js';
 import { sleep } from './tabs/driver.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 
 const PAGE = 'test/e2e/pages/erase.html';
 const FOLDER = '/memories/f';
@@ -22,17 +23,6 @@ type Action = (typeof ACTIONS)[number];
 
 const server = servedForFile(startDevServer);
 
-/** mulberry32: a small seeded generator, so a failing round can be replayed. */
-function generator(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Entry {
   path: string;
@@ -117,7 +107,7 @@ describe.each(DISK_ENGINES)('in $label, a page closed part-way', (engine) => {
   it('leaves each undo, expiry and forget whole or not at all, at seeded random points', async () => {
     const browser = await engine.launch();
     try {
-      const random = generator(SEED);
+      const random = seededRandom(SEED);
       const durations = new Map<Action, number>();
       for (const action of ACTIONS) durations.set(action, await timed(browser, action));
       const failures: string[] = [];
