@@ -38,6 +38,8 @@ export type { BeforeWrite } from './guards/write-guards.js';
 export type { HistoryEntry, HistoryOptions, ChangeDetail, ChangedFile } from './history/read-history.js';
 export type { HistoryLimits } from './history/journal.js';
 export type { MemoryEntry } from './storage/tree-reads.js';
+export { SEARCH_LIMITS } from './search/types.js';
+export type { SearchOptions, SearchResult, SearchHit, SearchLine } from './search/types.js';
 export { DEFAULT_HISTORY_LIMITS } from './history/journal.js';
 export { SECRET_PATTERNS, findSecret } from './guards/secrets.js';
 export type { SecretPattern } from './guards/secrets.js';

@@ -9,8 +9,9 @@ import * as treeReads from '../storage/tree-reads.js';
 import * as expire from '../tool/expire-action.js';
 import * as forget from '../tool/forget-action.js';
 import { provideParts } from '../tool/lazy-parts.js';
+import * as search from '../search/search.js';
 import * as undo from '../tool/undo-action.js';
 
-provideParts({ undo, history, treeReads, expire, forget, bundle, compact });
+provideParts({ undo, history, treeReads, expire, forget, bundle, compact, search });
 
 export * from '../index.js';

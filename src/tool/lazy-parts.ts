@@ -12,6 +12,7 @@ type Expire = typeof import('./expire-action.js');
 type Forget = typeof import('./forget-action.js');
 type Bundle = typeof import('../bundle/bundle.js');
 type Compact = typeof import('./compact-action.js');
+type Search = typeof import('../search/search.js');
 
 /** Every part, as modules: what the worker entry imports statically. */
 export interface LoadedParts {
@@ -22,6 +23,7 @@ export interface LoadedParts {
   forget: Forget;
   bundle: Bundle;
   compact: Compact;
+  search: Search;
 }
 
 let provided: LoadedParts | undefined;
@@ -57,6 +59,7 @@ export const parts = {
   forget: () => (provided ? Promise.resolve(provided.forget) : load(() => import('./forget-action.js'))),
   bundle: () => (provided ? Promise.resolve(provided.bundle) : load(() => import('../bundle/bundle.js'))),
   compact: () => (provided ? Promise.resolve(provided.compact) : load(() => import('./compact-action.js'))),
+  search: () => (provided ? Promise.resolve(provided.search) : load(() => import('../search/search.js'))),
 };
 
 /** Fetches every part now. */

@@ -27,6 +27,7 @@ import type { ChangeDetail, HistoryEntry, HistoryOptions } from '../history/read
 import { expiryCutoff } from '../history/expiry-cutoff.js';
 import { DEFAULT_HISTORY_LIMITS } from '../history/journal.js';
 import type { ResolvedHistoryLimits } from '../history/journal.js';
+import type { SearchOptions, SearchResult } from '../search/types.js';
 import { ReadAhead } from '../storage/read-ahead.js';
 import { MemoryStore, READ_STORES, toMemoryError } from '../storage/store.js';
 import type { MemoryEntry } from '../storage/tree-reads.js';
@@ -200,6 +201,17 @@ export class IndexedDBMemoryTool {
       const { listEntries } = await parts.treeReads();
       return this.#store.run('readonly', (tx) => listEntries(tx, path), READ_STORES);
     });
+  }
+
+  /**
+   * Finds files by their words: ranked hits with their matching lines, numbered as `view` numbers them. Case and
+   * accents do not matter, `"a phrase"` matches its words in order, and a bad query is refused (`invalid_input`).
+   *
+   * @example
+   * const { hits, total } = await tool.search('green tea', { path: '/memories/prefs', limit: 5 });
+   */
+  async search(query: string, options: SearchOptions = {}): Promise<SearchResult> {
+    return this.#inTurn(async () => (await parts.search()).search(this.#store, query, options));
   }
 
   /** The raw text of a file (no line numbers), for an app's own viewer. Not an access by Claude. */

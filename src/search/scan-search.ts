@@ -1,0 +1,78 @@
+// Search by reading every file: the reference the index is held to, and what answers where there is no index.
+
+import { isHiddenName, isWithin } from '../core/paths.js';
+import { readBody } from '../storage/entries.js';
+import type { EntryRecord } from '../storage/schema.js';
+import type { MemoryTx } from '../storage/store.js';
+import { matchedLines } from './lines.js';
+import { byRank, clauseScore, countClause, inverseFrequency } from './matching.js';
+import type { ParsedQuery } from './query.js';
+import type { Token, Tokenizer } from './tokens.js';
+import type { SearchHit, SearchResult } from './types.js';
+
+/** A file as ranking sees it: where it is, its size, and how often it holds each clause. */
+export interface FileCounts {
+  path: string;
+  size: number;
+  counts: number[];
+}
+
+/** Whether Claude's `view` would list `key` (no dot-name or `node_modules` below `/memories`). */
+export const isListed = (key: string): boolean => !key.split('/').slice(2).some(isHiddenName);
+
+/**
+ * The ranked hits in `scope` of `parsed` over `files` (every file of the memory, for the clauses' frequencies):
+ * `textOf` gives a hit's text and words for its lines.
+ */
+export async function rankFiles(
+  files: readonly FileCounts[],
+  parsed: ParsedQuery,
+  scope: string,
+  textOf: (path: string) => Promise<{ text: string; tokens: readonly Token[] }>,
+): Promise<SearchResult> {
+  const { clauses, limit } = parsed;
+  const meanSize = files.length ? files.reduce((sum, file) => sum + file.size, 0) / files.length : 0;
+  const idf = clauses.map((_, i) =>
+    inverseFrequency(files.length, files.filter((file) => (file.counts[i] ?? 0) > 0).length),
+  );
+  const ranked: Array<Omit<SearchHit, 'lines'>> = [];
+  for (const file of files) {
+    if (!isWithin(file.path, scope) || !isListed(file.path)) continue;
+    let matched = 0;
+    let score = 0;
+    file.counts.forEach((count, i) => {
+      if (count === 0) return;
+      matched++;
+      score += clauseScore(count, idf[i] ?? 0, file.size, meanSize);
+    });
+    if (matched > 0) ranked.push({ path: file.path, score, matched });
+  }
+  ranked.sort(byRank);
+  const top = ranked.slice(0, limit);
+  const hits = await Promise.all(
+    top.map(async (hit) => {
+      const { text, tokens } = await textOf(hit.path);
+      return { ...hit, lines: matchedLines(text, tokens, clauses) };
+    }),
+  );
+  return { hits, total: ranked.length, clauses: clauses.length };
+}
+
+/** Searches by reading and cutting every file's text in one read-only transaction. */
+export async function scanSearch(
+  tx: MemoryTx<'readonly'>,
+  parsed: ParsedQuery,
+  scope: string,
+  tokenizer: Tokenizer,
+): Promise<SearchResult> {
+  const entries = (await tx.objectStore('entries').getAll()).filter((entry) => entry.kind === 'file');
+  const texts = await Promise.all(entries.map((entry: EntryRecord) => readBody(tx, entry)));
+  const read = new Map<string, { text: string; tokens: Token[] }>();
+  const files = entries.map((entry, i) => {
+    const text = texts[i] ?? '';
+    const tokens = tokenizer.tokens(text);
+    read.set(entry.path, { text, tokens });
+    return { path: entry.path, size: entry.size, counts: parsed.clauses.map((clause) => countClause(tokens, clause)) };
+  });
+  return rankFiles(files, parsed, scope, (path) => Promise.resolve(read.get(path) ?? { text: '', tokens: [] }));
+}
