@@ -3,3 +3,11 @@
 
 export { memoryTool } from '../adapters/sdk-runnable.js';
 export type { MemoryCommandRunner, MemoryRunnableTool, MemoryToolExtraProps } from '../adapters/sdk-runnable.js';
+export { memorySearchTool } from '../adapters/search-tool.js';
+export type {
+  MemorySearchInput,
+  MemorySearcher,
+  MemorySearchRunnableTool,
+  MemorySearchToolExtraProps,
+} from '../adapters/search-tool.js';
+export type { SearchAnswer, SearchResultBlock, SearchTextBlock } from '../adapters/search-answer.js';
