@@ -17,6 +17,7 @@ export interface SearchInputSchema {
   properties: Record<string, Record<string, unknown>>;
   required: string[];
   additionalProperties: boolean;
+  [field: string]: unknown;
 }
 
 /** The input schema, a new copy each time: its descriptions are what Claude reads of each field. */
