@@ -2,3 +2,6 @@
 // `ai`; nothing of it or the provider is loaded.
 
 export { aiSdkMemoryTool } from '../adapters/ai-sdk.js';
+export { aiSdkMemorySearchTool } from '../adapters/ai-sdk-search.js';
+export type { MemorySearchToolOutput } from '../adapters/ai-sdk-search.js';
+export type { MemorySearcher } from '../adapters/search-answer.js';
