@@ -64,7 +64,8 @@ export async function searchAnswer(tool: MemorySearcher, input: MemorySearchInpu
   if (result.hits.length === 0) return noMatch(input);
   const max = tool.limits.maxReplyChars;
   // Room for the brackets of the array and for the last note, with its numbers as long as they can be.
-  const budget = max - 2 - sizeOf(note(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, true));
+  const n = Number.MAX_SAFE_INTEGER;
+  const budget = max - 2 - Math.max(sizeOf(note(n, n, true)), sizeOf(note(n, n, false)));
   const blocks: SearchResultBlock[] = [];
   let used = 0;
   let cut = false;
