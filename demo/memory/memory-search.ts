@@ -14,7 +14,7 @@ const DEBOUNCE_MS = 120;
 
 export function setupMemorySearch(tool: IndexedDBMemoryTool, memory: MemoryPanel): void {
   const input = byId('search-input', HTMLInputElement);
-  const results = byId('search-results', HTMLUListElement);
+  const results = byId('search-results', HTMLDivElement);
   const count = byId('search-count', HTMLElement);
   const store = createMemorySearchStore(tool, input.value, { prefix: true, limit: LIMIT });
   /** The active option's key (`path#line`), kept across re-renders while it is still there. */
@@ -68,7 +68,7 @@ export function setupMemorySearch(tool: IndexedDBMemoryTool, memory: MemoryPanel
     const groups = hits.map((hit, index) => {
       const label = el('div', { className: 'hit-path', text: hit.path, attrs: { id: `search-hit-${index}`, role: 'presentation' } });
       const lines = hit.lines.map((line) => optionOf(hit.path, line, `search-hit-${index}-${line.line}`));
-      return el('li', { attrs: { role: 'group', 'aria-labelledby': label.id } }, label, ...lines);
+      return el('div', { attrs: { role: 'group', 'aria-labelledby': label.id } }, label, ...lines);
     });
     const hadFocus = document.activeElement === results;
     results.replaceChildren(...groups);
