@@ -73,9 +73,13 @@ describe('the demo’s memory search', () => {
       expect(found.options.map((o) => `${o.path}#${o.line}`).sort()).toEqual(['/memories/garden.md#2', '/memories/long.md#150', '/memories/prefs.md#3']);
       expect(found.options.map((o) => o.marks.join()).sort()).toEqual(['green', 'greenest', 'greenhouse']);
       expect(await violations(page)).toEqual([]);
+      // On a phone the memory takes turns with the conversation: its tab shows it.
       await page.setViewportSize({ width: 390, height: 844 });
+      await page.getByRole('tab', { name: 'Memory' }).click();
+      await expect.poll(() => box.isVisible()).toBe(true);
       expect(await violations(page)).toEqual([]);
       await page.setViewportSize({ width: 1280, height: 900 });
+      await box.focus();
 
       // Down into the list, Down to the last and no further; Up from the first goes back to the box.
       await page.keyboard.press('ArrowDown');
