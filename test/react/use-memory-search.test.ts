@@ -2,7 +2,7 @@
 // a write from another tool, a new query's answer replacing the old one's and never the reverse, a bad query shown
 // as an error. Skipped in Node (no DOM).
 
-import { createElement } from 'react';
+import { StrictMode, createElement } from 'react';
 import type { ReactElement } from 'react';
 import { describe, expect } from 'vitest';
 import type { MemorySearchOptions, MemorySearchSource } from '../../src/index.js';
@@ -70,6 +70,17 @@ describe('useMemorySearch', () => {
     fake.searches[0]?.resolve(answer('/memories/stale.md'));
     await nextTask();
     expect(shown(container)).toMatchObject({ status: 'ready', query: 'tea', hits: ['/memories/tea.md#L1'] });
+  });
+
+  domIt('searches once, with one subscription to the tool, under StrictMode', async () => {
+    const fake = new FakeSearch();
+    const { container } = await mount(createElement(StrictMode, null, createElement(Results, { tool: fake, query: 'tea' })));
+    await expect.poll(() => fake.searches.length).toBe(1);
+    await nextTask();
+    expect(fake.searches).toHaveLength(1);
+    expect(fake.subscribers).toBe(1);
+    fake.searches[0]?.resolve(answer('/memories/tea.md'));
+    await expect.poll(() => shown(container).hits).toEqual(['/memories/tea.md#L1']);
   });
 
   domIt('shows a bad query as an error instead of throwing', async () => {
