@@ -253,8 +253,11 @@ export function setupMemoryPanel(tool: IndexedDBMemoryTool, onChoose?: (path: st
 
   const reveal = async (path: string, line: number) => {
     await open(path, new Set([line]), 'found');
-    // The viewer scrolls to the line; the page moves only as far as it must to show it.
-    viewer.querySelector('mark.found')?.scrollIntoView({ block: 'nearest' });
+    // The line a third down the viewer, with what comes before it in sight; the page moves only as far as it must.
+    const mark = viewer.querySelector('mark.found');
+    if (!mark) return;
+    viewer.scrollTop += mark.getBoundingClientRect().top - viewer.getBoundingClientRect().top - viewer.clientHeight / 3;
+    mark.scrollIntoView({ block: 'nearest' });
   };
 
   viewerPath.textContent = `Choose a file in ${MEMORY_ROOT}.`;
