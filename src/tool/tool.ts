@@ -48,6 +48,9 @@ import type {
 import { DEFAULT_DB_NAME } from './options.js';
 import type { CommandContext } from './write-runner.js';
 import { WriteRunner } from './write-runner.js';
+import type { ApproveHook } from './approval.js';
+import { approvedWrite } from './approval.js';
+import type { BlameLine } from './blame-action.js';
 
 /**
  * Claude's memory tool (`memory_20250818`) with the `/memories` tree kept in IndexedDB.
@@ -69,9 +72,11 @@ export class IndexedDBMemoryTool {
   readonly #ahead = new ReadAhead();
   readonly #access: AccessTimes;
   readonly #actions: HistoryActionContext;
+  readonly #approve: ApproveHook | undefined;
 
   private constructor(store: MemoryStore, options: IndexedDBMemoryToolOptions) {
     this.#store = store;
+    this.#approve = options.approve;
     this.dbName = store.dbName;
     this.limits = Object.freeze(resolveLimits(options.limits));
     this.#history =
@@ -178,7 +183,10 @@ export class IndexedDBMemoryTool {
   /** Runs a validated command; throws a MemoryToolError on refusal. */
   async execute(command: MemoryCommand, options: RunOptions = {}): Promise<string> {
     const actor = options.actor ?? 'claude';
-    const write = this.#writes.command.bind(this.#writes, actor, command.command, this.#context);
+    const source = options.source?.slice(0, 256);
+    const asking = { approve: this.#approve, actor, source, signal: options.signal };
+    const run = this.#writes.command.bind(this.#writes, actor, command.command, this.#context);
+    const write = (body: Parameters<typeof run>[0]) => approvedWrite((b) => run(b, source), command, body, asking);
     switch (command.command) {
       case 'view':
         return this.view(command);
@@ -193,6 +201,12 @@ export class IndexedDBMemoryTool {
       case 'rename':
         return write((tx, ctx) => rename(tx, command, ctx));
     }
+  }
+
+  /** Each line of the file at `path` with the history entry of the change that wrote it (./README.md, "Blame"). */
+  async blame(path: string): Promise<BlameLine[]> {
+    const key = normalizeMemoryPath(path);
+    return this.#inTurn(async () => (await parts.blame()).blame(this.#store, key, path));
   }
 
   /** Every entry below `path` (default all, hidden ones too), sorted by path, for an app's tree view; not an access. */
