@@ -49,7 +49,7 @@ export { SECRET_PATTERNS, findSecret } from './guards/secrets.js';
 export type { SecretPattern } from './guards/secrets.js';
 export { memoryToolResult } from './adapters/tool-result.js';
 export type { MemoryToolUse, MemoryToolResultBlock } from './adapters/tool-result.js';
-export type { MemoryCommandRunner } from './adapters/command-runner.js';
+export type { MemoryCommandRunner, MemoryRunContext } from './adapters/command-runner.js';
 // The memory as a view for any UI framework (the React hooks are `idb-memory-tool/react`): no React here.
 export { createMemoryTreeStore } from './react/memory-tree-store.js';
 export type { MemoryTreeOptions, MemoryTreeSnapshot, MemoryTreeSource, MemoryTreeStore } from './react/memory-tree-store.js';

@@ -2,3 +2,4 @@
 // `ai`; nothing of it or the provider is loaded.
 
 export { aiSdkMemoryTool } from '../adapters/ai-sdk.js';
+export type { AiSdkMemoryToolOptions } from '../adapters/ai-sdk.js';

@@ -2,4 +2,10 @@
 // its types name the SDK's public `Anthropic` namespace only.
 
 export { memoryTool } from '../adapters/sdk-runnable.js';
-export type { MemoryCommandRunner, MemoryRunnableTool, MemoryToolExtraProps } from '../adapters/sdk-runnable.js';
+export type {
+  MemoryCommandRunner,
+  MemoryRunContext,
+  MemoryRunnableTool,
+  MemoryToolExtraProps,
+  MemoryToolOptions,
+} from '../adapters/sdk-runnable.js';
