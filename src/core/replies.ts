@@ -149,12 +149,4 @@ export const reply = {
     `Refused to write ${path}: the app's beforeWrite hook returned ${got} instead of a text or nothing. ` +
     'This is a fault in the app, not in the command; trying again will not help. Nothing was written.',
 
-  // approval (tool/approval.ts): the person's answer to Claude's write
-  declined: (path: string, why: string | undefined) =>
-    `The person declined this write to ${path}${why === undefined ? '' : `: ${why}`}. Nothing was written; do not ` +
-    'write it again unless they ask.',
-  withdrawn: (path: string) => `The write to ${path} was withdrawn before the person answered. Nothing was written.`,
-  changedMeanwhile: (path: string) =>
-    `Did not write ${path}: it changed while the person was reviewing this write, twice. Nothing was written; view ` +
-    'it again before writing.',
 } as const;

@@ -4,7 +4,7 @@
 import type { WriteContext, WriteResult } from '../commands/write-result.js';
 import type { MemoryCommand } from '../core/command-input.js';
 import { MemoryToolError } from '../core/errors.js';
-import { reply } from '../core/replies.js';
+import { approvalReply as reply } from '../core/approval-replies.js';
 import { showText } from '../core/shown-text.js';
 import type { MemoryTx } from '../storage/store.js';
 import type { ShownProposal, WriteProposal } from './proposal.js';

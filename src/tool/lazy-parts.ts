@@ -14,6 +14,7 @@ type Bundle = typeof import('../bundle/bundle.js');
 type Compact = typeof import('./compact-action.js');
 type Search = typeof import('../search/search.js');
 type Blame = typeof import('./blame-action.js');
+type Approval = typeof import('./approval.js');
 
 /** Every part, as modules: what the worker entry imports statically. */
 export interface LoadedParts {
@@ -26,6 +27,7 @@ export interface LoadedParts {
   compact: Compact;
   search: Search;
   blame: Blame;
+  approval: Approval;
 }
 
 let provided: LoadedParts | undefined;
@@ -63,6 +65,7 @@ export const parts = {
   compact: () => (provided ? Promise.resolve(provided.compact) : load(() => import('./compact-action.js'))),
   search: () => (provided ? Promise.resolve(provided.search) : load(() => import('../search/search.js'))),
   blame: () => (provided ? Promise.resolve(provided.blame) : load(() => import('./blame-action.js'))),
+  approval: () => (provided ? Promise.resolve(provided.approval) : load(() => import('./approval.js'))),
 };
 
 /** Fetches every part now. */

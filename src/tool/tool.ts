@@ -49,7 +49,6 @@ import { DEFAULT_DB_NAME } from './options.js';
 import type { CommandContext } from './write-runner.js';
 import { WriteRunner } from './write-runner.js';
 import type { ApproveHook } from './approval.js';
-import { approvedWrite } from './approval.js';
 import type { BlameLine } from './blame-action.js';
 
 /**
@@ -112,6 +111,8 @@ export class IndexedDBMemoryTool {
     // Bad options are refused before the database is opened.
     resolveLimits(options.limits);
     if (options.history !== false) positiveIntegers(DEFAULT_HISTORY_LIMITS, options.history, 'history');
+    // Loaded now, not at the first write: a page that reviews Claude's writes keeps working offline.
+    if (options.approve) await parts.approval();
     const store = await MemoryStore.open(options.dbName ?? DEFAULT_DB_NAME);
     return new IndexedDBMemoryTool(store, options);
   }
@@ -186,7 +187,11 @@ export class IndexedDBMemoryTool {
     const source = options.source?.slice(0, 256);
     const asking = { approve: this.#approve, actor, source, signal: options.signal };
     const run = this.#writes.command.bind(this.#writes, actor, command.command, this.#context);
-    const write = (body: Parameters<typeof run>[0]) => approvedWrite((b) => run(b, source), command, body, asking);
+    // The approval part is loaded by init() when `approve` is set, so this wait is one tick (./README.md, "Approval").
+    const write = (body: Parameters<typeof run>[0]) =>
+      this.#approve && actor === 'claude'
+        ? parts.approval().then((part) => part.approvedWrite((b) => run(b, source), command, body, asking))
+        : run(body, source);
     switch (command.command) {
       case 'view':
         return this.view(command);
