@@ -100,6 +100,17 @@ describe('blame', () => {
     expect(await blamed(tool, '/memories/a.md')).toEqual(['old@-', 'new@-']);
   });
 
+  it('names the undo for the lines it brought back when the change that first wrote them is no longer held', async () => {
+    const tool = await open({ history: { maxEntries: 3 } });
+    await tool.create({ command: 'create', path: '/memories/a.md', file_text: 'first' });
+    await tool.create({ command: 'create', path: '/memories/a.md', file_text: 'second' });
+    const undo = await tool.undo();
+    await tool.create({ command: 'create', path: '/memories/b.md', file_text: 'b' }); // prunes the first two
+    expect((await tool.history()).map((entry) => entry.id)).not.toContain(undo.undoOf);
+    expect(await tool.read('/memories/a.md')).toBe('first');
+    expect(await blamed(tool, '/memories/a.md')).toEqual([`first@${undo.id}`]);
+  });
+
   it('refuses a missing path and a folder', async () => {
     const tool = await open();
     await tool.create({ command: 'create', path: '/memories/f/a.md', file_text: 'a' });
