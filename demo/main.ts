@@ -36,6 +36,11 @@ async function start(): Promise<void> {
   // Forgetting and clearing are announced as changes: the panels redraw from those.
   const forget = setupForgetControl(tool);
   const memory = setupMemoryPanel(tool, (path) => forget.choose(path));
+  // The search box's code (and the library's search under it) loads when the box is first reached.
+  const search = panelOnDemand(byId('memory-search', HTMLElement), async () => {
+    const { setupMemorySearch } = await import('./memory/memory-search.js');
+    setupMemorySearch(tool, memory);
+  });
   const storage = setupStoragePanel();
   const history = setupHistoryPanel(tool);
   setupChat(tool, connection, memory, storage.reportFailure);
@@ -62,7 +67,7 @@ async function start(): Promise<void> {
   document.body.dataset.ready = 'true';
   // Then, when idle: export, import, undo and expiry (the library loads them on first use), the conversation's code
   // and the Sync panel, so that the demo keeps working offline once they are here.
-  prefetchWhenIdle([() => IndexedDBMemoryTool.preload(), loadAgent, loadFailureWords, loadOfflineDemo, sync.load]);
+  prefetchWhenIdle([() => IndexedDBMemoryTool.preload(), loadAgent, loadFailureWords, loadOfflineDemo, sync.load, search.load]);
 }
 
 /** The Sync panel (its remotes, and the SDK for Memory Stores), loaded when the person reaches for it. */

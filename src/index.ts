@@ -55,4 +55,6 @@ export { createMemoryTreeStore } from './react/memory-tree-store.js';
 export type { MemoryTreeOptions, MemoryTreeSnapshot, MemoryTreeSource, MemoryTreeStore } from './react/memory-tree-store.js';
 export { createMemoryFileStore } from './react/memory-file-store.js';
 export type { MemoryFileSnapshot, MemoryFileSource, MemoryFileStore } from './react/memory-file-store.js';
+export { createMemorySearchStore } from './react/memory-search-store.js';
+export type { MemorySearchOptions, MemorySearchSnapshot, MemorySearchSource, MemorySearchStore } from './react/memory-search-store.js';
 export type { MemoryChangeSource, MemorySnapshotStore } from './react/live-read.js';

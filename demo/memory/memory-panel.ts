@@ -13,6 +13,8 @@ export interface MemoryPanel {
   refresh(): Promise<void>;
   /** Opens `path` in the viewer as a click on it would, its folders opened and its `changed` lines (1-based) marked. */
   open(path: string, changed?: ReadonlySet<number>): Promise<void>;
+  /** Opens `path` with its line `line` (1-based) marked as found and scrolled into view: a search hit. */
+  reveal(path: string, line: number): Promise<void>;
 }
 
 /** `onChoose`: a file was opened in the viewer (the Forget field follows it). */
@@ -28,7 +30,7 @@ export function setupMemoryPanel(tool: IndexedDBMemoryTool, onChoose?: (path: st
   // Paths just written, until when they glow in the tree (style.css .fresh).
   const fresh = new Map<string, number>();
 
-  const showFile = async (path: string | undefined, changed?: ReadonlySet<number>) => {
+  const showFile = async (path: string | undefined, changed?: ReadonlySet<number>, kind: MarkKind = 'changed') => {
     selected = path;
     for (const item of tree.querySelectorAll<HTMLElement>('[role="treeitem"][data-kind="file"]')) {
       item.setAttribute('aria-selected', String(item.dataset.path === path));
@@ -41,7 +43,7 @@ export function setupMemoryPanel(tool: IndexedDBMemoryTool, onChoose?: (path: st
     viewerPath.textContent = path;
     try {
       const text = await tool.read(path);
-      if (changed && changed.size > 0) showMarked(viewer, text, changed);
+      if (changed && changed.size > 0) showMarked(viewer, text, changed, kind);
       else viewer.textContent = text;
     } catch (error) {
       viewer.textContent = '';
@@ -240,30 +242,42 @@ export function setupMemoryPanel(tool: IndexedDBMemoryTool, onChoose?: (path: st
   };
   tool.subscribe(onChange);
 
-  const open = async (path: string, changed?: ReadonlySet<number>) => {
+  const open = async (path: string, changed?: ReadonlySet<number>, kind?: MarkKind) => {
     for (let at = path.lastIndexOf('/'); at > 0; at = path.lastIndexOf('/', at - 1)) {
       collapsed.delete(path.slice(0, at));
     }
     await refresh();
-    await showFile(path, changed);
+    await showFile(path, changed, kind);
     onChoose?.(path);
   };
 
+  const reveal = async (path: string, line: number) => {
+    await open(path, new Set([line]), 'found');
+    // The line a third down the viewer, with what comes before it in sight; the page moves only as far as it must.
+    const mark = viewer.querySelector('mark.found');
+    if (!mark) return;
+    viewer.scrollTop += mark.getBoundingClientRect().top - viewer.getBoundingClientRect().top - viewer.clientHeight / 3;
+    mark.scrollIntoView({ block: 'nearest' });
+  };
+
   viewerPath.textContent = `Choose a file in ${MEMORY_ROOT}.`;
-  return { refresh, open };
+  return { refresh, open, reveal };
 }
 
 /** How long a path just written glows in the tree: the length of its fading in style.css. */
 const FRESH_MS = 4_000;
 
+/** How a line is marked in the viewer: written by the last command, or found by a search. */
+type MarkKind = 'changed' | 'found';
+
 /** `text` in the viewer with its `changed` lines in <mark>; the viewer's text stays exactly the file's. */
-function showMarked(viewer: HTMLElement, text: string, changed: ReadonlySet<number>): void {
+function showMarked(viewer: HTMLElement, text: string, changed: ReadonlySet<number>, kind: MarkKind): void {
   const lines = text.split('\n');
   viewer.replaceChildren(
     ...lines.map((line, index) => {
       const end = index < lines.length - 1 ? '\n' : '';
       const text = line + end;
-      return changed.has(index + 1) ? el('mark', { className: 'changed', text }) : document.createTextNode(text);
+      return changed.has(index + 1) ? el('mark', { className: kind, text }) : document.createTextNode(text);
     }),
   );
 }

@@ -5,6 +5,7 @@ export const OFFLINE_SCRIPT_CHOICES = [
   { id: 'remember', label: 'Remember a preference, then a new conversation' },
   { id: 'long-task', label: 'A long task: context cleared, then compacted' },
   { id: 'two-sessions', label: 'Two sessions: a progress log in memory' },
+  { id: 'find-by-search', label: 'Find one fact among 300 files by searching' },
 ] as const;
 
 export type OfflineScriptId = (typeof OFFLINE_SCRIPT_CHOICES)[number]['id'];

@@ -5,6 +5,7 @@ import { OFFLINE_SCRIPT_CHOICES, labelOf } from './catalog.js';
 import { longTask } from './long-task.js';
 import type { OfflineScript } from './script.js';
 import { twoSessions } from './two-sessions.js';
+import { findBySearch } from './find-by-search.js';
 
 export type { OfflineScript } from './script.js';
 
@@ -19,6 +20,6 @@ const rememberAPreference: OfflineScript = {
   turns: offlineTurns,
 };
 
-const byId = new Map([rememberAPreference, longTask, twoSessions].map((script) => [script.id, script]));
+const byId = new Map([rememberAPreference, longTask, twoSessions, findBySearch].map((script) => [script.id, script]));
 
 export const OFFLINE_SCRIPTS: readonly OfflineScript[] = OFFLINE_SCRIPT_CHOICES.flatMap(({ id }) => byId.get(id) ?? []);

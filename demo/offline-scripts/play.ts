@@ -14,10 +14,17 @@ export function offlineAgent(
   delayMs = 0,
 ) {
   const claude = createScriptedClaude(script.turns(), { delayMs });
+  // The script's own memory is written before Claude's first turn is asked for: its first request waits for it.
+  const prepared = script.prepare?.(tool);
+  prepared?.catch(() => undefined);
+  const fetch: typeof claude.fetch = async (input, init) => {
+    await prepared;
+    return claude.fetch(input, init);
+  };
   const agent = createMemoryAgent({
     tool,
     baseURL: 'https://scripted-claude.invalid',
-    fetch: claude.fetch,
+    fetch,
     maxRetries: 0,
     onEvent,
     ...script.options,

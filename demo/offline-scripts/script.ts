@@ -10,7 +10,9 @@ export interface OfflineScript {
   label: string;
   /** The transcript's note as it starts. */
   intro: string;
-  options: Pick<MemoryAgentOptions, 'system' | 'compaction' | 'contextManagement' | 'clearThinking'>;
+  options: Pick<MemoryAgentOptions, 'system' | 'compaction' | 'contextManagement' | 'clearThinking' | 'search'>;
+  /** Puts what the script needs in the memory before Claude's first turn (play.ts waits for it). */
+  prepare?(tool: MemoryAgentOptions['tool']): Promise<void>;
   /** What the person sends, a new conversation each (the memory stays). */
   conversations: string[];
   /** Claude's side of all the conversations, in order. */

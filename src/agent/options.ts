@@ -7,6 +7,7 @@ import type { AgentConnection } from './client.js';
 import type { ClearThinkingOption, CompactionOption, ContextManagementOption } from './context-edits.js';
 import { contextEdits } from './context-edits.js';
 import type { MemoryAgentListener } from './events.js';
+import { searchSetting } from './search-option.js';
 
 /** The newest Sonnet in the SDK's own `Model` list (1.16 and 1.17). `model` is free text: any id the key can use. */
 export const DEFAULT_AGENT_MODEL = 'claude-sonnet-5-5';
@@ -17,6 +18,11 @@ export interface MemoryAgentOptions extends AgentConnection {
   /** Default {@link DEFAULT_AGENT_MODEL}. */
   model?: string;
   system?: string;
+  /**
+   * Default false. True offers Claude `memory_search` beside the memory tool (the tool must have `search`, as an
+   * `IndexedDBMemoryTool` has) and adds `SEARCH_PROMPT_LINE` to the system prompt.
+   */
+  search?: boolean;
   /** `max_tokens` of each request. Default 4096. */
   maxTokens?: number;
   /** Requests per `send()` at most (each tool round trip is one). Default 20. */
@@ -48,8 +54,9 @@ export type RequestSettings = ReturnType<typeof requestSettings>;
  * What every request of the agent sends besides its messages and betas (`params`), and the context edits they hold;
  * throws a TypeError for a bad count or a combination the API refuses, before any request.
  */
-export function requestSettings(options: MemoryAgentOptions, conversationId: () => string = () => '') {
-  const tool = memoryTool(options.tool, { source: conversationId });
+export function requestSettings(options: MemoryAgentOptions, conversationId?: () => string) {
+  // The conversation's id, read at each call: `reset()` starts a new conversation with the same tools.
+  const tool = memoryTool(options.tool, conversationId ? { source: conversationId } : {});
   checkCount('maxTokens', options.maxTokens);
   // The SDK's runner takes 0 as "no cap": a count of requests must be one at least.
   checkCount('maxIterations', options.maxIterations);
@@ -59,12 +66,13 @@ export function requestSettings(options: MemoryAgentOptions, conversationId: () 
     throw new TypeError(`\`stream\` must be true or false, got ${JSON.stringify(options.stream)}`);
   }
   const edits = contextEdits(options);
+  const search = searchSetting(options.search, options.tool, options.system);
   const params = {
     model: options.model ?? DEFAULT_AGENT_MODEL,
     max_tokens: maxTokens,
     max_iterations: options.maxIterations ?? 20,
-    tools: [tool],
-    ...(options.system !== undefined ? { system: options.system } : {}),
+    tools: [tool, ...search.tools],
+    ...(search.system !== undefined ? { system: search.system } : {}),
     ...(options.thinking !== undefined ? { thinking: options.thinking } : {}),
     ...(edits.context_management ? { context_management: edits.context_management } : {}),
   };

@@ -20,9 +20,10 @@ function window(range: readonly [number, number] | undefined, length: number): {
 }
 
 /** Room for the last line of a cut view or listing: each note with its numbers as long as any can be. */
-function noteRoom(max: number): number {
+function noteRoom(max: number, search?: string): number {
   const n = Number.MAX_SAFE_INTEGER;
-  const notes = [reply.viewCut(max, n, n, n, n), reply.lineCut(max, n - 1, n, n, n), reply.listingCut(max, n, n, n, n)];
+  const listing = reply.listingCut(max, n, n, n, n, search);
+  const notes = [reply.viewCut(max, n, n, n, n), reply.lineCut(max, n - 1, n, n, n), listing];
   return Math.max(...notes.map((note) => note.length));
 }
 
@@ -74,13 +75,17 @@ function joinWithin(head: string, count: number, part: (i: number) => string, ma
   return out.length <= max ? out : undefined;
 }
 
-/** A folder listing, cut after the last whole entry that fits (R-cut-listing); R-view-range-folder pages it. */
+/**
+ * A folder listing, cut after the last whole entry that fits (R-cut-listing); R-view-range-folder pages it. `search`:
+ * the name of the search tool Claude has, which the cut note then offers.
+ */
 export function folderView(
   header: string,
   own: string,
   entries: readonly string[],
   asked: ViewRange | undefined,
   max: number,
+  search?: string,
 ): string {
   const range = pair(asked);
   const { start, end } = window(range, entries.length);
@@ -91,7 +96,7 @@ export function folderView(
   const note = part ? '\n' + reply.listingPart(start + 1, end, total) : '';
   const whole = joinWithin(head, end - start, (i) => '\n' + (entries[start + i] ?? ''), max - note.length);
   if (whole !== undefined) return whole + note;
-  const budget = max - 1 - noteRoom(max);
+  const budget = max - 1 - noteRoom(max, search);
   let out = head;
   let i = start;
   for (; i < end; i++) {
@@ -99,7 +104,7 @@ export function folderView(
     if (out.length + next.length > budget) break;
     out += next;
   }
-  return `${out}\n${reply.listingCut(max, start + 1, i, end, total)}`;
+  return `${out}\n${reply.listingCut(max, start + 1, i, end, total, search)}`;
 }
 
 /** The `no_match` refusal, its echo of old_str cut so that the whole stays within `max` characters (R-cut-refusals). */

@@ -14,13 +14,17 @@ import { bodyOf, readAhead } from './file-text.js';
 
 type ReadTx = MemoryTx<'readonly'> | MemoryTx<'readwrite'>;
 
-/** A folder's listing or a file's lines; `onFileRead` hears which file was shown, `ahead` guesses its body. */
+/**
+ * A folder's listing or a file's lines; `onFileRead` hears which file was shown, `ahead` guesses its body, `search`
+ * names the search tool a cut listing offers.
+ */
 export async function view(
   tx: ReadTx,
   command: ViewCommand,
   maxReplyChars: number,
   onFileRead?: (entry: EntryRecord) => void,
   ahead?: BodyGuesses,
+  search?: string,
 ): Promise<string> {
   const key = normalizeMemoryPath(command.path);
   const guess = ahead?.guess(key);
@@ -33,7 +37,8 @@ export async function view(
   // R-view-missing
   if (!entry) throw new MemoryToolError('not_found', reply.viewMissing(command.path));
   if (entry.kind === 'folder') {
-    return folderView(...(await listFolder(tx, key, command.path, children)), command.view_range, maxReplyChars);
+    const [header, own, entries] = await listFolder(tx, key, command.path, children);
+    return folderView(header, own, entries, command.view_range, maxReplyChars, search);
   }
   const text = fileView(command.path, await bodyOf(tx, entry, guess, early), command.view_range, maxReplyChars);
   onFileRead?.(entry);

@@ -50,9 +50,11 @@ export const reply = {
     `and only its first ${shown} are shown. ` +
     `Use view_range [${line}, ${line}] to see the whole line` +
     (windowEnd > line ? `, then view_range [${line + 1}, ${windowEnd}] for the rest.]` : '.]'),
-  listingCut: (max: number, from: number, to: number, windowEnd: number, total: number) =>
+  // `search`: the search tool's name when Claude has one (../tool/search-offer.ts).
+  listingCut: (max: number, from: number, to: number, windowEnd: number, total: number, search?: string) =>
     `[Listing cut at ${max} characters: showing entries ${from}-${to} of ${total}. ` +
-    `Use view_range [${to + 1}, ${windowEnd}] on this folder to see the next ones, or view one of its folders.]`,
+    `Use view_range [${to + 1}, ${windowEnd}] on this folder to see the next ones, or view one of its folders` +
+    `${search === undefined ? '' : `, or search with ${search}`}.]`,
   listingPart: (from: number, to: number, total: number) => `[Showing entries ${from}-${to} of ${total}.]`,
   noEntriesInRange: (start: number, end: number, total: number) =>
     `[view_range [${start}, ${end}] names no entries: this folder lists ${total} (view_range [1, ${total}]).]`,

@@ -11,6 +11,7 @@ export type BetaUsage = Anthropic.Beta.BetaUsage;
 export type BetaToolResultBlockParam = Anthropic.Beta.BetaToolResultBlockParam;
 export type BetaClearToolUses20250919Edit = Anthropic.Beta.BetaClearToolUses20250919Edit;
 export type BetaMemoryTool20250818 = Anthropic.Beta.BetaMemoryTool20250818;
+export type BetaTool = Anthropic.Beta.BetaTool;
 
 
 // Context management and compaction, for the agent in src/agent/ (context-edits.ts, compaction.ts).

@@ -9,6 +9,7 @@ export { CONTEXT_MANAGEMENT_BETA, COMPACTION_BETA, COMPACT_NOW_BETA } from '../a
 export type { ContextManagementOption, ClearThinkingOption, CompactionOption } from '../agent/context-edits.js';
 export type { CompactOptions } from '../agent/compaction.js';
 export { MULTI_SESSION_PROMPT } from '../agent/multi-session.js';
+export { SEARCH_PROMPT_LINE } from '../agent/search-option.js';
 export type { MemoryAgentEvent, MemoryAgentListener, TurnOutcome, Compaction } from '../agent/events.js';
 export type { MemoryAgentTurn } from '../agent/turn.js';
 export type { AgentUsageTotals } from '../agent/usage.js';

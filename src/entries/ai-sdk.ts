@@ -3,3 +3,6 @@
 
 export { aiSdkMemoryTool } from '../adapters/ai-sdk.js';
 export type { AiSdkMemoryToolOptions } from '../adapters/ai-sdk.js';
+export { aiSdkMemorySearchTool } from '../adapters/ai-sdk-search.js';
+export type { MemorySearchToolOutput } from '../adapters/ai-sdk-search.js';
+export type { MemorySearcher } from '../adapters/search-answer.js';

@@ -9,3 +9,11 @@ export type {
   MemoryToolExtraProps,
   MemoryToolOptions,
 } from '../adapters/sdk-runnable.js';
+export { memorySearchTool } from '../adapters/search-tool.js';
+export type {
+  MemorySearchInput,
+  MemorySearcher,
+  MemorySearchRunnableTool,
+  MemorySearchToolExtraProps,
+} from '../adapters/search-tool.js';
+export type { SearchAnswer, SearchResultBlock, SearchTextBlock } from '../adapters/search-answer.js';

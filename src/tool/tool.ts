@@ -28,6 +28,7 @@ import { expiryCutoff } from '../history/expiry-cutoff.js';
 import { DEFAULT_HISTORY_LIMITS } from '../history/journal.js';
 import type { ResolvedHistoryLimits } from '../history/journal.js';
 import type { SearchOptions, SearchResult } from '../search/types.js';
+import { searchToolOf } from './search-offer.js';
 import { ReadAhead } from '../storage/read-ahead.js';
 import { MemoryStore, READ_STORES, toMemoryError } from '../storage/store.js';
 import type { MemoryEntry } from '../storage/tree-reads.js';
@@ -137,10 +138,11 @@ export class IndexedDBMemoryTool {
   async view(command: ViewCommand): Promise<string> {
     const checked = parse(command, 'view');
     const max = this.limits.maxReplyChars;
+    const search = searchToolOf(this);
     return this.#order.enter(() =>
       this.#store.run(
         'readonly',
-        (tx) => view(tx, checked, max, (entry) => this.#access.saw(entry), this.#ahead),
+        (tx) => view(tx, checked, max, (entry) => this.#access.saw(entry), this.#ahead, search),
         READ_STORES,
       ),
     );

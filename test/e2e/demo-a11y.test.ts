@@ -298,6 +298,9 @@ describe('the demo’s accessibility', () => {
       const toMemory = page.getByRole('link', { name: 'Skip to the memory' });
       expect(await isFocused(toMemory)).toBe(true);
       await page.keyboard.press('Enter');
+      // The memory's search box first, then (its results list hidden while empty) the tree.
+      await page.keyboard.press('Tab');
+      expect(await isFocused(page.getByRole('searchbox', { name: 'Search' }))).toBe(true);
       await page.keyboard.press('Tab');
       expect(await focusedPath(page)).toBe('/memories/a.md');
 
