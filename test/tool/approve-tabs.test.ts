@@ -63,6 +63,22 @@ describe('approve, with another tab writing', () => {
     expect(asked.asked).toHaveLength(2);
   });
 
+  it('asks again for the second of two open writes of one turn to a file, once the first is stored: both kept', async () => {
+    const { asked, claude, other } = await twoTabs();
+    const first = claude.run({ command: 'str_replace', path: '/memories/a.md', old_str: 'one', new_str: 'ONE' });
+    const second = claude.run({ command: 'str_replace', path: '/memories/a.md', old_str: 'two', new_str: 'TWO' });
+    const [q1, q2] = [await asked.nth(0), await asked.nth(1)];
+    expect([q1.proposal.after, q2.proposal.after].sort()).toEqual(['ONE\ntwo\n', 'one\nTWO\n']);
+    q2.answer('allow');
+    q1.answer('allow');
+    const again = await asked.nth(2);
+    expect(again.proposal.before).not.toBe('one\ntwo\n');
+    again.answer('allow');
+    expect((await first).is_error).toBe(false);
+    expect((await second).is_error).toBe(false);
+    expect(await read(other, '/memories/a.md')).toBe('ONE\nTWO\n');
+  });
+
   it('does not ask again when the other tab changed another file', async () => {
     const { asked, claude, other } = await twoTabs();
     const running = claude.run({ command: 'str_replace', path: '/memories/a.md', old_str: 'one', new_str: 'ONE' });
