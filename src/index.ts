@@ -35,6 +35,10 @@ export type {
 } from './bundle/format.js';
 export type { RunOptions, ExpireReport, ForgetReport, ClearHistoryReport, CompactReport } from './tool/options.js';
 export type { BeforeWrite } from './guards/write-guards.js';
+export type { ApproveAnswer, ApproveHook, WriteProposal } from './tool/approval.js';
+export { approvePolicy } from './tool/approve-policy.js';
+export type { ApprovePolicy, ApprovePolicyOptions, PolicyAnswer } from './tool/approve-policy.js';
+export type { BlameLine } from './history/blame.js';
 export type { HistoryEntry, HistoryOptions, ChangeDetail, ChangedFile } from './history/read-history.js';
 export type { HistoryLimits } from './history/journal.js';
 export type { MemoryEntry } from './storage/tree-reads.js';
@@ -45,7 +49,7 @@ export { SECRET_PATTERNS, findSecret } from './guards/secrets.js';
 export type { SecretPattern } from './guards/secrets.js';
 export { memoryToolResult } from './adapters/tool-result.js';
 export type { MemoryToolUse, MemoryToolResultBlock } from './adapters/tool-result.js';
-export type { MemoryCommandRunner } from './adapters/command-runner.js';
+export type { MemoryCommandRunner, MemoryRunContext } from './adapters/command-runner.js';
 // The memory as a view for any UI framework (the React hooks are `idb-memory-tool/react`): no React here.
 export { createMemoryTreeStore } from './react/memory-tree-store.js';
 export type { MemoryTreeOptions, MemoryTreeSnapshot, MemoryTreeSource, MemoryTreeStore } from './react/memory-tree-store.js';

@@ -5,5 +5,13 @@ import type { MemoryCommand } from '../core/command-input.js';
 
 /** Anything that runs a validated memory command and answers its reply, such as an {@link IndexedDBMemoryTool}. */
 export interface MemoryCommandRunner {
-  execute(command: MemoryCommand): Promise<string>;
+  execute(command: MemoryCommand, options?: MemoryRunContext): Promise<string>;
+}
+
+/** What an adapter passes with a command: where it comes from, and the signal of the turn that asked for it. */
+export interface MemoryRunContext {
+  /** Recorded in the command's history entry (e.g. a conversation id); `approve` is shown it. */
+  source?: string;
+  /** Aborted when the turn stops: withdraws a question `approve` still has open. */
+  signal?: AbortSignal;
 }

@@ -2,13 +2,19 @@
 
 import type { BetaMemoryTool20250818 } from '../core/sdk-types.js';
 import type { MemoryCommand } from '../core/command-input.js';
-import type { MemoryCommandRunner } from './command-runner.js';
+import type { MemoryCommandRunner, MemoryRunContext } from './command-runner.js';
 import { parseMemoryCommand } from '../core/command-input.js';
 
-export type { MemoryCommandRunner };
+export type { MemoryCommandRunner, MemoryRunContext };
 
 /** Extra properties of the tool definition sent to the API, e.g. `cache_control`. */
 export type MemoryToolExtraProps = Omit<BetaMemoryTool20250818, 'type' | 'name'>;
+
+/** `memoryTool`'s second argument: the definition's extra properties, and `source`, which is not sent. */
+export type MemoryToolOptions = MemoryToolExtraProps & {
+  /** Where the writes come from (e.g. a conversation id), kept in their history entries; a function is read per call. */
+  source?: string | (() => string | undefined);
+};
 
 /**
  * What `toolRunner` takes: the SDK's `BetaRunnableTool` for the memory tool, declared from the SDK's public types
@@ -18,7 +24,7 @@ export type MemoryRunnableTool = MemoryToolExtraProps & {
   type: 'memory_20250818';
   name: 'memory';
   parse(input: unknown): MemoryCommand;
-  run(command: MemoryCommand): Promise<string>;
+  run(command: MemoryCommand, context?: { signal?: AbortSignal | null | undefined }): Promise<string>;
 };
 
 /**
@@ -29,13 +35,22 @@ export type MemoryRunnableTool = MemoryToolExtraProps & {
  */
 export function memoryTool(
   tool: MemoryCommandRunner,
-  extraProps?: MemoryToolExtraProps,
+  options?: MemoryToolOptions,
 ): MemoryRunnableTool {
+  const { source, ...extraProps } = options ?? {};
   return {
     ...extraProps,
     type: 'memory_20250818',
     name: 'memory',
     parse: parseMemoryCommand,
-    run: (command) => tool.execute(command),
+    // The runner's signal (its own, or the turn's in createMemoryAgent) withdraws an open approval question.
+    run: (command, context) => {
+      const from = typeof source === 'function' ? source() : source;
+      const run: MemoryRunContext = {
+        ...(from === undefined ? {} : { source: from }),
+        ...(context?.signal ? { signal: context.signal } : {}),
+      };
+      return from === undefined && !context?.signal ? tool.execute(command) : tool.execute(command, run);
+    },
   };
 }

@@ -3,7 +3,7 @@
 
 import { parseMemoryCommand } from '../core/command-input.js';
 import { ERROR_PREFIX } from '../core/replies.js';
-import type { MemoryCommandRunner } from './command-runner.js';
+import type { MemoryCommandRunner, MemoryRunContext } from './command-runner.js';
 
 /** The fields of a `tool_use` block Claude sent that the answer needs; the SDK's `BetaToolUseBlock` is one. */
 export interface MemoryToolUse {
@@ -31,6 +31,7 @@ export interface MemoryToolResultBlock {
 export async function memoryToolResult(
   tool: MemoryCommandRunner,
   toolUse: MemoryToolUse,
+  context?: MemoryRunContext,
 ): Promise<MemoryToolResultBlock> {
   const tool_use_id = toolUse.id;
   // The runner answers a name it has no tool for with this error, and runs nothing.
@@ -39,7 +40,9 @@ export async function memoryToolResult(
     return { type: 'tool_result', tool_use_id, content, is_error: true };
   }
   try {
-    return { type: 'tool_result', tool_use_id, content: await tool.execute(parseMemoryCommand(toolUse.input)) };
+    const command = parseMemoryCommand(toolUse.input);
+    const reply = await (context ? tool.execute(command, context) : tool.execute(command));
+    return { type: 'tool_result', tool_use_id, content: reply };
   } catch (error) {
     // As the runner words anything its tool throws: the message of an Error, else the value as a string.
     const message = error instanceof Error ? error.message : String(error);

@@ -27,6 +27,8 @@ export interface MemoryAgent {
   readonly messages: BetaMessageParam[];
   readonly running: boolean;
   readonly usage: AgentUsageTotals;
+  /** This conversation's id, the `source` of the memory writes it makes; a new one after `reset()`. */
+  readonly conversationId: string;
   /** Sends `text`, runs Claude's memory commands until Claude ends its turn; rejects with a MemoryAgentError. */
   send(text: string, options?: SendOptions): Promise<MemoryAgentTurn>;
   /**
@@ -54,9 +56,10 @@ export interface MemoryAgent {
 export function createMemoryAgent(options: MemoryAgentOptions): MemoryAgent {
   const client = createAgentClient(options);
   const { emit, subscribe } = createListeners(options.onEvent);
+  let conversationId = options.conversationId ?? newConversationId();
   const scope: TurnScope = {
     client,
-    request: requestSettings(options),
+    request: requestSettings(options, () => conversationId),
     usage: emptyUsage(),
     emit,
     history: clone(options.messages ?? []),
@@ -94,6 +97,9 @@ export function createMemoryAgent(options: MemoryAgentOptions): MemoryAgent {
     },
     get usage() {
       return { ...scope.usage };
+    },
+    get conversationId() {
+      return conversationId;
     },
     async send(text, sendOptions = {}) {
       let end: TurnEnd = { outcome: 'error', stopReason: null };
@@ -134,9 +140,18 @@ export function createMemoryAgent(options: MemoryAgentOptions): MemoryAgent {
     reset(messages = []) {
       if (current) throw new TypeError('reset() while a turn is running: stop() it first.');
       scope.history = clone(messages);
+      conversationId = newConversationId();
     },
     subscribe,
   };
+}
+
+/** A random id; `randomUUID` is missing outside secure contexts (a page on plain http), where the time and chance do. */
+function newConversationId(): string {
+  const crypto = globalThis.crypto as Crypto | undefined;
+  return typeof crypto?.randomUUID === 'function'
+    ? crypto.randomUUID()
+    : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
 }
 
 function abortReason(): DOMException {

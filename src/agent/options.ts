@@ -42,6 +42,8 @@ export interface MemoryAgentOptions extends AgentConnection {
   stream?: boolean;
   /** A conversation to continue, e.g. the `messages` of an agent saved earlier. */
   messages?: BetaMessageParam[];
+  /** The conversation's id, the `source` of its memory writes: default a new random one (and on each `reset()`). */
+  conversationId?: string;
   /** Called with every {@link MemoryAgentEvent}; the same as `agent.subscribe(onEvent)`. */
   onEvent?: MemoryAgentListener;
 }
@@ -52,8 +54,9 @@ export type RequestSettings = ReturnType<typeof requestSettings>;
  * What every request of the agent sends besides its messages and betas (`params`), and the context edits they hold;
  * throws a TypeError for a bad count or a combination the API refuses, before any request.
  */
-export function requestSettings(options: MemoryAgentOptions) {
-  const tool = memoryTool(options.tool);
+export function requestSettings(options: MemoryAgentOptions, conversationId?: () => string) {
+  // The conversation's id, read at each call: `reset()` starts a new conversation with the same tools.
+  const tool = memoryTool(options.tool, conversationId ? { source: conversationId } : {});
   checkCount('maxTokens', options.maxTokens);
   // The SDK's runner takes 0 as "no cap": a count of requests must be one at least.
   checkCount('maxIterations', options.maxIterations);

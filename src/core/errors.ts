@@ -20,6 +20,10 @@ export type MemoryToolErrorCode =
   | 'storage'
   /** The app's `beforeWrite` hook returned something other than a string or nothing: a fault in the app's code. */
   | 'invalid_hook'
+  /** The person (the app's `approve` hook) declined Claude's write, or the hook failed: nothing was stored. */
+  | 'declined'
+  /** The write's open question was withdrawn (its `AbortSignal`, e.g. the agent's Stop): nothing was stored. */
+  | 'withdrawn'
   /** An app method whose code, loaded on first use, could not be fetched (see `IndexedDBMemoryTool.preload`). */
   | 'unavailable';
 

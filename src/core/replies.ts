@@ -150,4 +150,5 @@ export const reply = {
   beforeWriteInvalid: (path: string, got: string) =>
     `Refused to write ${path}: the app's beforeWrite hook returned ${got} instead of a text or nothing. ` +
     'This is a fault in the app, not in the command; trying again will not help. Nothing was written.',
+
 } as const;

@@ -2,6 +2,7 @@
 // `ai`; nothing of it or the provider is loaded.
 
 export { aiSdkMemoryTool } from '../adapters/ai-sdk.js';
+export type { AiSdkMemoryToolOptions } from '../adapters/ai-sdk.js';
 export { aiSdkMemorySearchTool } from '../adapters/ai-sdk-search.js';
 export type { MemorySearchToolOutput } from '../adapters/ai-sdk-search.js';
 export type { MemorySearcher } from '../adapters/search-answer.js';

@@ -2,7 +2,13 @@
 // its types name the SDK's public `Anthropic` namespace only.
 
 export { memoryTool } from '../adapters/sdk-runnable.js';
-export type { MemoryCommandRunner, MemoryRunnableTool, MemoryToolExtraProps } from '../adapters/sdk-runnable.js';
+export type {
+  MemoryCommandRunner,
+  MemoryRunContext,
+  MemoryRunnableTool,
+  MemoryToolExtraProps,
+  MemoryToolOptions,
+} from '../adapters/sdk-runnable.js';
 export { memorySearchTool } from '../adapters/search-tool.js';
 export type {
   MemorySearchInput,

@@ -10,8 +10,10 @@ import * as expire from '../tool/expire-action.js';
 import * as forget from '../tool/forget-action.js';
 import { provideParts } from '../tool/lazy-parts.js';
 import * as search from '../search/search.js';
+import * as blame from '../tool/blame-action.js';
+import * as approval from '../tool/approval.js';
 import * as undo from '../tool/undo-action.js';
 
-provideParts({ undo, history, treeReads, expire, forget, bundle, compact, search });
+provideParts({ undo, history, treeReads, expire, forget, bundle, compact, search, blame, approval });
 
 export * from '../index.js';

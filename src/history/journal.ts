@@ -51,6 +51,8 @@ export interface JournalDraft {
   ops: JournalOp[];
   retired: RetiredBody[];
   undoOf?: number;
+  /** Where the change came from (`run`'s `source`), bounded by the tool. */
+  source?: string;
 }
 
 /** Deletes each body that no file and no journal entry holds any more. */
@@ -104,6 +106,7 @@ export async function record(
       bytes: 0,
       undoable: true,
       ...(draft.undoOf === undefined ? {} : { undoOf: draft.undoOf }),
+      ...(draft.source === undefined ? {} : { source: draft.source }),
     },
     draft.retired.reduce((sum, body) => sum + body.size, 0),
     limits.maxBytes,

@@ -16,6 +16,8 @@ export interface HistoryEntry {
   undoOf?: number;
   /** Part of it was forgotten for good (`tool.forget`): what is left is shown, and it can no longer be undone. */
   forgotten?: true;
+  /** Where it came from (`run`'s `source`, e.g. a conversation id), when the writer named one. */
+  source?: string;
 }
 
 /** One file a change touched, with its text before and after (`null`: absent, or no longer kept). */
@@ -49,6 +51,7 @@ export function toHistoryEntry(record: JournalRecord): HistoryEntry {
     undone: record.undone === true,
     ...(record.undoOf === undefined ? {} : { undoOf: record.undoOf }),
     ...(record.forgotten ? { forgotten: true as const } : {}),
+    ...(typeof record.source === 'string' ? { source: record.source } : {}),
   };
 }
 

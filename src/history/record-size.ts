@@ -17,6 +17,7 @@ const MOVED_THING = 32;
 /** An estimate of `record`'s stored size in bytes (UTF-16 code units of its strings, plus its fields). */
 export function recordSize(record: JournalRecord): number {
   let size = RECORD + record.actor.length + record.command.length + 2 * STRING + RETAINED * record.retains.length;
+  if (record.source !== undefined) size += record.source.length + STRING;
   for (const path of record.paths) size += path.length + STRING;
   for (const op of record.ops) size += opSize(op);
   return size;

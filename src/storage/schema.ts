@@ -56,6 +56,8 @@ export interface JournalRecord {
   /** Steps or paths of it were forgotten for good (`tool.forget`): what is left is shown, never undone. */
   forgotten?: true;
   totals?: StoredTotals;
+  /** Where the change came from (`run`'s `source`, e.g. a conversation id); absent in older records. */
+  source?: string;
   /** Not a change: a record that carries the totals of a write made with no history kept. */
   hidden?: true;
 }

@@ -13,6 +13,8 @@ type Forget = typeof import('./forget-action.js');
 type Bundle = typeof import('../bundle/bundle.js');
 type Compact = typeof import('./compact-action.js');
 type Search = typeof import('../search/search.js');
+type Blame = typeof import('./blame-action.js');
+type Approval = typeof import('./approval.js');
 
 /** Every part, as modules: what the worker entry imports statically. */
 export interface LoadedParts {
@@ -24,6 +26,8 @@ export interface LoadedParts {
   bundle: Bundle;
   compact: Compact;
   search: Search;
+  blame: Blame;
+  approval: Approval;
 }
 
 let provided: LoadedParts | undefined;
@@ -60,6 +64,8 @@ export const parts = {
   bundle: () => (provided ? Promise.resolve(provided.bundle) : load(() => import('../bundle/bundle.js'))),
   compact: () => (provided ? Promise.resolve(provided.compact) : load(() => import('./compact-action.js'))),
   search: () => (provided ? Promise.resolve(provided.search) : load(() => import('../search/search.js'))),
+  blame: () => (provided ? Promise.resolve(provided.blame) : load(() => import('./blame-action.js'))),
+  approval: () => (provided ? Promise.resolve(provided.approval) : load(() => import('./approval.js'))),
 };
 
 /** Fetches every part now. */

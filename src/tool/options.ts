@@ -3,6 +3,7 @@
 import type { MemoryToolErrorCode } from '../core/errors.js';
 import type { MemoryLimits } from '../core/limits.js';
 import type { BeforeWriteHook } from '../guards/write-guards.js';
+import type { ApproveHook } from './approval.js';
 import type { HistoryLimits } from '../history/journal.js';
 
 export interface IndexedDBMemoryToolOptions {
@@ -22,12 +23,21 @@ export interface IndexedDBMemoryToolOptions {
    * Returning anything else refuses the write with code `invalid_hook`.
    */
   beforeWrite?: BeforeWriteHook;
+  /**
+   * Asked before each write by `claude` is stored, once it is checked and its effect known (after `beforeWrite`);
+   * anything but `'allow'` stores nothing and tells Claude the person declined. See ./README.md, "Approval".
+   */
+  approve?: ApproveHook;
 }
 
 /** Who a command is run for, recorded in the history. */
 export interface RunOptions {
   /** Default `claude`; the demo's console uses `user`. */
   actor?: string;
+  /** Where the write comes from (e.g. a conversation id), kept in its history entry; cut at 256 characters. */
+  source?: string;
+  /** Withdraws the write's open question (`approve`): nothing is stored, and Claude is told. */
+  signal?: AbortSignal;
 }
 
 /** What `tool.expire()` did. */

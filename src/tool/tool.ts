@@ -49,6 +49,8 @@ import type {
 import { DEFAULT_DB_NAME } from './options.js';
 import type { CommandContext } from './write-runner.js';
 import { WriteRunner } from './write-runner.js';
+import type { ApproveHook } from './approval.js';
+import type { BlameLine } from './blame-action.js';
 
 /**
  * Claude's memory tool (`memory_20250818`) with the `/memories` tree kept in IndexedDB.
@@ -70,9 +72,11 @@ export class IndexedDBMemoryTool {
   readonly #ahead = new ReadAhead();
   readonly #access: AccessTimes;
   readonly #actions: HistoryActionContext;
+  readonly #approve: ApproveHook | undefined;
 
   private constructor(store: MemoryStore, options: IndexedDBMemoryToolOptions) {
     this.#store = store;
+    this.#approve = options.approve;
     this.dbName = store.dbName;
     this.limits = Object.freeze(resolveLimits(options.limits));
     this.#history =
@@ -108,6 +112,8 @@ export class IndexedDBMemoryTool {
     // Bad options are refused before the database is opened.
     resolveLimits(options.limits);
     if (options.history !== false) positiveIntegers(DEFAULT_HISTORY_LIMITS, options.history, 'history');
+    // Loaded now, not at the first write: a page that reviews Claude's writes keeps working offline.
+    if (options.approve) await parts.approval();
     const store = await MemoryStore.open(options.dbName ?? DEFAULT_DB_NAME);
     return new IndexedDBMemoryTool(store, options);
   }
@@ -180,7 +186,14 @@ export class IndexedDBMemoryTool {
   /** Runs a validated command; throws a MemoryToolError on refusal. */
   async execute(command: MemoryCommand, options: RunOptions = {}): Promise<string> {
     const actor = options.actor ?? 'claude';
-    const write = this.#writes.command.bind(this.#writes, actor, command.command, this.#context);
+    const source = options.source?.slice(0, 256);
+    const asking = { approve: this.#approve, actor, source, signal: options.signal };
+    const run = this.#writes.command.bind(this.#writes, actor, command.command, this.#context);
+    // The approval part is loaded by init() when `approve` is set, so this wait is one tick (./README.md, "Approval").
+    const write = (body: Parameters<typeof run>[0]) =>
+      this.#approve && actor === 'claude'
+        ? parts.approval().then((part) => part.approvedWrite((b) => run(b, source), command, body, asking))
+        : run(body, source);
     switch (command.command) {
       case 'view':
         return this.view(command);
@@ -195,6 +208,12 @@ export class IndexedDBMemoryTool {
       case 'rename':
         return write((tx, ctx) => rename(tx, command, ctx));
     }
+  }
+
+  /** Each line of the file at `path` with the history entry of the change that wrote it (./README.md, "Blame"). */
+  async blame(path: string): Promise<BlameLine[]> {
+    const key = normalizeMemoryPath(path);
+    return this.#inTurn(async () => (await parts.blame()).blame(this.#store, key, path));
   }
 
   /** Every entry below `path` (default all, hidden ones too), sorted by path, for an app's tree view; not an access. */

@@ -54,6 +54,7 @@ export class WriteRunner {
     command: string,
     ctx: CommandContext,
     body: (tx: WriteTx, ctx: WriteContext) => Promise<WriteResult>,
+    source?: string,
   ): Promise<string> {
     const mayTrust = (): boolean => this.#remembered?.trusted === true && TRUSTING.has(command) && this.#inFlight === 0;
     return this.#order.enter(async (trusting) => {
@@ -86,6 +87,7 @@ export class WriteRunner {
             paths: journalPaths(written.changes),
             ops: written.ops,
             retired: written.retired,
+            ...(source === undefined ? {} : { source }),
           };
           const recorded = await record(tx, draft, now, this.#history, written.usage);
           const alone = known === undefined ? !again : wasAlone(known.value, await recorded.key);
