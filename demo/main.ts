@@ -18,6 +18,7 @@ import { setupMemoryPanel } from './memory/memory-panel.js';
 import { panelOnDemand } from './page/panel-on-demand.js';
 import { setupStoragePanel } from './tools/storage-panel.js';
 import { setupToolTabs } from './page/tool-tabs.js';
+import { loadReviewCards, reviewHook, setupReviewSetting } from './review/review-setting.js';
 
 /** One database for the demo, apart from any app on the same origin. */
 const DB_NAME = 'idb-memory-tool-demo';
@@ -25,7 +26,11 @@ const DB_NAME = 'idb-memory-tool-demo';
 const SYNC_REMEMBERED = 'idb-memory-tool-demo:sync';
 
 async function start(): Promise<void> {
-  const tool = await IndexedDBMemoryTool.init({ dbName: DB_NAME });
+  // Review is wired into the tool as it opens, when it is on then (review-setting.ts says why).
+  let review: { isOn(): boolean } | undefined;
+  const approve = reviewHook(() => review?.isOn() ?? true);
+  const tool = await IndexedDBMemoryTool.init({ dbName: DB_NAME, ...(approve ? { approve } : {}) });
+  review = setupReviewSetting(approve !== undefined);
   const connection = setupConnection();
   const heart = setupHeartSwitch();
   const tools = setupToolTabs();
@@ -41,6 +46,7 @@ async function start(): Promise<void> {
     const { setupMemorySearch } = await import('./memory/memory-search.js');
     setupMemorySearch(tool, memory);
   });
+  blameToggle(tool);
   const storage = setupStoragePanel();
   const history = setupHistoryPanel(tool);
   setupChat(tool, connection, memory, storage.reportFailure);
@@ -67,7 +73,21 @@ async function start(): Promise<void> {
   document.body.dataset.ready = 'true';
   // Then, when idle: export, import, undo and expiry (the library loads them on first use), the conversation's code
   // and the Sync panel, so that the demo keeps working offline once they are here.
-  prefetchWhenIdle([() => IndexedDBMemoryTool.preload(), loadAgent, loadFailureWords, loadOfflineDemo, sync.load, search.load]);
+  const cards = approve ? [loadReviewCards] : [];
+  prefetchWhenIdle([() => IndexedDBMemoryTool.preload(), loadAgent, loadFailureWords, loadOfflineDemo, sync.load, search.load, ...cards]);
+}
+
+/** "Show who wrote each line": the gutter's code (blame-gutter.ts) loads when the box is first ticked. */
+function blameToggle(tool: IndexedDBMemoryTool): void {
+  const box = byId('blame-toggle', HTMLInputElement);
+  let gutter: Promise<{ show(on: boolean): Promise<void> }> | undefined;
+  box.addEventListener('change', () => {
+    gutter ??= import('./memory/blame-gutter.js').then(({ setupBlameGutter }) => setupBlameGutter(tool));
+    void gutter.then((loaded) => loaded.show(box.checked)).catch(() => {
+      gutter = undefined;
+      box.checked = false;
+    });
+  });
 }
 
 /** The Sync panel (its remotes, and the SDK for Memory Stores), loaded when the person reaches for it. */
