@@ -3,13 +3,13 @@
 // all) loads later, on first use or when the page is idle (lazy-code.ts), so the first load stays small.
 
 import { IndexedDBMemoryTool } from '../src/index.js';
+import type { WriteProposal } from '../src/index.js';
 import { setupBundlePanel } from './tools/bundle-panel.js';
 import { setupChat } from './chat/chat.js';
 import { setupCommandConsole } from './tools/command-console.js';
 import { setupConnection } from './chat/connection.js';
 import type { ConnectionPanel } from './chat/connection.js';
 import { byId, messageOf } from './page/dom.js';
-import { setupExpiryControl } from './history/expiry-control.js';
 import { setupForgetControl } from './history/forget-control.js';
 import { setupHeartSwitch } from './page/heart-switch.js';
 import { setupHistoryPanel } from './history/history-panel.js';
@@ -18,19 +18,25 @@ import { setupMemoryPanel } from './memory/memory-panel.js';
 import { panelOnDemand } from './page/panel-on-demand.js';
 import { setupStoragePanel } from './tools/storage-panel.js';
 import { setupToolTabs } from './page/tool-tabs.js';
-import { loadReviewCards, reviewHook, setupReviewSetting } from './review/review-setting.js';
 
 /** One database for the demo, apart from any app on the same origin. */
 const DB_NAME = 'idb-memory-tool-demo';
 /** Where the Sync panel keeps its fields when the person asks it to (sync-remote-form.ts). */
 const SYNC_REMEMBERED = 'idb-memory-tool-demo:sync';
+/** Present when the person reviews Claude's writes (demo/review/memory-options.ts keeps it). */
+const REVIEW_REMEMBERED = 'idb-memory-tool-demo:review';
+/** The review cards and their policy: loaded at the first write Claude asks for, or when idle. */
+const reviewCards = () => import('./review/review-card.js');
 
 async function start(): Promise<void> {
-  // Review is wired into the tool as it opens, when it is on then (review-setting.ts says why).
-  let review: { isOn(): boolean } | undefined;
-  const approve = reviewHook(() => review?.isOn() ?? true);
-  const tool = await IndexedDBMemoryTool.init({ dbName: DB_NAME, ...(approve ? { approve } : {}) });
-  review = setupReviewSetting(approve !== undefined);
+  // Review is wired into the tool as it opens, and only when it is on then: the library loads its approval part
+  // with a tool that has the hook, which the first load of a page that does not review should not carry.
+  const reviewing = remembered(REVIEW_REMEMBERED);
+  byId('review-writes', HTMLInputElement).checked = reviewing;
+  const tool = await IndexedDBMemoryTool.init({
+    dbName: DB_NAME,
+    ...(reviewing ? { approve: async (proposal: WriteProposal) => (await reviewCards()).reviewApprove(proposal) } : {}),
+  });
   const connection = setupConnection();
   const heart = setupHeartSwitch();
   const tools = setupToolTabs();
@@ -46,7 +52,11 @@ async function start(): Promise<void> {
     const { setupMemorySearch } = await import('./memory/memory-search.js');
     setupMemorySearch(tool, memory);
   });
-  blameToggle(tool);
+  // Its options (review, the blame gutter) load when first reached.
+  const options = panelOnDemand(byId('memory-options', HTMLElement), async () => {
+    const { setupMemoryOptions } = await import('./review/memory-options.js');
+    setupMemoryOptions(tool, reviewing, REVIEW_REMEMBERED);
+  });
   const storage = setupStoragePanel();
   const history = setupHistoryPanel(tool);
   setupChat(tool, connection, memory, storage.reportFailure);
@@ -54,9 +64,13 @@ async function start(): Promise<void> {
   setupBundlePanel(tool, async () => {
     await Promise.all([memory.refresh(), storage.refresh(), history.refresh()]);
   });
-  // An expiry that deleted nothing sends no change event; the panels are redrawn either way.
-  setupExpiryControl(tool, async () => {
-    await Promise.all([memory.refresh(), history.refresh()]);
+  // An expiry that deleted nothing sends no change event; the panels are redrawn either way. Its code loads when
+  // the form is first reached (a press of Expire meanwhile is replayed), keeping the first load within its budget.
+  const expiry = panelOnDemand(byId('expire-form', HTMLFormElement), async () => {
+    const { setupExpiryControl } = await import('./history/expiry-control.js');
+    setupExpiryControl(tool, async () => {
+      await Promise.all([memory.refresh(), history.refresh()]);
+    });
   });
   // Pulled files reach the tree and the history as change events, like any other write.
   const sync = syncPanel(tool, connection);
@@ -73,21 +87,9 @@ async function start(): Promise<void> {
   document.body.dataset.ready = 'true';
   // Then, when idle: export, import, undo and expiry (the library loads them on first use), the conversation's code
   // and the Sync panel, so that the demo keeps working offline once they are here.
-  const cards = approve ? [loadReviewCards] : [];
-  prefetchWhenIdle([() => IndexedDBMemoryTool.preload(), loadAgent, loadFailureWords, loadOfflineDemo, sync.load, search.load, ...cards]);
-}
-
-/** "Show who wrote each line": the gutter's code (blame-gutter.ts) loads when the box is first ticked. */
-function blameToggle(tool: IndexedDBMemoryTool): void {
-  const box = byId('blame-toggle', HTMLInputElement);
-  let gutter: Promise<{ show(on: boolean): Promise<void> }> | undefined;
-  box.addEventListener('change', () => {
-    gutter ??= import('./memory/blame-gutter.js').then(({ setupBlameGutter }) => setupBlameGutter(tool));
-    void gutter.then((loaded) => loaded.show(box.checked)).catch(() => {
-      gutter = undefined;
-      box.checked = false;
-    });
-  });
+  const cards = reviewing ? [reviewCards] : [];
+  const panels = [sync.load, search.load, options.load, expiry.load];
+  prefetchWhenIdle([() => IndexedDBMemoryTool.preload(), loadAgent, loadFailureWords, loadOfflineDemo, ...panels, ...cards]);
 }
 
 /** The Sync panel (its remotes, and the SDK for Memory Stores), loaded when the person reaches for it. */

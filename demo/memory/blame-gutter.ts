@@ -1,9 +1,10 @@
 // "Show who wrote each line": the viewed file as a table of lines, each with a gutter cell naming who wrote it;
 // when, and which conversation, show on hover and on keyboard focus (and are read by screen readers with the
-// row). From tool.blame(path); loaded when the toggle is first turned on, redrawn whenever the viewer shows a file.
+// row). From tool.blame(path); loaded with the Memory pane's options, redrawn whenever the viewer changes.
 
 import type { BlameLine, IndexedDBMemoryTool } from '../../src/index.js';
 import { byId, el, messageOf } from '../page/dom.js';
+import './blame-gutter.css';
 
 /** Lines shown; the rest are counted. */
 const LINES_SHOWN = 1_000;
@@ -15,13 +16,16 @@ export interface BlameGutter {
 
 export function setupBlameGutter(tool: IndexedDBMemoryTool): BlameGutter {
   const viewer = byId('viewer', HTMLElement);
+  const viewerPath = byId('viewer-path', HTMLElement);
   const plain = byId('viewer-group', HTMLElement);
   const view = byId('blame', HTMLElement);
   let on = false;
   let drawn = 0;
 
   const draw = async () => {
-    const path = viewer.dataset.path;
+    // The viewer's heading holds the path, or the path and what went wrong, or a prompt to choose a file.
+    const heading = viewerPath.textContent ?? '';
+    const path = heading.startsWith('/') ? heading.split(': ')[0] : undefined;
     const turn = ++drawn;
     if (!on) return;
     if (path === undefined || path === '') {
@@ -39,7 +43,9 @@ export function setupBlameGutter(tool: IndexedDBMemoryTool): BlameGutter {
     view.replaceChildren(table(path, lines));
   };
 
-  viewer.addEventListener('shown', () => void draw());
+  // The memory panel redraws the viewer on every showing of a file, and on every change to the file shown.
+  const follow = new MutationObserver(() => void draw());
+  for (const node of [viewer, viewerPath]) follow.observe(node, { childList: true, characterData: true, subtree: true });
   return {
     async show(next) {
       on = next;

@@ -35,23 +35,20 @@ export function setupMemoryPanel(tool: IndexedDBMemoryTool, onChoose?: (path: st
     for (const item of tree.querySelectorAll<HTMLElement>('[role="treeitem"][data-kind="file"]')) {
       item.setAttribute('aria-selected', String(item.dataset.path === path));
     }
-    // The blame gutter (blame-gutter.ts) follows the viewer through `data-path` and the `shown` event.
-    viewer.dataset.path = path ?? '';
     if (path === undefined) {
       viewerPath.textContent = `Choose a file in ${MEMORY_ROOT}.`;
       viewer.textContent = '';
-    } else {
-      viewerPath.textContent = path;
-      try {
-        const text = await tool.read(path);
-        if (changed && changed.size > 0) showMarked(viewer, text, changed, kind);
-        else viewer.textContent = text;
-      } catch (error) {
-        viewer.textContent = '';
-        viewerPath.textContent = `${path}: ${messageOf(error)}`;
-      }
+      return;
     }
-    viewer.dispatchEvent(new Event('shown'));
+    viewerPath.textContent = path;
+    try {
+      const text = await tool.read(path);
+      if (changed && changed.size > 0) showMarked(viewer, text, changed, kind);
+      else viewer.textContent = text;
+    } catch (error) {
+      viewer.textContent = '';
+      viewerPath.textContent = `${path}: ${messageOf(error)}`;
+    }
   };
 
   // The WAI-ARIA tree pattern, flat: every treeitem a child of the tree, placed by aria-level, aria-posinset and

@@ -2,9 +2,11 @@
 // Deny (an optional reason) and "Allow for this conversation". It takes focus as it appears; once answered, or
 // withdrawn by Stop, it says what happened and has nothing left to press. Loaded when the first card is needed.
 
+import { approvePolicy } from '../../src/index.js';
 import type { PolicyAnswer, WriteProposal } from '../../src/index.js';
 import { byId, el } from '../page/dom.js';
 import { capDiff, diffLines, withContext } from '../history/line-diff.js';
+import './review.css';
 
 /** Diff lines shown on a card; the rest are counted. */
 const LINES_SHOWN = 200;
@@ -17,6 +19,14 @@ let cardCount = 0;
 document.getElementById('stop')?.addEventListener('click', () => {
   for (const withdraw of [...open]) withdraw();
 });
+
+/**
+ * The tool's `approve` (through main.ts): "Allow for this conversation" is kept by source; with the setting
+ * turned off since the page opened, Claude's writes are allowed without asking.
+ */
+export const reviewApprove = approvePolicy({
+  ask: (proposal) => (byId('review-writes', HTMLInputElement).checked ? askInTranscript(proposal) : 'allow'),
+}).approve;
 
 /** Shows `proposal` as a card at the end of the transcript and resolves to the person's answer. */
 export function askInTranscript(proposal: WriteProposal): Promise<PolicyAnswer> {
