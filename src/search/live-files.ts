@@ -20,16 +20,19 @@ export interface LiveFiles {
  * Caches the live files of one database. The stamp is the journal's last key and the totals' `seq` it carries: every
  * write that changes an entry's path, size or body adds a journal record (or rewrites the hidden one with one more
  * `seq`), ../storage/README.md, "The optimistic check of the totals". Access times change entries too, not these.
+ * A new connection reads them again too.
  */
 export class LiveFileCache {
   #stamp = '';
   #files: LiveFiles | undefined;
+  // The connection they were read on: a new one (a reconnect, a database deleted and made again) reads them again.
+  #db: unknown;
 
   /** The live files as `tx` sees them, read again only when the stamp moved. */
   async read(tx: MemoryTx<'readonly'>): Promise<LiveFiles> {
     const last = await tx.objectStore('journal').openCursor(null, 'prev');
     const stamp = last ? `${last.key}:${String(last.value.totals?.[0] ?? '')}` : 'empty';
-    if (this.#files && stamp === this.#stamp) return this.#files;
+    if (this.#files && stamp === this.#stamp && tx.db === this.#db) return this.#files;
     const entries = await tx.objectStore('entries').getAll();
     const files: LiveFile[] = [];
     const byBody = new Map<number, LiveFile[]>();
@@ -44,12 +47,7 @@ export class LiveFileCache {
     }
     this.#files = { files, byBody };
     this.#stamp = stamp;
+    this.#db = tx.db;
     return this.#files;
-  }
-
-  /** Forgets what it holds (a reconnect, a compaction). */
-  drop(): void {
-    this.#files = undefined;
-    this.#stamp = '';
   }
 }

@@ -10,6 +10,9 @@ import type { IndexTuning } from './index-stores.js';
 import { LiveFileCache } from './live-files.js';
 import type { Tokenizer } from './tokens.js';
 
+/** How often a page looks for bodies deleted from under the index (below). */
+export const SCRUB_CHECK_MS = 60_000;
+
 /** One memory's index as this page works on it. */
 export class SearchIndex {
   readonly cache = new LiveFileCache();
@@ -17,6 +20,9 @@ export class SearchIndex {
   readonly #store: MemoryStore;
   readonly #tokenizer: Tokenizer;
   #running: Promise<void> | undefined;
+  #scrubbing: Promise<void> | undefined;
+  /** When this page last looked for bodies gone from under the index (0: not yet). */
+  #checked = 0;
 
   constructor(store: MemoryStore, tokenizer: Tokenizer, tuning: Partial<IndexTuning> = {}) {
     this.#store = store;
@@ -37,7 +43,26 @@ export class SearchIndex {
       return false;
     }
     await this.#drain(signal);
+    this.#scrubLater();
     return true;
+  }
+
+  /**
+   * Looks for indexed bodies that are gone (trimmed history, a forget a closed page cut short) behind the answer: a
+   * page's first search, then at most every {@link SCRUB_CHECK_MS}. Counting both stores reads them, too dear per query;
+   * results stay right without it (a body no file names is never a hit), and forget() and clearHistory() scrub at once.
+   */
+  #scrubLater(): void {
+    const now = Date.now();
+    if (this.#scrubbing || (this.#checked !== 0 && now - this.#checked < SCRUB_CHECK_MS)) return;
+    this.#checked = now;
+    this.#scrubbing = (async () => {
+      if (await needsScrub(this.#store)) await scrubIndex(this.#store, this.tuning);
+    })()
+      .catch(() => undefined)
+      .finally(() => {
+        this.#scrubbing = undefined;
+      });
   }
 
   /** Starts indexing in the background, one chunk a transaction (commands go between them); once at a time. */
@@ -50,9 +75,9 @@ export class SearchIndex {
     return this.#running;
   }
 
-  /** Resolves once no background indexing is under way (for tests and benches). */
+  /** Resolves once no background indexing or scrub is under way (for tests and benches). */
   async idle(): Promise<void> {
-    while (this.#running) await this.#running.catch(() => undefined);
+    while (this.#running || this.#scrubbing) await (this.#running ?? this.#scrubbing)?.catch(() => undefined);
   }
 
   async #drain(signal: AbortSignal | undefined, yielding = false): Promise<void> {
@@ -64,7 +89,6 @@ export class SearchIndex {
       if (yielding) await new Promise((resolve) => setTimeout(resolve, 0));
     }
     await mergeIfFull(this.#store, this.tuning, signal);
-    if (await needsScrub(this.#store)) await scrubIndex(this.#store, this.tuning);
   }
 
   #backlog(): Promise<number> {

@@ -26,7 +26,11 @@ export async function search(store: MemoryStore, query: unknown, options: Search
   const shownPath = options.path ?? MEMORY_ROOT;
   const scope = normalizeMemoryPath(shownPath);
   const index = searchIndexOf(store, tokenizer);
-  const indexed = await index.catchUp(signal);
+  // An index that cannot be brought in step (a full disk) costs speed, not the answer: every file is read instead.
+  const indexed = await index.catchUp(signal).catch((error: unknown) => {
+    if (signal?.aborted) throw error;
+    return false;
+  });
   const inScope = async (tx: MemoryTx<'readonly'>): Promise<void> => {
     if (scope !== MEMORY_ROOT && !(await getEntry(tx, scope))) {
       throw new MemoryToolError('not_found', reply.viewMissing(shownPath));
