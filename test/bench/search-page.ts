@@ -6,6 +6,7 @@ import type { IndexedDBMemoryTool } from '../../src/index.js';
 import { BUNDLE_FORMAT, BUNDLE_VERSION } from '../../src/index.js';
 import { bulkPath } from './fixtures.js';
 import { measureSides, openMemory } from './harness.js';
+import { deleteDatabase } from './raw.js';
 import { proseMaker, searchQueries, vocabulary } from './search-fixtures.js';
 import type { SearchPlan, SearchResults, SearchTimes } from './search-fixtures.js';
 
@@ -88,6 +89,25 @@ async function indexSettled(db: IDBDatabase, say: Say): Promise<void> {
   }
   if (db.objectStoreNames.contains('searchState')) say(`  index built in ${((performance.now() - began) / 1000).toFixed(1)} s more`);
 }
+/**
+ * Closes a memory and deletes its database, waiting longer than harness.ts does: after seconds of reading, WebKit
+ * may still hold the library's connection; a database left behind in the bench's fresh profile harms nothing.
+ */
+async function closeMemory(memory: Awaited<ReturnType<typeof openMemory>>, name: string, say: Say): Promise<void> {
+  memory.tool.close();
+  memory.db.close();
+  for (let attempt = 0; attempt < 10; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 200 * (attempt + 1)));
+    try {
+      await deleteDatabase(name);
+      return;
+    } catch {
+      // Blocked by a connection still closing: wait longer.
+    }
+  }
+  say(`  (database ${name} left behind: its deletion stayed blocked)`);
+}
+
 async function timed(run: () => Promise<unknown>): Promise<number> {
   const start = performance.now();
   await run();
@@ -99,7 +119,8 @@ export async function runSearch(plan: SearchPlan, say: Say): Promise<SearchResul
   const words = vocabulary();
   const prose = proseMaker(words);
   const rows: SearchTimes[] = [];
-  const memory = await openMemory(`search-${Date.now()}`);
+  const name = `search-${Date.now()}`;
+  const memory = await openMemory(name);
   const totals: Record<string, number> = {};
   try {
     const textBytes = await seedProse(memory.tool, plan, prose);
@@ -123,7 +144,7 @@ export async function runSearch(plan: SearchPlan, say: Say): Promise<SearchResul
       rows.push({ label: `${query.label} (${query.query})`, kind: 'query', ms });
       say(`  ${query.label} ${JSON.stringify(query.query)}: ${totals[query.label]} files, median ${[...ms].sort((a, b) => a - b)[ms.length >> 1]?.toFixed(1)} ms`);
     }
-    await memory.close();
+    await closeMemory(memory, name, say);
     rows.push(...(await writeRows(plan, prose, say)));
     return {
       files: plan.files,
@@ -136,7 +157,7 @@ export async function runSearch(plan: SearchPlan, say: Say): Promise<SearchResul
       totals,
     };
   } catch (error) {
-    await memory.close().catch(() => undefined);
+    await closeMemory(memory, name, say);
     throw error;
   }
 }
@@ -146,8 +167,9 @@ export async function runSearch(plan: SearchPlan, say: Say): Promise<SearchResul
  * write, untimed, so each write meets a drained index) against a memory where search was never used, in one loop.
  */
 async function writeRows(plan: SearchPlan, prose: (b: number, s: number) => string, say: Say): Promise<SearchTimes[]> {
-  const plain = await openMemory(`search-plain-${Date.now()}`);
-  const indexed = await openMemory(`search-indexed-${Date.now()}`);
+  const names = [`search-plain-${Date.now()}`, `search-indexed-${Date.now()}`] as const;
+  const plain = await openMemory(names[0]);
+  const indexed = await openMemory(names[1]);
   try {
     await seedProse(plain.tool, { files: plan.writeFiles, bytes: plan.bytes }, prose);
     await seedProse(indexed.tool, { files: plan.writeFiles, bytes: plan.bytes }, prose);
@@ -194,7 +216,7 @@ async function writeRows(plan: SearchPlan, prose: (b: number, s: number) => stri
       { label: 'the same search alone', kind: 'write-search', ms: thenSearch.searchAlone },
     ];
   } finally {
-    await plain.close();
-    await indexed.close();
+    await closeMemory(plain, names[0], say);
+    await closeMemory(indexed, names[1], say);
   }
 }
