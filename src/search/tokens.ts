@@ -41,7 +41,7 @@ function cut(term: string): string {
   return term.slice(0, code >= 0xd800 && code <= 0xdbff ? end - 1 : end);
 }
 
-type WordSegmenter = { segment(text: string): Iterable<{ segment: string; index: number; isWordLike?: boolean }> };
+type WordSegmenter = { segment(text: string): Iterable<{ segment: string; index: number }> };
 
 /** The engine's word segmenter, or undefined where `Intl.Segmenter` is missing or fails. */
 function engineSegmenter(): WordSegmenter | undefined {
@@ -78,12 +78,12 @@ function push(out: Token[], word: string, start: number): void {
 /** Cuts with `Intl.Segmenter` (a dictionary for Chinese, Japanese, Thai): `私は緑茶が好き` → 私, は, 緑茶, が, 好き. */
 function segmenterTokenizer(segmenter: WordSegmenter): Tokenizer {
   return {
-    id: 'words-1+segmenter',
+    id: 'words-2+segmenter',
+    // Every piece: the run holds only word characters, and Firefox marks some words not word-like (a lone `緑茶`,
+    // `です`), which would make them unsearchable there.
     tokens: (text) =>
       wordsOf(text, (run, at, out) => {
-        for (const piece of segmenter.segment(run)) {
-          if (piece.isWordLike !== false) push(out, piece.segment, at + piece.index);
-        }
+        for (const piece of segmenter.segment(run)) push(out, piece.segment, at + piece.index);
       }),
   };
 }

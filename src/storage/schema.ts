@@ -3,7 +3,7 @@
 import type { DBSchema, IDBPDatabase, IDBPTransaction, StoreNames } from 'idb';
 
 /** Bump on every schema change and add its step to {@link upgradeMemoryDb}. */
-export const DB_VERSION = 6;
+export const DB_VERSION = 7;
 
 /** One file or folder. Keyed by its normalized path, so a folder's subtree is one key range. */
 export interface EntryRecord {
@@ -146,6 +146,20 @@ export interface MemorySchema extends DBSchema {
   journal: { key: number; value: JournalRecord; indexes: { retains: number } };
   /** What each sync mount last agreed with its remote (../sync/README.md), kept beside the files it describes. */
   sync: { key: [mount: string, path: string]; value: SyncRecord };
+  /** The search index (../search/README.md): each indexed body's unique words, for scrubbing it. */
+  searchDocs: { key: number; value: { terms: string[] } };
+  /** Postings of recently indexed bodies: `[term, bodyId]` → how often the body holds the term. */
+  searchDelta: { key: [term: string, bodyId: number]; value: number };
+  /** Main postings: term → `[bodyId, count, …]` pairs sorted by body id. */
+  searchTerms: { key: string; value: Uint32Array };
+  /** The index's own state under the key `state`: the tokenizer it was built with, and the last body indexed. */
+  searchState: { key: string; value: SearchStateRecord };
+}
+
+/** What the search index has done: bodies with ids up to `indexedThrough` are indexed by tokenizer `tokenizer`. */
+export interface SearchStateRecord {
+  tokenizer: string;
+  indexedThrough: number;
 }
 
 /**
@@ -212,6 +226,13 @@ export function upgradeMemoryDb(
   // Version 5 changes no store, only a rule the remembered totals rely on, and keeps older code off (./README.md).
   if (oldVersion < 6 && target >= 6) {
     db.createObjectStore('sync', { keyPath: ['mount', 'path'] });
+  }
+  // Version 7: the search index, empty; it is a function of the bodies and fills in on use (../search/README.md).
+  if (oldVersion < 7 && target >= 7) {
+    db.createObjectStore('searchDocs');
+    db.createObjectStore('searchDelta');
+    db.createObjectStore('searchTerms');
+    db.createObjectStore('searchState');
   }
   // The requests keep the versionchange transaction open; a failed step aborts it, which fails the open.
   void Promise.all(steps).catch(() => {

@@ -5,6 +5,7 @@ import { MEMORY_ROOT } from '../core/paths.js';
 import type { JournalDraft } from '../history/journal.js';
 import { record } from '../history/journal.js';
 import { clearJournal } from '../history/forget.js';
+import { scrubIndex } from '../search/index-scrub.js';
 import { pushesSettled } from '../sync/forget-gate.js';
 import { forgetWithMarks } from '../sync/forget-marks.js';
 import type { HistoryActionContext } from './history-actions.js';
@@ -26,6 +27,8 @@ export async function forget(ctx: HistoryActionContext, key: string): Promise<Fo
     remember(await record(tx, unjournaled('forget'), now, undefined, forgotten.usage));
     return forgotten;
   });
+  // The search index keeps the words of every body it indexed: those of the erased ones go before this resolves.
+  await scrubIndex(ctx.store);
   ctx.hub.publish(result.changes);
   await pushesSettled(db, key);
   return {
@@ -45,6 +48,7 @@ export async function clearHistory(ctx: HistoryActionContext): Promise<ClearHist
     if (done) remember(await record(tx, unjournaled('clear-history'), now, undefined, done.usage));
     return done;
   });
+  await scrubIndex(ctx.store);
   if (cleared) ctx.hub.publish([{ type: 'history-cleared', path: MEMORY_ROOT }]);
   return { removedChanges: cleared?.removed ?? 0 };
 }

@@ -5,11 +5,14 @@
 import type { ChangeHub } from '../core/change-events.js';
 import type { ResolvedLimits } from '../core/limits.js';
 import type { ResolvedHistoryLimits } from '../history/journal.js';
+import type { MemoryStore } from '../storage/store.js';
 import type { AccessTimes } from './access-times.js';
 import type { WriteRunner } from './write-runner.js';
 
 /** What an action on the history runs with: the tool's own units. */
 export interface HistoryActionContext {
+  /** For what runs after the write: the search index's scrub. */
+  store: MemoryStore;
   writes: WriteRunner;
   hub: ChangeHub;
   history: ResolvedHistoryLimits | undefined;

@@ -1,10 +1,6 @@
 // IndexedDBMemoryTool: checks each call's input and hands it to the unit that owns it (./README.md).
 
 import type { ExportBundleOptions, ImportBundleOptions, ImportReport } from '../bundle/format.js';
-import { create } from '../commands/create.js';
-import { remove } from '../commands/delete.js';
-import { insert, strReplace } from '../commands/edit.js';
-import { rename } from '../commands/rename.js';
 import { view } from '../commands/view.js';
 import { ChangeHub } from '../core/change-events.js';
 import type { MemoryChangeListener } from '../core/change-events.js';
@@ -47,6 +43,8 @@ import type {
   RunOptions,
 } from './options.js';
 import { DEFAULT_DB_NAME } from './options.js';
+import { importBundleAction } from './import-action.js';
+import { runWrite } from './write-commands.js';
 import type { CommandContext } from './write-runner.js';
 import { WriteRunner } from './write-runner.js';
 import type { ApproveHook } from './approval.js';
@@ -85,6 +83,7 @@ export class IndexedDBMemoryTool {
     this.#writes = new WriteRunner(store, this.#order, this.#hub, this.#history, this.#ahead);
     this.#access = new AccessTimes(store);
     this.#actions = {
+      store,
       writes: this.#writes,
       hub: this.#hub,
       history: this.#history,
@@ -186,28 +185,14 @@ export class IndexedDBMemoryTool {
   /** Runs a validated command; throws a MemoryToolError on refusal. */
   async execute(command: MemoryCommand, options: RunOptions = {}): Promise<string> {
     const actor = options.actor ?? 'claude';
+    if (command.command === 'view') return this.view(command);
     const source = options.source?.slice(0, 256);
-    const asking = { approve: this.#approve, actor, source, signal: options.signal };
     const run = this.#writes.command.bind(this.#writes, actor, command.command, this.#context);
+    const body: Parameters<typeof run>[0] = (tx, ctx) => runWrite(tx, command, ctx);
+    if (!this.#approve || actor !== 'claude') return run(body, source);
     // The approval part is loaded by init() when `approve` is set, so this wait is one tick (./README.md, "Approval").
-    const write = (body: Parameters<typeof run>[0]) =>
-      this.#approve && actor === 'claude'
-        ? parts.approval().then((part) => part.approvedWrite((b) => run(b, source), command, body, asking))
-        : run(body, source);
-    switch (command.command) {
-      case 'view':
-        return this.view(command);
-      case 'create':
-        return write((tx, ctx) => create(tx, command, ctx));
-      case 'str_replace':
-        return write((tx, ctx) => strReplace(tx, command, ctx));
-      case 'insert':
-        return write((tx, ctx) => insert(tx, command, ctx));
-      case 'delete':
-        return write((tx, ctx) => remove(tx, command, ctx));
-      case 'rename':
-        return write((tx, ctx) => rename(tx, command, ctx));
-    }
+    const asking = { approve: this.#approve, actor, source, signal: options.signal };
+    return parts.approval().then((part) => part.approvedWrite((b) => run(b, source), command, body, asking));
   }
 
   /** Each line of the file at `path` with the history entry of the change that wrote it (./README.md, "Blame"). */
@@ -314,32 +299,12 @@ export class IndexedDBMemoryTool {
 
   /** The memory (or the subtree `options.path`) as a `claude-memory-bundle` JSON file. */
   async exportBundle(options: ExportBundleOptions = {}): Promise<Blob> {
-    return this.#inTurn(async () => {
-      const bundles = await parts.bundle();
-      return bundles.exportBundle(this.#store, options);
-    });
+    return this.#inTurn(async () => (await parts.bundle()).exportBundle(this.#store, options));
   }
 
   /** Checks a bundle whole, then applies it in one transaction (or only reports, `dryRun`); one undoable change. */
   async importBundle(input: Blob | string, options: ImportBundleOptions = {}): Promise<ImportReport> {
-    return this.#inTurn(async () => {
-      const bundles = await parts.bundle();
-      let remembered: (() => void) | undefined;
-      const report = await bundles.importBundle(
-        this.#store,
-        this.limits,
-        input,
-        options,
-        this.#history,
-        (tx, recorded) => {
-          remembered = this.#writes.rememberLater(tx, recorded);
-        },
-        this.#context.pathSecret,
-      );
-      remembered?.();
-      if (!report.dryRun) this.#hub.publish(bundles.importChanges(report));
-      return report;
-    });
+    return this.#inTurn(() => importBundleAction(this.#actions, this.#context, input, options));
   }
 
   /** Runs `task` in its turn: after the calls made before it, with those made after it waiting for it. */

@@ -16,6 +16,7 @@ import { startWebKitDriver, webkitCapabilities } from '../engines/webkit-driver.
 import type { WebKitDriver } from '../engines/webkit-driver.js';
 import type { CaseResult, PayloadPlan, ScenarioPlan } from './fixtures.js';
 import type { SyncAnswer, SyncStep } from './sync-fixtures.js';
+import type { SearchPlan, SearchResults } from './search-fixtures.js';
 import type { Engine } from './report.js';
 
 /** What the page says of itself once loaded. */
@@ -41,6 +42,8 @@ export interface BenchBrowser {
   run(method: 'runPayload', plan: PayloadPlan): Promise<CaseResult[]>;
   /** One step of the Sync rows (sync-page.ts). */
   run(method: 'runSync', step: SyncStep): Promise<SyncAnswer>;
+  /** The Search rows (search-page.ts). */
+  run(method: 'runSearch', plan: SearchPlan): Promise<SearchResults>;
   /** The page's diagnosis (profile.ts), for `--profile`. */
   profile(): Promise<unknown>;
   /** Chromium's playwright page, for `--profile`'s CPU profiles (over CDP). */
@@ -49,8 +52,8 @@ export interface BenchBrowser {
 }
 
 type Log = (line: string) => void;
-type Method = 'runScenario' | 'runPayload' | 'runSync';
-type Plan = ScenarioPlan | PayloadPlan | SyncStep;
+type Method = 'runScenario' | 'runPayload' | 'runSync' | 'runSearch';
+type Plan = ScenarioPlan | PayloadPlan | SyncStep | SearchPlan;
 type JobState = { log: string[]; done: boolean; value?: unknown; error?: string };
 
 /** How long one `next` may wait in the page for news: well under WebDriver's script timeout set below. */
@@ -114,6 +117,8 @@ async function launchChromium(url: string, log: Log): Promise<BenchBrowser> {
           ([m, p]) =>
             m === 'runSync'
               ? window.bench?.runSync(p as SyncStep)
+              : m === 'runSearch'
+                ? window.bench?.runSearch(p as SearchPlan)
               : ((m === 'runScenario' ? window.bench?.runScenario(p as ScenarioPlan) : window.bench?.runPayload(p as PayloadPlan)) ?? []),
           [method, plan],
         )) as BenchBrowser['run'],

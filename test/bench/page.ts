@@ -26,6 +26,8 @@ import * as raw from './raw.js';
 import type { RawFile } from './raw.js';
 import type { SyncStep } from './sync-fixtures.js';
 import { runSync } from './sync-page.js';
+import type { SearchPlan } from './search-fixtures.js';
+import { runSearch as searchRows } from './search-page.js';
 
 const ms = (values: readonly number[]): string => `${median(values).toFixed(3)} ms`;
 
@@ -55,7 +57,10 @@ function say(line: string): void {
 }
 
 /** Starts `method` as the page's job (one at a time); `next` reports on it. */
-function start(method: 'runScenario' | 'runPayload' | 'runSync' | 'profile', plan?: ScenarioPlan | PayloadPlan | SyncStep): void {
+function start(
+  method: 'runScenario' | 'runPayload' | 'runSync' | 'runSearch' | 'profile',
+  plan?: ScenarioPlan | PayloadPlan | SyncStep | SearchPlan,
+): void {
   if (job && !job.done) throw new Error('bench: a job is still running');
   const current: Job = { log: [], done: false };
   job = current;
@@ -66,6 +71,8 @@ function start(method: 'runScenario' | 'runPayload' | 'runSync' | 'profile', pla
         ? runScenario(plan as ScenarioPlan)
         : method === 'runSync'
           ? runSync(plan as SyncStep)
+          : method === 'runSearch'
+            ? runSearch(plan as SearchPlan)
           : runPayload(plan as PayloadPlan);
   const finish = (): void => {
     current.done = true;
@@ -397,6 +404,9 @@ async function exportImport(
 }
 
 /** Export and import of a folder of bigger files, in a memory holding only it. */
+/** The Search rows (search-page.ts), their progress said as every row's is. */
+const runSearch = (plan: SearchPlan) => searchRows(plan, say);
+
 async function runPayload(plan: PayloadPlan): Promise<CaseResult[]> {
   const memory = await openMemory(`payload-${plan.files}-${plan.bytes}-${Date.now()}`);
   const now = Date.now();
@@ -414,6 +424,7 @@ export interface BenchApi {
   runScenario(plan: ScenarioPlan): Promise<CaseResult[]>;
   runPayload(plan: PayloadPlan): Promise<CaseResult[]>;
   runSync: typeof runSync;
+  runSearch: typeof runSearch;
   start: typeof start;
   next: typeof next;
   timerStep: typeof timerStep;
@@ -433,6 +444,7 @@ window.bench = {
   runScenario,
   runPayload,
   runSync,
+  runSearch,
   start,
   next,
   timerStep,

@@ -5,6 +5,8 @@ import type { CaseResult, ScenarioPlan } from './fixtures.js';
 import { UNSEEN, median } from './fixtures.js';
 import type { SizeReport } from './size.js';
 import { syncSection } from './report-sync.js';
+import { searchSection } from './report-search.js';
+import type { SearchResults } from './search-fixtures.js';
 import type { SyncRow } from './sync-fixtures.js';
 
 export interface Goal {
@@ -56,6 +58,8 @@ export interface EngineRecord {
   sync?: SyncRow[];
   /** The Sync rows' remotes that could not run, and why. */
   syncErrors?: string[];
+  /** The Search rows (search-page.ts); absent in records from before them, and in runs that left them out. */
+  search?: SearchResults;
 }
 
 /** results.json: each engine's latest run (runs of other engines are kept when one is rerun), and the sizes. */
@@ -357,6 +361,7 @@ export function renderMarkdown(file: ResultsFile): string {
       ...(record.syncErrors ? { syncErrors: record.syncErrors } : {}),
     })),
   );
+  const search = searchSection(records.map((record) => ({ browser: browserOf(record.run), ...(record.search ? { search: record.search } : {}) })));
   const timers = (run: RunInfo): string =>
     (run.timerStep !== undefined ? `${micro(run.timerStep)} steps` : '') +
     (run.crossOriginIsolated ? `${run.timerStep !== undefined ? ', ' : ''}cross-origin isolated` : `${run.timerStep !== undefined ? ', ' : ''}not isolated`);
@@ -394,6 +399,7 @@ export function renderMarkdown(file: ResultsFile): string {
     goalsTable(records),
     '',
     ...(sync ? [sync] : []),
+    ...(search ? [search] : []),
     '## The rows',
     '',
     '**One file**: the file is an edit target of that size in a memory of that many 1 KB files (in folders of 100). Each run views ' +

@@ -4,7 +4,7 @@
 // --engines=chromium,firefox,webkit (or all), --quick (fewer runs), --no-peer, --no-size, --no-warmup, --head (bench
 // the committed src/, not the working tree), --profile (diagnosis instead: profile.json, profile.<engine>.json),
 // --only=create,str_replace and --files=1000 (a partial run, written to results.{md,json}.tmp; --only=sync runs only
-// the Sync rows), --render (no run: results.md again from results.json).
+// the Sync rows, --only=search the Search rows), --render (no run: results.md again from results.json).
 
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -21,8 +21,10 @@ import type { SizeReport } from './size.js';
 import { ENGINES, readResultsFile, renderMarkdown, summarize } from './report.js';
 import type { Engine, EngineRecord, ResultsFile, RunInfo } from './report.js';
 import { syncGoals } from './report-sync.js';
+import { searchGoals } from './report-search.js';
 import { runSyncRows } from './sync-bench.js';
 import type { SyncPlan } from './sync-bench.js';
+import type { SearchPlan, SearchResults } from './search-fixtures.js';
 import { librarySource } from './source.js';
 import type { Source } from './source.js';
 
@@ -53,7 +55,7 @@ export interface Options {
  * (about 20 seconds in all), since theirs are the medians the machine's noise moves most. One file of 1 MB gets 60
  * (about 10 ms a run): with 20, the median of a row moved by 0.2× between runs.
  */
-function plans(quick: boolean): { scenarios: ScenarioPlan[]; payloads: PayloadPlan[]; sync: SyncPlan } {
+function plans(quick: boolean): { scenarios: ScenarioPlan[]; payloads: PayloadPlan[]; sync: SyncPlan; search: SearchPlan } {
   const r = (reps: number, warmup: number): Reps =>
     quick ? { reps: Math.max(3, Math.round(reps / 5)), warmup: Math.max(1, Math.round(warmup / 3)) } : { reps, warmup };
   const cheap = (reps: number, warmup: number): Reps => ({ reps, warmup });
@@ -71,6 +73,8 @@ function plans(quick: boolean): { scenarios: ScenarioPlan[]; payloads: PayloadPl
     ],
     // A first pull at 20 ms a request takes seconds; the other passes tens of milliseconds to a second.
     sync: quick ? { pulls: 1, reps: 3 } : { pulls: 3, reps: 5 },
+    // 10,000 files of 3 KB (about 30 MB of prose); a search answered by reading every file takes seconds.
+    search: { files: 10_000, bytes: 3000, queryReps: quick ? 5 : 20, writeReps: quick ? 10 : 30, writeFiles: 1000 },
   };
 }
 
@@ -228,8 +232,9 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   const started = Date.now();
   const planned = plans(options.quick);
   // `--only=sync` runs the Sync rows alone; a partial run of commands (or of memory sizes) leaves them out.
-  const only = options.only?.filter((command) => command !== 'sync');
+  const only = options.only?.filter((command) => command !== 'sync' && command !== 'search');
   const syncWanted = options.only?.includes('sync') ?? options.files === undefined;
+  const searchWanted = options.only?.includes('search') ?? options.files === undefined;
   const scenarios = planned.scenarios
     .filter((plan) => (options.files === undefined || options.files.includes(plan.files)) && only?.length !== 0)
     .map((plan) => (only ? { ...plan, only } : plan));
@@ -259,6 +264,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
       const browser = await launchBench(engine, server.url, (line) => console.log(line));
       const results: CaseResult[] = [];
       let sync: Awaited<ReturnType<typeof runSyncRows>> | undefined;
+      let search: SearchResults | undefined;
       const environment = browser.environment;
       try {
         console.log(
@@ -283,6 +289,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
             console.log('sync (a memory of 2,000 files; Memory Stores on loopback, then WebDAV on Apache):');
             sync = await runSyncRows(browser, planned.sync, (line) => console.log(line));
           }
+          if (searchWanted) search = await browser.run('runSearch', planned.search);
         }
       } finally {
         await browser.close();
@@ -309,6 +316,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
         results,
         summary: { goals: [] },
         ...(sync ? { sync: sync.rows, ...(sync.errors.length > 0 ? { syncErrors: sync.errors } : {}) } : {}),
+        ...(search ? { search } : {}),
       });
     }
   } finally {
@@ -364,6 +372,10 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
         (missed.length ? `; missed: ${missed.map((goal) => `${goal.goal} (${goal.measured})`).join('; ')}` : '') +
         (record.syncErrors ? `; not run: ${record.syncErrors.join('; ')}` : ''),
     );
+  }
+  for (const record of records.filter((found) => found.search)) {
+    const goals = record.search ? searchGoals(record.search) : [];
+    console.log(`${record.run.browser}, search: ${goals.map((goal) => `${goal.goal}: ${goal.measured}${goal.met ? '' : ' (missed)'}`).join('; ')}`);
   }
   const written = partial ? 'results.md.tmp and results.json.tmp' : 'results.md and results.json';
   console.log(`wrote ${here}${written} (${Math.round((Date.now() - started) / 1000)} s)`);

@@ -14,11 +14,14 @@ const openLegacy = (name: string, version: number) => openDB(name, version, { up
 /** A hidden totals record as versions 3 and 4 wrote it, less its key and totals. */
 const HIDDEN = { hidden: true, at: 0, actor: '', command: '', paths: [], ops: [], retains: [], bytes: 0, undoable: false };
 
+/** Every store of the current version, sorted. */
+const CURRENT_STORES = ['bodies', 'entries', 'journal', 'searchDelta', 'searchDocs', 'searchState', 'searchTerms', 'sync'];
+
 describe('upgradeMemoryDb', () => {
   it('creates entries (by path; parent and bodyId indexes), bodies and journal (retains index) from nothing', async () => {
     const db = await openDB<MemorySchema>(freshDbName('schema'), DB_VERSION, { upgrade: upgradeMemoryDb });
     try {
-      expect([...db.objectStoreNames].sort()).toEqual(['bodies', 'entries', 'journal', 'sync']);
+      expect([...db.objectStoreNames].sort()).toEqual(CURRENT_STORES);
       const tx = db.transaction(['entries', 'bodies', 'journal']);
       expect(tx.objectStore('entries').keyPath).toBe('path');
       expect([...tx.objectStore('entries').indexNames].sort()).toEqual(['bodyId', 'parent']);
@@ -78,7 +81,7 @@ describe('upgradeMemoryDb', () => {
 
     const v3 = await openDB<MemorySchema>(name, DB_VERSION, { upgrade: upgradeMemoryDb });
     try {
-      expect([...v3.objectStoreNames].sort()).toEqual(['bodies', 'entries', 'journal', 'sync']);
+      expect([...v3.objectStoreNames].sort()).toEqual(CURRENT_STORES);
       const tx = v3.transaction('journal');
       const usage = await readTotals(tx as never);
       expect(usage).toMatchObject({ seq: 1, bytes: 12, files: 1, nextBody: old + 1, journalBytes: 15, journalEntries: 1 });
@@ -229,8 +232,29 @@ describe('upgradeMemoryDb', () => {
       IDBObjectStore.prototype.createIndex = indexes;
     }
     const all = ['entries', 'entries.parent', 'bodies', 'journal', 'journal.retains', 'entries.bodyId'];
-    // What each step adds (version 1 the first three, version 2 the next three, version 6 `sync`), never `meta` or `totals`.
-    expect(made.sort()).toEqual([...all.slice(from === 0 ? 0 : from === 1 ? 3 : 6), 'sync'].sort());
+    // What each step adds (version 1 the first three, version 2 the next three, version 6 `sync`, version 7 the search
+    // index's four), never `meta` or `totals`.
+    const search = ['searchDocs', 'searchDelta', 'searchTerms', 'searchState'];
+    expect(made.sort()).toEqual([...all.slice(from === 0 ? 0 : from === 1 ? 3 : 6), 'sync', ...search].sort());
+  });
+
+  it('adds the search index stores, empty, to a version 6 memory and keeps its files', async () => {
+    const name = freshDbName('schema');
+    const v6 = await openDB<MemorySchema>(name, 6, {
+      upgrade: (db, oldVersion, newVersion, transaction) => upgradeMemoryDb(db, oldVersion, newVersion, transaction),
+    });
+    await v6.put('bodies', 'kept text', 1);
+    v6.close();
+    const v7 = await openDB<MemorySchema>(name, DB_VERSION, { upgrade: upgradeMemoryDb });
+    try {
+      expect([...v7.objectStoreNames].sort()).toEqual(CURRENT_STORES);
+      expect(await v7.get('bodies', 1)).toBe('kept text');
+      for (const store of ['searchDocs', 'searchDelta', 'searchTerms', 'searchState'] as const) {
+        expect(await v7.count(store)).toBe(0);
+      }
+    } finally {
+      v7.close();
+    }
   });
 
   it('adds the sync baseline store to a version 5 memory and keeps its files', async () => {
@@ -248,7 +272,7 @@ describe('upgradeMemoryDb', () => {
     }
     const v6 = await openDB<MemorySchema>(name, DB_VERSION);
     try {
-      expect([...v6.objectStoreNames].sort()).toEqual(['bodies', 'entries', 'journal', 'sync']);
+      expect([...v6.objectStoreNames].sort()).toEqual(CURRENT_STORES);
       expect(await v6.count('entries')).toBe(1);
     } finally {
       v6.close();

@@ -1,0 +1,70 @@
+// The scrub: the index entries of bodies that are gone (history trimmed, forgotten, cleared) removed from every
+// index store, so no word of a deleted text stays in the index (./README.md, "Scrubbing").
+
+import type { MemoryStore, MemoryTx } from '../storage/store.js';
+import { DRAIN_STORES, STATE_KEY, pack, unpack } from './index-stores.js';
+import type { IndexTuning } from './index-stores.js';
+import { DEFAULT_TUNING } from './index-stores.js';
+
+/** Whether some indexed body is gone: every body up to the watermark that is still there has exactly one doc. */
+export async function needsScrub(store: MemoryStore): Promise<boolean> {
+  return store.run(
+    'readonly',
+    async (tx) => {
+      const state = await tx.objectStore('searchState').get(STATE_KEY);
+      const through = state?.indexedThrough ?? 0;
+      const [docs, bodies] = await Promise.all([
+        tx.objectStore('searchDocs').count(),
+        through > 0 ? tx.objectStore('bodies').count(IDBKeyRange.upperBound(through)) : Promise.resolve(0),
+      ]);
+      return docs !== bodies;
+    },
+    DRAIN_STORES,
+  );
+}
+
+/** Removes the index of every body that is gone, in bounded transactions; resolves to how many bodies. */
+export async function scrubIndex(
+  store: MemoryStore,
+  tuning: Pick<IndexTuning, 'scrubDocs'> = DEFAULT_TUNING,
+): Promise<number> {
+  let scrubbed = 0;
+  for (;;) {
+    const batch = await store.run('readwrite', (tx) => scrubBatch(tx, tuning.scrubDocs), DRAIN_STORES);
+    scrubbed += batch;
+    if (batch < tuning.scrubDocs) return scrubbed;
+  }
+}
+
+async function scrubBatch(tx: MemoryTx<'readwrite'>, most: number): Promise<number> {
+  const docs = tx.objectStore('searchDocs');
+  const [docIds, bodyIds] = await Promise.all([docs.getAllKeys(), tx.objectStore('bodies').getAllKeys()]);
+  const there = new Set(bodyIds);
+  const gone = docIds.filter((id) => !there.has(id)).slice(0, most);
+  if (gone.length === 0) return 0;
+  const records = await Promise.all(gone.map((id) => docs.get(id)));
+  const byTerm = new Map<string, number[]>();
+  gone.forEach((id, i) => {
+    for (const term of records[i]?.terms ?? []) {
+      const ids = byTerm.get(term);
+      if (ids) ids.push(id);
+      else byTerm.set(term, [id]);
+    }
+  });
+  const terms = tx.objectStore('searchTerms');
+  const delta = tx.objectStore('searchDelta');
+  const writes: Array<Promise<unknown>> = gone.map((id) => docs.delete(id));
+  for (const [term, ids] of byTerm) {
+    for (const id of ids) writes.push(delta.delete([term, id]));
+    writes.push(
+      terms.get(term).then((packed): Promise<unknown> | undefined => {
+        if (!packed) return undefined;
+        const postings = unpack(packed);
+        for (const id of ids) postings.delete(id);
+        return postings.size === 0 ? terms.delete(term) : terms.put(pack(postings), term);
+      }),
+    );
+  }
+  await Promise.all(writes);
+  return gone.length;
+}

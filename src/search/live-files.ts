@@ -1,0 +1,53 @@
+// The live files as the index's query needs them: body id → the files naming it, cached in memory and checked by a
+// stamp every write changes (./README.md, "Live files").
+
+import type { MemoryTx } from '../storage/store.js';
+
+/** A file as ranking sees it before counting: its path and UTF-8 size. */
+export interface LiveFile {
+  path: string;
+  size: number;
+  bodyId: number | undefined;
+}
+
+/** Every file of the memory, and which of them name each body. */
+export interface LiveFiles {
+  files: LiveFile[];
+  byBody: Map<number, LiveFile[]>;
+}
+
+/**
+ * Caches the live files of one database. The stamp is the journal's last key and the totals' `seq` it carries: every
+ * write that changes an entry's path, size or body adds a journal record (or rewrites the hidden one with one more
+ * `seq`), ../storage/README.md, "The optimistic check of the totals". Access times change entries too, not these.
+ * A new connection reads them again too.
+ */
+export class LiveFileCache {
+  #stamp = '';
+  #files: LiveFiles | undefined;
+  // The connection they were read on: a new one (a reconnect, a database deleted and made again) reads them again.
+  #db: unknown;
+
+  /** The live files as `tx` sees them, read again only when the stamp moved. */
+  async read(tx: MemoryTx<'readonly'>): Promise<LiveFiles> {
+    const last = await tx.objectStore('journal').openCursor(null, 'prev');
+    const stamp = last ? `${last.key}:${String(last.value.totals?.[0] ?? '')}` : 'empty';
+    if (this.#files && stamp === this.#stamp && tx.db === this.#db) return this.#files;
+    const entries = await tx.objectStore('entries').getAll();
+    const files: LiveFile[] = [];
+    const byBody = new Map<number, LiveFile[]>();
+    for (const entry of entries) {
+      if (entry.kind !== 'file') continue;
+      const file = { path: entry.path, size: entry.size, bodyId: entry.bodyId };
+      files.push(file);
+      if (entry.bodyId === undefined) continue;
+      const same = byBody.get(entry.bodyId);
+      if (same) same.push(file);
+      else byBody.set(entry.bodyId, [file]);
+    }
+    this.#files = { files, byBody };
+    this.#stamp = stamp;
+    this.#db = tx.db;
+    return this.#files;
+  }
+}

@@ -1,0 +1,32 @@
+// `tool.importBundle`'s steps once in its turn: the bundle part loaded, the import run through the tool's write
+// runner (so its totals stay remembered), and the change published. Split from ./tool.ts.
+
+import type { ImportBundleOptions, ImportReport } from '../bundle/format.js';
+import type { CommandContext } from './write-runner.js';
+import type { HistoryActionContext } from './history-actions.js';
+import { parts } from './lazy-parts.js';
+
+/** Imports `input` (../bundle/README.md) with the tool's units. */
+export async function importBundleAction(
+  ctx: HistoryActionContext,
+  context: CommandContext,
+  input: Blob | string,
+  options: ImportBundleOptions,
+): Promise<ImportReport> {
+  const bundles = await parts.bundle();
+  let remembered: (() => void) | undefined;
+  const report = await bundles.importBundle(
+    ctx.store,
+    ctx.limits,
+    input,
+    options,
+    ctx.history,
+    (tx, recorded) => {
+      remembered = ctx.writes.rememberLater(tx, recorded);
+    },
+    context.pathSecret,
+  );
+  remembered?.();
+  if (!report.dryRun) ctx.hub.publish(bundles.importChanges(report));
+  return report;
+}

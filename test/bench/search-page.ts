@@ -1,0 +1,222 @@
+// The Search rows in the page: queries over a memory of 10,000 files of prose (p50/p95 each), the first search and the
+// time until whatever index search keeps holds every file, the index's size beside the text's, and a 10 KB `create` and `str_replace` with
+// the index present against the same in a memory where search was never used, plus `create` then a search.
+
+import type { IndexedDBMemoryTool } from '../../src/index.js';
+import { BUNDLE_FORMAT, BUNDLE_VERSION } from '../../src/index.js';
+import { bulkPath } from './fixtures.js';
+import { measureSides, openMemory } from './harness.js';
+import { deleteDatabase } from './raw.js';
+import { proseMaker, searchQueries, vocabulary } from './search-fixtures.js';
+import type { SearchPlan, SearchResults, SearchTimes } from './search-fixtures.js';
+
+type Say = (line: string) => void;
+const utf8 = new TextEncoder();
+
+/** Bytes held by every store of `db` (keys and values; strings as UTF-8, numbers as 8, bytes as they are). */
+async function storedBytes(db: IDBDatabase): Promise<number> {
+  const size = (value: unknown): number => {
+    if (typeof value === 'string') return utf8.encode(value).length;
+    if (typeof value === 'number' || typeof value === 'boolean') return 8;
+    if (value instanceof ArrayBuffer) return value.byteLength;
+    if (ArrayBuffer.isView(value)) return value.byteLength;
+    if (value instanceof Blob) return value.size;
+    if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + size(item), 0);
+    if (value instanceof Map) return [...value].reduce((sum, [k, v]) => sum + size(k) + size(v), 0);
+    if (typeof value === 'object' && value !== null) {
+      return Object.entries(value).reduce((sum, [k, v]) => sum + utf8.encode(k).length + size(v), 0);
+    }
+    return 0;
+  };
+  const stores = [...db.objectStoreNames];
+  const tx = db.transaction(stores, 'readonly');
+  const sizes = await Promise.all(
+    stores.map(
+      (store) =>
+        new Promise<number>((resolve, reject) => {
+          const os = tx.objectStore(store);
+          const keys = os.getAllKeys();
+          const values = os.getAll();
+          values.onsuccess = () => resolve(size(keys.result) + size(values.result));
+          values.onerror = () => reject(values.error ?? new Error(`cannot read ${store}`));
+        }),
+    ),
+  );
+  return sizes.reduce((sum, n) => sum + n, 0);
+}
+
+const usage = async (): Promise<number | undefined> => (await navigator.storage?.estimate?.())?.usage;
+
+/**
+ * Writes `files` files of prose under /memories/prose through the library (imports of 1,000 files), so their bodies
+ * carry the library's ids: raw writes (raw.ts) use negative ids no index keyed by body id would take for new text.
+ */
+async function seedProse(tool: IndexedDBMemoryTool, plan: { files: number; bytes: number }, prose: (b: number, s: number) => string) {
+  let textBytes = 0;
+  for (let from = 0; from < plan.files; from += 1000) {
+    const files = Array.from({ length: Math.min(1000, plan.files - from) }, (_, k) => {
+      const content = prose(plan.bytes, from + k + 1);
+      textBytes += content.length;
+      return { path: bulkPath('/memories/prose', from + k), content };
+    });
+    await tool.importBundle(JSON.stringify({ format: BUNDLE_FORMAT, version: BUNDLE_VERSION, exportedAt: new Date().toISOString(), files, folders: [] }));
+  }
+  return textBytes;
+}
+
+/**
+ * Waits until an index that builds in the background has taken every body: read from its `searchState` store
+ * (src/search/index-stores.ts) where there is one; at once where there is none (search by reading every file).
+ */
+async function indexSettled(db: IDBDatabase, say: Say): Promise<void> {
+  const read = (): Promise<{ through: number; last: number } | undefined> =>
+    new Promise((resolve, reject) => {
+      if (!db.objectStoreNames.contains('searchState')) return resolve(undefined);
+      const tx = db.transaction(['searchState', 'bodies'], 'readonly');
+      const state = tx.objectStore('searchState').get('state');
+      const last = tx.objectStore('bodies').openKeyCursor(null, 'prev');
+      tx.oncomplete = () =>
+        resolve({
+          through: (state.result as { indexedThrough?: number } | undefined)?.indexedThrough ?? 0,
+          last: Number(last.result?.key ?? 0),
+        });
+      tx.onabort = () => reject(tx.error ?? new Error('cannot read the index state'));
+    });
+  const began = performance.now();
+  for (let seen = await read(); seen && seen.through < seen.last; seen = await read()) {
+    if (performance.now() - began > 15 * 60_000) throw new Error(`bench search: the index stopped at body ${seen.through} of ${seen.last}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  if (db.objectStoreNames.contains('searchState')) say(`  index built in ${((performance.now() - began) / 1000).toFixed(1)} s more`);
+}
+/**
+ * Closes a memory and deletes its database, waiting longer than harness.ts does: after seconds of reading, WebKit
+ * may still hold the library's connection; a database left behind in the bench's fresh profile harms nothing.
+ */
+async function closeMemory(memory: Awaited<ReturnType<typeof openMemory>>, name: string, say: Say): Promise<void> {
+  memory.tool.close();
+  memory.db.close();
+  for (let attempt = 0; attempt < 10; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 200 * (attempt + 1)));
+    try {
+      await deleteDatabase(name);
+      return;
+    } catch {
+      // Blocked by a connection still closing: wait longer.
+    }
+  }
+  say(`  (database ${name} left behind: its deletion stayed blocked)`);
+}
+
+async function timed(run: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await run();
+  return performance.now() - start;
+}
+
+/** The Search rows of one engine. */
+export async function runSearch(plan: SearchPlan, say: Say): Promise<SearchResults> {
+  const words = vocabulary();
+  const prose = proseMaker(words);
+  const rows: SearchTimes[] = [];
+  const name = `search-${Date.now()}`;
+  const memory = await openMemory(name);
+  const totals: Record<string, number> = {};
+  try {
+    const textBytes = await seedProse(memory.tool, plan, prose);
+    say(`search: ${plan.files} files, ${(textBytes / 1e6).toFixed(1)} MB of prose seeded`);
+    const queries = searchQueries(words, prose(plan.bytes, 1));
+    const storedBefore = await storedBytes(memory.db);
+    const usageBefore = await usage();
+    const first = queries[0];
+    const firstMs = await timed(() => memory.tool.search(first?.query ?? 'the'));
+    rows.push({ label: 'the first search', kind: 'first', ms: [firstMs] });
+    const builtMs = await timed(() => indexSettled(memory.db, say));
+    rows.push({ label: 'then until the index holds every file', kind: 'first', ms: [firstMs + builtMs] });
+    const storedAfter = await storedBytes(memory.db);
+    const usageAfter = await usage();
+    say(`  first search ${firstMs.toFixed(0)} ms; stored ${(storedBefore / 1e6).toFixed(1)} → ${(storedAfter / 1e6).toFixed(1)} MB`);
+    for (const query of queries) {
+      const options = query.prefix ? { prefix: true } : {};
+      totals[query.label] = (await memory.tool.search(query.query, options)).total;
+      const ms: number[] = [];
+      for (let i = 0; i < plan.queryReps; i++) ms.push(await timed(() => memory.tool.search(query.query, options)));
+      rows.push({ label: `${query.label} (${query.query})`, kind: 'query', ms });
+      say(`  ${query.label} ${JSON.stringify(query.query)}: ${totals[query.label]} files, median ${[...ms].sort((a, b) => a - b)[ms.length >> 1]?.toFixed(1)} ms`);
+    }
+    await closeMemory(memory, name, say);
+    rows.push(...(await writeRows(plan, prose, say)));
+    return {
+      files: plan.files,
+      textBytes,
+      rows,
+      storedBefore,
+      storedAfter,
+      ...(usageBefore === undefined ? {} : { usageBefore }),
+      ...(usageAfter === undefined ? {} : { usageAfter }),
+      totals,
+    };
+  } catch (error) {
+    await closeMemory(memory, name, say);
+    throw error;
+  }
+}
+
+/**
+ * A 10 KB `create` and `str_replace` in a memory whose index is present (searched, and searched again after each
+ * write, untimed, so each write meets a drained index) against a memory where search was never used, in one loop.
+ */
+async function writeRows(plan: SearchPlan, prose: (b: number, s: number) => string, say: Say): Promise<SearchTimes[]> {
+  const names = [`search-plain-${Date.now()}`, `search-indexed-${Date.now()}`] as const;
+  const plain = await openMemory(names[0]);
+  const indexed = await openMemory(names[1]);
+  try {
+    await seedProse(plain.tool, { files: plan.writeFiles, bytes: plan.bytes }, prose);
+    await seedProse(indexed.tool, { files: plan.writeFiles, bytes: plan.bytes }, prose);
+    await indexed.tool.search('the');
+    await indexSettled(indexed.db, say);
+    const text = (i: number) => `${prose(10 * 1024 - 40, 900_000 + i)}\nZqmarker${i} end`;
+    const path = (i: number) => `/memories/new/w${i}.md`;
+    const drain = (tool: IndexedDBMemoryTool) => tool.search('zqmarker0');
+    const reps = { reps: plan.writeReps, warmup: 2 };
+    const create = (tool: IndexedDBMemoryTool, search: boolean) => ({
+      run: (i: number) => tool.create({ command: 'create', path: path(i), file_text: text(i) }),
+      after: async (i: number) => {
+        await tool.delete({ command: 'delete', path: path(i) });
+        if (search) await drain(tool);
+      },
+    });
+    const replace = (tool: IndexedDBMemoryTool, search: boolean) => ({
+      before: async (i: number) => {
+        await tool.create({ command: 'create', path: path(i), file_text: text(i) });
+        if (search) await drain(tool);
+      },
+      run: (i: number) => tool.str_replace({ command: 'str_replace', path: path(i), old_str: `Zqmarker${i}`, new_str: 'replaced' }),
+      after: create(tool, search).after,
+    });
+    const creates = await measureSides(reps, { plain: create(plain.tool, false), indexed: create(indexed.tool, true) });
+    const replaces = await measureSides(reps, { plain: replace(plain.tool, false), indexed: replace(indexed.tool, true) });
+    const thenSearch = await measureSides(reps, {
+      createThenSearch: {
+        run: async (i: number) => {
+          await indexed.tool.create({ command: 'create', path: path(i), file_text: text(i) });
+          await drain(indexed.tool);
+        },
+        after: create(indexed.tool, true).after,
+      },
+      searchAlone: { run: () => drain(indexed.tool) },
+    });
+    say(`  10 KB writes timed in two memories of ${plan.writeFiles} files`);
+    return [
+      { label: 'create 10 KB, search never used', kind: 'write', ms: creates.plain },
+      { label: 'create 10 KB, index present', kind: 'write', ms: creates.indexed },
+      { label: 'str_replace in 10 KB, search never used', kind: 'write', ms: replaces.plain },
+      { label: 'str_replace in 10 KB, index present', kind: 'write', ms: replaces.indexed },
+      { label: 'create 10 KB then a search', kind: 'write-search', ms: thenSearch.createThenSearch },
+      { label: 'the same search alone', kind: 'write-search', ms: thenSearch.searchAlone },
+    ];
+  } finally {
+    await closeMemory(plain, names[0], say);
+    await closeMemory(indexed, names[1], say);
+  }
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { toolsClosedAfterEach } from '../helpers/fresh-tool.js';
+import { dumpDatabase, expectAgrees, indexIdle } from '../helpers/index-oracle.js';
+
+const open = toolsClosedAfterEach('index-scrub');
+
+// A word no store holds unless some text of the memory does.
+const SECRET = 'quixoticzebrafjord';
+
+describe('the search index and forgetting', () => {
+  it('keeps no word of a forgotten file in any store once forget() resolves, also of its older versions', async () => {
+    const tool = await open();
+    await tool.create({ command: 'create', path: '/memories/notes.md', file_text: `the code is ${SECRET}\nkeep` });
+    await tool.create({ command: 'create', path: '/memories/other.md', file_text: 'the other file' });
+    // Indexed, then edited: the history keeps the old text, and the index has both versions.
+    expect((await tool.search(SECRET)).total).toBe(1);
+    await tool.str_replace({ command: 'str_replace', path: '/memories/notes.md', old_str: 'keep', new_str: `again ${SECRET}` });
+    expect((await tool.search(SECRET)).total).toBe(1);
+    expect(await dumpDatabase(tool.dbName)).toContain(SECRET);
+    await tool.forget('/memories/notes.md');
+    expect(await dumpDatabase(tool.dbName)).not.toContain(SECRET);
+    await expectAgrees(tool, 'the');
+    expect((await tool.search(SECRET)).total).toBe(0);
+  });
+
+  it('keeps no word of a text only the history held once clearHistory() resolves', async () => {
+    const tool = await open();
+    await tool.create({ command: 'create', path: '/memories/a.md', file_text: `first ${SECRET} draft` });
+    await tool.search('draft');
+    await tool.create({ command: 'create', path: '/memories/a.md', file_text: 'second draft' });
+    await tool.search('draft');
+    expect(await dumpDatabase(tool.dbName)).toContain(SECRET);
+    await tool.clearHistory();
+    expect(await dumpDatabase(tool.dbName)).not.toContain(SECRET);
+    await expectAgrees(tool, 'draft');
+  });
+
+  it('scrubs behind the first search of a page the words of bodies deleted since (a closed page, a trimmed history)', async () => {
+    const first = await open({ history: false });
+    await first.create({ command: 'create', path: '/memories/a.md', file_text: `old ${SECRET}` });
+    await first.create({ command: 'create', path: '/memories/b.md', file_text: 'old text' });
+    await first.search('old');
+    // With no history, a delete deletes the body at once; the index is not told.
+    await first.delete({ command: 'delete', path: '/memories/a.md' });
+    await expectAgrees(first, 'old');
+    first.close();
+    expect(await dumpDatabase(first.dbName)).toContain(SECRET);
+    const next = await open({ dbName: first.dbName });
+    await expectAgrees(next, 'old');
+    await indexIdle(next);
+    expect(await dumpDatabase(next.dbName)).not.toContain(SECRET);
+  });
+});
