@@ -4,7 +4,7 @@
 import type { MemoryTx } from '../storage/store.js';
 import { getRecord } from '../storage/store.js';
 import { readState, termCounts } from './index-drain.js';
-import { deltaRange, prefixRange, unpack } from './index-stores.js';
+import { addDeltaRow, deltaRange, prefixRange, unpack } from './index-stores.js';
 import type { Postings } from './index-stores.js';
 import type { LiveFile, LiveFileCache } from './live-files.js';
 import { countClause } from './matching.js';
@@ -119,7 +119,7 @@ async function termPostings(tx: ReadTx, term: string, prefix: boolean, overlay: 
       delta.getAll(deltaRange(term)),
     ]);
     const postings = unpack(packed);
-    keys.forEach(([, id], i) => postings.set(id, (postings.get(id) ?? 0) + (counts[i] ?? 0)));
+    keys.forEach(([, id], i) => addDeltaRow(postings, id, counts[i]));
     for (const [id, count] of overlay.get(term) ?? []) postings.set(id, (postings.get(id) ?? 0) + count);
     return postings;
   }
@@ -141,7 +141,7 @@ async function termPostings(tx: ReadTx, term: string, prefix: boolean, overlay: 
     if (kept.has(word)) unpack(mainLists[i], postings);
   });
   keys.forEach(([word, id], i) => {
-    if (kept.has(word)) postings.set(id, (postings.get(id) ?? 0) + (counts[i] ?? 0));
+    if (kept.has(word)) addDeltaRow(postings, id, counts[i]);
   });
   for (const [word, list] of overlay) {
     if (!kept.has(word)) continue;
