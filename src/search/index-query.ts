@@ -68,12 +68,14 @@ export async function indexSearch(
       list[i] = count;
     }
   });
-  const files = live.files.map((file) => ({ path: file.path, size: file.size, counts: counts.get(file) ?? [] }));
-  const byPath = new Map(live.files.map((file) => [file.path, file]));
-  return rankFiles(files, parsed, scope, (path) => {
+  // Only the files holding some clause are ranked; the memory's statistics come with the cached live files.
+  const files = [...counts].map(([file, list]) => ({ path: file.path, size: file.size, counts: list }));
+  const byPath = new Map([...counts.keys()].map((file) => [file.path, file]));
+  const textOfPath = (path: string) => {
     const file = byPath.get(path);
     return file ? textOf(file) : Promise.resolve({ text: '', tokens: [] });
-  });
+  };
+  return rankFiles(files, parsed, scope, textOfPath, live.stats);
 }
 
 /** How often each live file holding `clause` holds it. */

@@ -2,6 +2,8 @@
 // stamp every write changes (./README.md, "Live files").
 
 import type { MemoryTx } from '../storage/store.js';
+import { fileStats } from './scan-search.js';
+import type { FileStats } from './scan-search.js';
 
 /** A file as ranking sees it before counting: its path and UTF-8 size. */
 export interface LiveFile {
@@ -14,6 +16,8 @@ export interface LiveFile {
 export interface LiveFiles {
   files: LiveFile[];
   byBody: Map<number, LiveFile[]>;
+  /** Their count and mean size, for ranking (kept here so a query does not walk every file). */
+  stats: FileStats;
 }
 
 /**
@@ -45,7 +49,7 @@ export class LiveFileCache {
       if (same) same.push(file);
       else byBody.set(entry.bodyId, [file]);
     }
-    this.#files = { files, byBody };
+    this.#files = { files, byBody, stats: fileStats(files) };
     this.#stamp = stamp;
     this.#db = tx.db;
     return this.#files;
