@@ -32,6 +32,11 @@ export class LiveFileCache {
   // The connection they were read on: a new one (a reconnect, a database deleted and made again) reads them again.
   #db: unknown;
 
+  /** The stamp of the live files last read ('' before any): it moves with every write. */
+  get stamp(): string {
+    return this.#stamp;
+  }
+
   /** The live files as `tx` sees them, read again only when the stamp moved. */
   async read(tx: MemoryTx<'readonly'>): Promise<LiveFiles> {
     const last = await tx.objectStore('journal').openCursor(null, 'prev');
