@@ -14,7 +14,7 @@ type AnyTx = MemoryTx<'readonly'> | WriteTx;
 export async function readState(tx: AnyTx, tokenizer: Tokenizer): Promise<{ state: SearchStateRecord; fresh: boolean }> {
   const state = await tx.objectStore('searchState').get(STATE_KEY);
   if (state && state.tokenizer === tokenizer.id) return { state, fresh: false };
-  return { state: { tokenizer: tokenizer.id, indexedThrough: 0 }, fresh: true };
+  return { state: { tokenizer: tokenizer.id, indexedThrough: 0, deltaRows: 0 }, fresh: true };
 }
 
 /** Each unique word of `text` and how often it occurs. */
@@ -70,12 +70,23 @@ async function drainIn(tx: WriteTx, tokenizer: Tokenizer, tuning: IndexTuning): 
       postings++;
     }
   }
-  if (postings > tuning.directPostings) writes.push(addToMain(tx, byTerm));
-  else {
-    const delta = tx.objectStore('searchDelta');
+  // A big chunk (a backlog) writes one packed run per term: appending, never rewriting a long main record, keeps a
+  // build linear; the merge moves the runs into the main postings once, at the end of the drain.
+  const delta = tx.objectStore('searchDelta');
+  let rows = 0;
+  if (postings > tuning.directPostings) {
+    for (const [term, list] of byTerm) {
+      const run = pack(list);
+      writes.push(delta.put(run, [term, run[0] ?? 0]));
+      rows++;
+    }
+  } else {
     for (const [term, list] of byTerm) for (const [id, count] of list) writes.push(delta.put(count, [term, id]));
+    rows = postings;
   }
-  writes.push(tx.objectStore('searchState').put({ ...state, indexedThrough: last.id }, STATE_KEY));
+  const next: SearchStateRecord = { ...state, indexedThrough: last.id };
+  if (state.deltaRows !== undefined) next.deltaRows = state.deltaRows + rows;
+  writes.push(tx.objectStore('searchState').put(next, STATE_KEY));
   await Promise.all(writes);
   return read.length;
 }

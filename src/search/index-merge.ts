@@ -3,19 +3,44 @@
 
 import type { MemoryStore } from '../storage/store.js';
 import { addToMain } from './index-drain.js';
+import { STATE_KEY, addDeltaRow } from './index-stores.js';
 import type { IndexTuning, Postings } from './index-stores.js';
 
-/** Merges the whole delta once it holds more than `tuning.mergeThreshold` rows; resolves to the rows moved. */
+/**
+ * Merges the whole delta once it holds more than `tuning.mergeThreshold` rows; resolves to the rows moved. The row
+ * count is kept in `searchState` by every transaction that adds or moves rows: counting the store reads it (Chromium
+ * walks the records), which cost more than a query at 10,000 files. A state without it (an index built before it was
+ * kept) is counted once and the count stored.
+ */
 export async function mergeIfFull(store: MemoryStore, tuning: IndexTuning, signal?: AbortSignal): Promise<number> {
-  const rows = await store.run('readonly', (tx) => tx.objectStore('searchDelta').count(), ['searchDelta']);
+  const kept = await store.run(
+    'readonly',
+    async (tx) => (await tx.objectStore('searchState').get(STATE_KEY))?.deltaRows,
+    ['searchState'],
+  );
+  const rows = kept ?? (await countRows(store));
   if (rows <= tuning.mergeThreshold) return 0;
   let moved = 0;
   for (;;) {
     signal?.throwIfAborted();
     const batch = await mergeBatch(store, tuning.mergeRows);
-    if (batch === 0) return moved;
     moved += batch;
+    if (batch < tuning.mergeRows) return moved;
   }
+}
+
+/** Counts the delta and keeps the count in the state (an index built before the count was kept). */
+function countRows(store: MemoryStore): Promise<number> {
+  return store.run(
+    'readwrite',
+    async (tx) => {
+      const states = tx.objectStore('searchState');
+      const [state, counted] = await Promise.all([states.get(STATE_KEY), tx.objectStore('searchDelta').count()]);
+      if (state) await states.put({ ...state, deltaRows: counted }, STATE_KEY);
+      return counted;
+    },
+    ['searchDelta', 'searchState'],
+  );
 }
 
 /** Moves the first `rows` delta rows (in key order) into the main postings; resolves to how many moved. */
@@ -24,19 +49,30 @@ function mergeBatch(store: MemoryStore, rows: number): Promise<number> {
     'readwrite',
     async (tx) => {
       const delta = tx.objectStore('searchDelta');
-      const [keys, counts] = await Promise.all([delta.getAllKeys(null, rows), delta.getAll(null, rows)]);
+      const states = tx.objectStore('searchState');
+      const [keys, values, state] = await Promise.all([
+        delta.getAllKeys(null, rows),
+        delta.getAll(null, rows),
+        states.get(STATE_KEY),
+      ]);
+      // Fewer rows than asked: the delta is now empty, whatever the kept count said.
+      const left = keys.length < rows ? 0 : Math.max(0, (state?.deltaRows ?? keys.length) - keys.length);
+      const writes: Array<Promise<unknown>> = [];
+      if (state && state.deltaRows !== left) writes.push(states.put({ ...state, deltaRows: left }, STATE_KEY));
       const first = keys[0];
       const last = keys.at(-1);
-      if (!first || !last) return 0;
-      const byTerm = new Map<string, Postings>();
-      keys.forEach(([term, id], i) => {
-        let list = byTerm.get(term);
-        if (!list) byTerm.set(term, (list = new Map()));
-        list.set(id, counts[i] ?? 0);
-      });
-      await Promise.all([addToMain(tx, byTerm), delta.delete(IDBKeyRange.bound(first, last))]);
+      if (first && last) {
+        const byTerm = new Map<string, Postings>();
+        keys.forEach(([term, id], i) => {
+          let list = byTerm.get(term);
+          if (!list) byTerm.set(term, (list = new Map()));
+          addDeltaRow(list, id, values[i]);
+        });
+        writes.push(addToMain(tx, byTerm), delta.delete(IDBKeyRange.bound(first, last)));
+      }
+      await Promise.all(writes);
       return keys.length;
     },
-    ['searchDelta', 'searchTerms'],
+    ['searchDelta', 'searchTerms', 'searchState'],
   );
 }

@@ -4,10 +4,10 @@
 import type { MemoryTx } from '../storage/store.js';
 import { getRecord } from '../storage/store.js';
 import { readState, termCounts } from './index-drain.js';
-import { deltaRange, prefixRange, unpack } from './index-stores.js';
+import { addDeltaRow, deltaRange, prefixRange, unpack } from './index-stores.js';
 import type { Postings } from './index-stores.js';
 import type { LiveFile, LiveFileCache } from './live-files.js';
-import { countClause } from './matching.js';
+import { countClause, countClauseInText } from './matching.js';
 import type { Clause, ParsedQuery } from './query.js';
 import { rankFiles } from './scan-search.js';
 import type { Token, Tokenizer } from './tokens.js';
@@ -47,15 +47,22 @@ export async function indexSearch(
       }
     });
   }
-  const read = new Map<string, Promise<{ text: string; tokens: Token[] }>>();
-  const textOf = (file: LiveFile) => {
+  // A file's text is read once, and cut into words only when needed: a phrase checked in ASCII text is not.
+  const read = new Map<string, Promise<string>>();
+  const cutWords = new Map<string, Token[]>();
+  const textOf = async (file: LiveFile): Promise<{ text: string; tokens: () => Token[] }> => {
     let got = read.get(file.path);
     if (!got) {
       const text = file.bodyId === undefined ? Promise.resolve(undefined) : getRecord(tx, 'bodies', file.bodyId);
-      got = text.then((found = '') => ({ text: found, tokens: tokenizer.tokens(found) }));
-      read.set(file.path, got);
+      read.set(file.path, (got = text.then((found = '') => found)));
     }
-    return got;
+    const text = await got;
+    const tokens = (): Token[] => {
+      let words = cutWords.get(file.path);
+      if (!words) cutWords.set(file.path, (words = tokenizer.tokens(text)));
+      return words;
+    };
+    return { text, tokens };
   };
   const counts = new Map<LiveFile, number[]>();
   const perClause = await Promise.all(
@@ -68,12 +75,16 @@ export async function indexSearch(
       list[i] = count;
     }
   });
-  const files = live.files.map((file) => ({ path: file.path, size: file.size, counts: counts.get(file) ?? [] }));
-  const byPath = new Map(live.files.map((file) => [file.path, file]));
-  return rankFiles(files, parsed, scope, (path) => {
+  // Only the files holding some clause are ranked; the memory's statistics come with the cached live files.
+  const files = [...counts].map(([file, list]) => ({ path: file.path, size: file.size, counts: list }));
+  const byPath = new Map([...counts.keys()].map((file) => [file.path, file]));
+  const textOfPath = async (path: string) => {
     const file = byPath.get(path);
-    return file ? textOf(file) : Promise.resolve({ text: '', tokens: [] });
-  });
+    if (!file) return { text: '', tokens: [] };
+    const { text, tokens } = await textOf(file);
+    return { text, tokens: tokens() };
+  };
+  return rankFiles(files, parsed, scope, textOfPath, live.stats);
 }
 
 /** How often each live file holding `clause` holds it. */
@@ -82,7 +93,7 @@ async function clauseCounts(
   clause: Clause,
   overlay: Overlay,
   byBody: ReadonlyMap<number, LiveFile[]>,
-  textOf: (file: LiveFile) => Promise<{ tokens: Token[] }>,
+  textOf: (file: LiveFile) => Promise<{ text: string; tokens: () => Token[] }>,
 ): Promise<Map<LiveFile, number>> {
   const { terms, prefix } = clause;
   const lists = await Promise.all(
@@ -100,7 +111,12 @@ async function clauseCounts(
   for (const id of first.keys()) {
     if (rest.every((list) => list.has(id))) candidates.push(...(byBody.get(id) ?? []));
   }
-  const checked = await Promise.all(candidates.map(async (file) => countClause((await textOf(file)).tokens, clause)));
+  const checked = await Promise.all(
+    candidates.map(async (file) => {
+      const { text, tokens } = await textOf(file);
+      return countClauseInText(text, clause, SEARCH_LIMITS.maxTermChars) ?? countClause(tokens(), clause);
+    }),
+  );
   candidates.forEach((file, i) => {
     const count = checked[i] ?? 0;
     if (count > 0) found.set(file, count);
@@ -119,7 +135,7 @@ async function termPostings(tx: ReadTx, term: string, prefix: boolean, overlay: 
       delta.getAll(deltaRange(term)),
     ]);
     const postings = unpack(packed);
-    keys.forEach(([, id], i) => postings.set(id, (postings.get(id) ?? 0) + (counts[i] ?? 0)));
+    keys.forEach(([, id], i) => addDeltaRow(postings, id, counts[i]));
     for (const [id, count] of overlay.get(term) ?? []) postings.set(id, (postings.get(id) ?? 0) + count);
     return postings;
   }
@@ -141,7 +157,7 @@ async function termPostings(tx: ReadTx, term: string, prefix: boolean, overlay: 
     if (kept.has(word)) unpack(mainLists[i], postings);
   });
   keys.forEach(([word, id], i) => {
-    if (kept.has(word)) postings.set(id, (postings.get(id) ?? 0) + (counts[i] ?? 0));
+    if (kept.has(word)) addDeltaRow(postings, id, counts[i]);
   });
   for (const [word, list] of overlay) {
     if (!kept.has(word)) continue;

@@ -2,7 +2,7 @@
 // index store, so no word of a deleted text stays in the index (./README.md, "Scrubbing").
 
 import type { MemoryStore, MemoryTx } from '../storage/store.js';
-import { DRAIN_STORES, STATE_KEY, pack, unpack } from './index-stores.js';
+import { DRAIN_STORES, STATE_KEY, addDeltaRow, deltaRange, pack, unpack } from './index-stores.js';
 import type { IndexTuning } from './index-stores.js';
 import { DEFAULT_TUNING } from './index-stores.js';
 
@@ -52,10 +52,9 @@ async function scrubBatch(tx: MemoryTx<'readwrite'>, most: number): Promise<numb
     }
   });
   const terms = tx.objectStore('searchTerms');
-  const delta = tx.objectStore('searchDelta');
   const writes: Array<Promise<unknown>> = gone.map((id) => docs.delete(id));
   for (const [term, ids] of byTerm) {
-    for (const id of ids) writes.push(delta.delete([term, id]));
+    writes.push(scrubDelta(tx, term, new Set(ids)));
     writes.push(
       terms.get(term).then((packed): Promise<unknown> | undefined => {
         if (!packed) return undefined;
@@ -67,4 +66,26 @@ async function scrubBatch(tx: MemoryTx<'readwrite'>, most: number): Promise<numb
   }
   await Promise.all(writes);
   return gone.length;
+}
+
+/** Removes bodies `gone` from `term`'s delta rows: their own rows, and their postings in packed runs. */
+async function scrubDelta(tx: MemoryTx<'readwrite'>, term: string, gone: ReadonlySet<number>): Promise<void> {
+  const delta = tx.objectStore('searchDelta');
+  const [keys, values] = await Promise.all([delta.getAllKeys(deltaRange(term)), delta.getAll(deltaRange(term))]);
+  const writes: Array<Promise<unknown>> = [];
+  keys.forEach((key, i) => {
+    const value = values[i];
+    if (typeof value === 'number') {
+      if (gone.has(key[1])) writes.push(delta.delete(key));
+      return;
+    }
+    const run = addDeltaRow(new Map(), key[1], value);
+    if (![...run.keys()].some((id) => gone.has(id))) return;
+    for (const id of gone) run.delete(id);
+    // A run is keyed by its first body id: what is left goes under its own first id.
+    writes.push(delta.delete(key));
+    const packed = pack(run);
+    if (packed.length > 0) writes.push(delta.put(packed, [term, packed[0] ?? 0]));
+  });
+  await Promise.all(writes);
 }

@@ -18,7 +18,7 @@ export interface IndexTuning {
   chunkBodies: number;
   /** UTF-16 code units of text per drain transaction (a chunk holds at least one body). */
   chunkChars: number;
-  /** A chunk with more postings than this goes straight into the main postings, not the delta. */
+  /** A chunk with more postings than this writes one packed run per term to the delta, not a row per posting. */
   directPostings: number;
   /** The delta is merged into the main postings once it holds more rows than this. */
   mergeThreshold: number;
@@ -61,6 +61,16 @@ export function unpack(packed: Uint32Array | undefined, into: Postings = new Map
     const id = packed[i] ?? 0;
     into.set(id, (into.get(id) ?? 0) + (packed[i + 1] ?? 0));
   }
+  return into;
+}
+
+/**
+ * A delta row's value into `into`: a count (one body's posting, keyed by its id) or a packed run (a big drain chunk's
+ * postings of the term, keyed by the run's first body id, which no other row of the term can have).
+ */
+export function addDeltaRow(into: Postings, id: number, value: number | Uint32Array | undefined): Postings {
+  if (typeof value === 'number') into.set(id, (into.get(id) ?? 0) + value);
+  else unpack(value, into);
   return into;
 }
 

@@ -2,6 +2,8 @@
 // stamp every write changes (./README.md, "Live files").
 
 import type { MemoryTx } from '../storage/store.js';
+import { fileStats } from './scan-search.js';
+import type { FileStats } from './scan-search.js';
 
 /** A file as ranking sees it before counting: its path and UTF-8 size. */
 export interface LiveFile {
@@ -14,6 +16,8 @@ export interface LiveFile {
 export interface LiveFiles {
   files: LiveFile[];
   byBody: Map<number, LiveFile[]>;
+  /** Their count and mean size, for ranking (kept here so a query does not walk every file). */
+  stats: FileStats;
 }
 
 /**
@@ -27,6 +31,11 @@ export class LiveFileCache {
   #files: LiveFiles | undefined;
   // The connection they were read on: a new one (a reconnect, a database deleted and made again) reads them again.
   #db: unknown;
+
+  /** The stamp of the live files last read ('' before any): it moves with every write. */
+  get stamp(): string {
+    return this.#stamp;
+  }
 
   /** The live files as `tx` sees them, read again only when the stamp moved. */
   async read(tx: MemoryTx<'readonly'>): Promise<LiveFiles> {
@@ -45,7 +54,7 @@ export class LiveFileCache {
       if (same) same.push(file);
       else byBody.set(entry.bodyId, [file]);
     }
-    this.#files = { files, byBody };
+    this.#files = { files, byBody, stats: fileStats(files) };
     this.#stamp = stamp;
     this.#db = tx.db;
     return this.#files;

@@ -20,20 +20,33 @@ export interface FileCounts {
 /** Whether Claude's `view` would list `key` (no dot-name or `node_modules` below `/memories`). */
 export const isListed = (key: string): boolean => !key.split('/').slice(2).some(isHiddenName);
 
+/** How many files the memory has and their mean size: BM25's N and mean length. */
+export interface FileStats {
+  count: number;
+  meanSize: number;
+}
+
+/** The statistics of `files`, every file of the memory. */
+export const fileStats = (files: ReadonlyArray<{ size: number }>): FileStats => ({
+  count: files.length,
+  meanSize: files.length ? files.reduce((sum, file) => sum + file.size, 0) / files.length : 0,
+});
+
 /**
- * The ranked hits in `scope` of `parsed` over `files` (every file of the memory, for the clauses' frequencies):
- * `textOf` gives a hit's text and words for its lines.
+ * The ranked hits in `scope` of `parsed` over `files` (every file holding some clause; files holding none may be
+ * left out when `every` gives the statistics of the whole memory): `textOf` gives a hit's text and words for its lines.
  */
 export async function rankFiles(
   files: readonly FileCounts[],
   parsed: ParsedQuery,
   scope: string,
   textOf: (path: string) => Promise<{ text: string; tokens: readonly Token[] }>,
+  every: FileStats = fileStats(files),
 ): Promise<SearchResult> {
   const { clauses, limit } = parsed;
-  const meanSize = files.length ? files.reduce((sum, file) => sum + file.size, 0) / files.length : 0;
+  const { count, meanSize } = every;
   const idf = clauses.map((_, i) =>
-    inverseFrequency(files.length, files.filter((file) => (file.counts[i] ?? 0) > 0).length),
+    inverseFrequency(count, files.filter((file) => (file.counts[i] ?? 0) > 0).length),
   );
   const ranked: Array<Omit<SearchHit, 'lines'>> = [];
   for (const file of files) {

@@ -23,6 +23,8 @@ export class SearchIndex {
   #scrubbing: Promise<void> | undefined;
   /** When this page last looked for bodies gone from under the index (0: not yet). */
   #checked = 0;
+  /** The live files' stamp at that look (../search/live-files.ts). */
+  #checkedStamp = '';
 
   constructor(store: MemoryStore, tokenizer: Tokenizer, tuning: Partial<IndexTuning> = {}) {
     this.#store = store;
@@ -42,7 +44,8 @@ export class SearchIndex {
       this.background();
       return false;
     }
-    await this.#drain(signal);
+    // Nothing to drain: no drain transaction (a readwrite one would queue behind every write), no merge check.
+    if (backlog > 0) await this.#drain(signal);
     this.#scrubLater();
     return true;
   }
@@ -55,7 +58,11 @@ export class SearchIndex {
   #scrubLater(): void {
     const now = Date.now();
     if (this.#scrubbing || (this.#checked !== 0 && now - this.#checked < SCRUB_CHECK_MS)) return;
+    // A body is deleted only by a write, which moves the live files' stamp: unmoved since the last check, none is gone.
+    const stamp = this.cache.stamp;
+    if (this.#checked !== 0 && stamp === this.#checkedStamp) return;
     this.#checked = now;
+    this.#checkedStamp = stamp;
     this.#scrubbing = (async () => {
       if (await needsScrub(this.#store)) await scrubIndex(this.#store, this.tuning);
     })()

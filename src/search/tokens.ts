@@ -25,6 +25,8 @@ const NO_SPACES_RUNS = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Thai}
 const ACCENTED = /([\p{sc=Latin}\p{sc=Greek}\p{sc=Cyrillic}])\p{M}+/gu;
 const NOT_WORD = /[^\p{L}\p{N}\p{M}_]+/gu;
 const ASCII_WORD = /^[\x30-\x39\x41-\x5a\x5f\x61-\x7a]+$/;
+const ASCII_TEXT = /^[\x00-\x7f]*$/;
+const ASCII_RUN = /[\x30-\x39\x41-\x5a\x5f\x61-\x7a]+/g;
 
 /** The form a word is compared in: compatibility-decomposed, accents off Latin, Greek and Cyrillic, lower case. */
 export function foldWord(word: string): string {
@@ -57,6 +59,13 @@ function engineSegmenter(): WordSegmenter | undefined {
 /** Words of `text`: runs of letters and digits, those in scripts without spaces cut by `split`. */
 function wordsOf(text: string, split: (run: string, at: number, out: Token[]) => void): Token[] {
   const out: Token[] = [];
+  // ASCII text (most notes) is cut the same by a plain pattern, several times faster than the Unicode one.
+  if (ASCII_TEXT.test(text)) {
+    for (const match of text.matchAll(ASCII_RUN)) {
+      out.push({ term: cut(match[0].toLowerCase()), start: match.index, end: match.index + match[0].length });
+    }
+    return out;
+  }
   for (const match of text.matchAll(WORD_RUN)) {
     const run = match[0];
     const at = match.index;

@@ -149,7 +149,7 @@ export interface MemorySchema extends DBSchema {
   /** The search index (../search/README.md): each indexed body's unique words, for scrubbing it. */
   searchDocs: { key: number; value: { terms: string[] } };
   /** Postings of recently indexed bodies: `[term, bodyId]` → how often the body holds the term. */
-  searchDelta: { key: [term: string, bodyId: number]; value: number };
+  searchDelta: { key: [term: string, bodyId: number]; value: number | Uint32Array };
   /** Main postings: term → `[bodyId, count, …]` pairs sorted by body id. */
   searchTerms: { key: string; value: Uint32Array };
   /** The index's own state under the key `state`: the tokenizer it was built with, and the last body indexed. */
@@ -160,6 +160,8 @@ export interface MemorySchema extends DBSchema {
 export interface SearchStateRecord {
   tokenizer: string;
   indexedThrough: number;
+  /** Rows in `searchDelta`, kept by the index's transactions so a query need not count them (absent: not known yet). */
+  deltaRows?: number;
 }
 
 /**

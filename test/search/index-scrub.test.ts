@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { toolsClosedAfterEach } from '../helpers/fresh-tool.js';
-import { dumpDatabase, expectAgrees, indexIdle } from '../helpers/index-oracle.js';
+import { dumpDatabase, expectAgrees, indexIdle, tuneIndex } from '../helpers/index-oracle.js';
 
 const open = toolsClosedAfterEach('index-scrub');
 
@@ -49,5 +49,22 @@ describe('the search index and forgetting', () => {
     await expectAgrees(next, 'old');
     await indexIdle(next);
     expect(await dumpDatabase(next.dbName)).not.toContain(SECRET);
+  });
+
+  it('takes a forgotten body out of the packed runs a big drain chunk writes, keeping the other bodies in them', async () => {
+    const tool = await open();
+    // Every chunk counts as big: its postings go to the delta as one packed run per word.
+    tuneIndex(tool, { directPostings: 1, chunkBodies: 8 });
+    for (let i = 0; i < 5; i++) {
+      const secret = i === 2 ? ` ${SECRET}` : '';
+      await tool.create({ command: 'create', path: `/memories/n${i}.md`, file_text: `shared words of note ${i}${secret}` });
+    }
+    expect((await tool.search(`shared ${SECRET}`)).total).toBe(5);
+    await tool.forget('/memories/n2.md');
+    expect(await dumpDatabase(tool.dbName)).not.toContain(SECRET);
+    await expectAgrees(tool, 'shared');
+    await expectAgrees(tool, '"words of note"');
+    await expectAgrees(tool, 'no', { prefix: true });
+    expect((await tool.search('shared')).total).toBe(4);
   });
 });
