@@ -3,7 +3,9 @@
 
 import type {
   BetaClearThinking20251015Edit,
+  BetaClearThinking20251015EditResponse,
   BetaClearToolUses20250919Edit,
+  BetaClearToolUses20250919EditResponse,
   BetaCompact20260112Edit,
   BetaContextManagementConfig,
   BetaContextManagementResponse,
@@ -54,6 +56,14 @@ export interface ContextEdits {
   compacts: boolean;
 }
 
+/** What the API cleared from one request, summed over its applied edits. */
+export interface ClearedContext {
+  toolUses: number;
+  thinkingTurns: number;
+  tokens: number;
+  edits: Array<BetaClearToolUses20250919EditResponse | BetaClearThinking20251015EditResponse>;
+}
+
 const CLEAR_TOOL_USES_KEYS = ['trigger', 'keep', 'clear_at_least', 'clear_tool_inputs', 'exclude_tools'];
 const CLEAR_THINKING_KEYS = ['keep'];
 const COMPACTION_KEYS = ['trigger', 'instructions', 'pauseAfterCompaction'];
@@ -95,7 +105,7 @@ export function betasFor(edits: ContextEdits, history: BetaMessageParam[]): stri
 }
 
 /** What the API cleared before Claude read the request, from a message's `context_management`, or undefined. */
-export function clearedBy(response: BetaContextManagementResponse | null | undefined) {
+export function clearedBy(response: BetaContextManagementResponse | null | undefined): ClearedContext | undefined {
   const edits = response?.applied_edits ?? [];
   if (edits.length === 0) return undefined;
   let toolUses = 0;

@@ -1,10 +1,11 @@
 // The options of createMemoryAgent(), checked, and the request settings they make (all but the messages).
 
 import type { BetaMessageParam, BetaThinkingConfigParam } from '../core/sdk-types.js';
-import type { MemoryCommandRunner } from '../adapters/sdk-runnable.js';
+import type { MemoryCommandRunner, MemoryRunnableTool } from '../adapters/sdk-runnable.js';
+import type { MemorySearchRunnableTool } from '../adapters/search-tool.js';
 import { memoryTool } from '../adapters/sdk-runnable.js';
 import type { AgentConnection } from './client.js';
-import type { ClearThinkingOption, CompactionOption, ContextManagementOption } from './context-edits.js';
+import type { ClearThinkingOption, CompactionOption, ContextEdits, ContextManagementOption } from './context-edits.js';
 import { contextEdits } from './context-edits.js';
 import type { MemoryAgentListener } from './events.js';
 import { searchSetting } from './search-option.js';
@@ -48,13 +49,26 @@ export interface MemoryAgentOptions extends AgentConnection {
   onEvent?: MemoryAgentListener;
 }
 
-export type RequestSettings = ReturnType<typeof requestSettings>;
+/** What every request sends besides its messages and betas: named here so no declaration spells an SDK file path. */
+export interface RequestSettings {
+  params: {
+    model: string;
+    max_tokens: number;
+    max_iterations: number;
+    tools: Array<MemoryRunnableTool | MemorySearchRunnableTool>;
+    system?: string;
+    thinking?: BetaThinkingConfigParam;
+    context_management?: NonNullable<ContextEdits['context_management']>;
+  };
+  edits: ContextEdits;
+  stream: boolean;
+}
 
 /**
  * What every request of the agent sends besides its messages and betas (`params`), and the context edits they hold;
  * throws a TypeError for a bad count or a combination the API refuses, before any request.
  */
-export function requestSettings(options: MemoryAgentOptions, conversationId?: () => string) {
+export function requestSettings(options: MemoryAgentOptions, conversationId?: () => string): RequestSettings {
   // The conversation's id, read at each call: `reset()` starts a new conversation with the same tools.
   const tool = memoryTool(options.tool, conversationId ? { source: conversationId } : {});
   checkCount('maxTokens', options.maxTokens);

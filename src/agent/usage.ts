@@ -1,6 +1,6 @@
 // The agent's token totals, added up from the `usage` of each message Claude sends.
 
-import type { BetaUsage } from '../core/sdk-types.js';
+import type { BetaCompactionIterationUsage, BetaUsage } from '../core/sdk-types.js';
 
 /**
  * Totals over the agent's life. Input read from or written to the prompt cache is counted apart, as the API does, and
@@ -47,7 +47,7 @@ export function addUsage(total: AgentUsageTotals, usage: BetaUsage): void {
 }
 
 /** The `compaction` entries of `usage.iterations` (none when the API sent no iterations). */
-export function compactionIterations(usage: BetaUsage) {
+export function compactionIterations(usage: BetaUsage): BetaCompactionIterationUsage[] {
   return (usage.iterations ?? []).flatMap((iteration) => (iteration.type === 'compaction' ? [iteration] : []));
 }
 

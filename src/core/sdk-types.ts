@@ -13,7 +13,6 @@ export type BetaClearToolUses20250919Edit = Anthropic.Beta.BetaClearToolUses2025
 export type BetaMemoryTool20250818 = Anthropic.Beta.BetaMemoryTool20250818;
 export type BetaTool = Anthropic.Beta.BetaTool;
 
-
 // Context management and compaction, for the agent in src/agent/ (context-edits.ts, compaction.ts).
 export type BetaClearThinking20251015Edit = Anthropic.Beta.BetaClearThinking20251015Edit;
 export type BetaCompact20260112Edit = Anthropic.Beta.BetaCompact20260112Edit;
@@ -23,3 +22,6 @@ export type BetaInputTokensTrigger = Anthropic.Beta.BetaInputTokensTrigger;
 export type BetaCompactionConfig = Anthropic.Beta.BetaCompactionConfig;
 export type BetaThinkingConfigParam = Anthropic.Beta.BetaThinkingConfigParam;
 export type BetaAssistantMessageParam = Anthropic.Beta.BetaAssistantMessageParam;
+export type BetaCompactionIterationUsage = Anthropic.Beta.BetaCompactionIterationUsage;
+export type BetaClearToolUses20250919EditResponse = Anthropic.Beta.BetaClearToolUses20250919EditResponse;
+export type BetaClearThinking20251015EditResponse = Anthropic.Beta.BetaClearThinking20251015EditResponse;

@@ -1,7 +1,7 @@
 // createScriptedClaude(): a fake Claude for offline runs, as a `fetch` that answers each POST /v1/messages with the
 // next turn of a script and records what it received. Library code: standard fetch types, no Node APIs.
 
-import type { BetaMessageParam } from '../core/sdk-types.js';
+import type { MessageParamShape } from '../core/message-shapes.js';
 import { abortError, sleep } from './abortable-sleep.js';
 import { createErrorResponse, createScriptedResponse } from './responses.js';
 import type { ScriptedTurn } from './wire-message.js';
@@ -12,7 +12,7 @@ export type ScriptedRequest = {
   model?: string;
   max_tokens?: number;
   stream?: boolean;
-  messages?: BetaMessageParam[];
+  messages?: MessageParamShape[];
   [field: string]: unknown;
 } & { headers: Record<string, string> };
 

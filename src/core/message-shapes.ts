@@ -1,0 +1,14 @@
+// The Messages API's shapes as this package's SDK-free entries name them, written out structurally: an entry that
+// does not need `@anthropic-ai/sdk` (`offline`) must not import it, even in its declarations.
+
+/** A content block of a message, as sent on the wire: its `type`, and whatever fields that type has. */
+export interface ContentBlockShape {
+  type: string;
+  [field: string]: unknown;
+}
+
+/** A message of a request (`messages[i]`): the SDK's `BetaMessageParam`, read without the SDK. */
+export interface MessageParamShape {
+  role: 'user' | 'assistant';
+  content: string | ContentBlockShape[];
+}
