@@ -4,7 +4,7 @@
 
 export { IndexedDBMemoryTool } from './tool/tool.js';
 export { DEFAULT_DB_NAME } from './tool/options.js';
-export type { IndexedDBMemoryToolOptions, MemoryToolResult } from './tool/options.js';
+export type { IndexedDBMemoryToolOptions, MemoryToolResult, MemoryToolSuccess, MemoryToolFailure } from './tool/options.js';
 export { MemoryToolError, isMemoryToolError } from './core/errors.js';
 export type { MemoryToolErrorCode } from './core/errors.js';
 export { normalizeMemoryPath, isHiddenName, MEMORY_ROOT, PATH_LIMITS } from './core/paths.js';
@@ -33,14 +33,14 @@ export type {
   BundleFile,
   MemoryBundle,
 } from './bundle/format.js';
-export type { RunOptions, ExpireReport, ForgetReport, ClearHistoryReport, CompactReport } from './tool/options.js';
-export type { BeforeWrite } from './guards/write-guards.js';
+export type { RunOptions, ExpireOptions, ExpireReport, ForgetReport, ClearHistoryReport, CompactReport } from './tool/options.js';
+export type { BeforeWrite, BeforeWriteHook } from './guards/write-guards.js';
 export type { ApproveAnswer, ApproveHook, WriteProposal } from './tool/approval.js';
 export { approvePolicy } from './tool/approve-policy.js';
 export type { ApprovePolicy, ApprovePolicyOptions, PolicyAnswer } from './tool/approve-policy.js';
 export type { BlameLine } from './history/blame.js';
 export type { HistoryEntry, HistoryOptions, ChangeDetail, ChangedFile } from './history/read-history.js';
-export type { HistoryLimits } from './history/journal.js';
+export type { HistoryCommand, HistoryLimits } from './history/journal.js';
 export type { MemoryEntry } from './storage/tree-reads.js';
 export { SEARCH_LIMITS } from './search/types.js';
 export type { SearchOptions, SearchResult, SearchHit, SearchLine } from './search/types.js';

@@ -21,13 +21,13 @@ const anyInput: FlexibleSchema<unknown> = {
 /** `aiSdkMemoryTool`'s options. */
 export interface AiSdkMemoryToolOptions {
   /** Where the writes come from (e.g. a chat id), kept in their history entries; a function is read per call. */
-  source?: string | (() => string | undefined);
+  source?: string | (() => string | undefined) | undefined;
   /**
    * The AI SDK's own tool approval (`needsApproval`): `'writes'` asks for every command but `view` (a malformed call
    * is not asked: the tool refuses it), `true` for every call, or the AI SDK's function. Default: none, so the
    * tool's own `approve` hook, if any, asks inside `execute` (./README.md, "Approval in the AI SDK").
    */
-  needsApproval?: 'writes' | boolean | NonNullable<Tool<unknown, MemoryToolResultBlock>['needsApproval']>;
+  needsApproval?: 'writes' | boolean | NonNullable<Tool<unknown, MemoryToolResultBlock>['needsApproval']> | undefined;
 }
 
 /**

@@ -11,7 +11,7 @@ export interface MemoryCommandRunner {
 /** What an adapter passes with a command: where it comes from, and the signal of the turn that asked for it. */
 export interface MemoryRunContext {
   /** Recorded in the command's history entry (e.g. a conversation id); `approve` is shown it. */
-  source?: string;
+  source?: string | undefined;
   /** Aborted when the turn stops: withdraws a question `approve` still has open. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }

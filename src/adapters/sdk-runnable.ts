@@ -13,7 +13,7 @@ export type MemoryToolExtraProps = Omit<BetaMemoryTool20250818, 'type' | 'name'>
 /** `memoryTool`'s second argument: the definition's extra properties, and `source`, which is not sent. */
 export type MemoryToolOptions = MemoryToolExtraProps & {
   /** Where the writes come from (e.g. a conversation id), kept in their history entries; a function is read per call. */
-  source?: string | (() => string | undefined);
+  source?: string | (() => string | undefined) | undefined;
 };
 
 /**

@@ -19,8 +19,8 @@ export interface MemorySearcher {
 /** What Claude sends to `memory_search`, once `parseSearchInput` has checked its shape. */
 export interface MemorySearchInput {
   query: string;
-  path?: string;
-  limit?: number;
+  path?: string | undefined;
+  limit?: number | undefined;
 }
 
 /** A text block, as the API takes it inside a `tool_result` or a `search_result`. */

@@ -18,7 +18,7 @@ import { emptyUsage } from './usage.js';
 
 export interface SendOptions {
   /** Aborting it stops the turn, like `agent.stop()`. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 export interface MemoryAgent {

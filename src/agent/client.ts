@@ -6,15 +6,15 @@ import { Anthropic } from '@anthropic-ai/sdk';
 /** How the agent reaches the Messages API. Give `apiKey`, `baseURL` (a proxy), or `client`. */
 export interface AgentConnection {
   /** Sent by the SDK from the page (`Authorization: Bearer …`), with `anthropic-dangerous-direct-browser-access`. */
-  apiKey?: string;
+  apiKey?: string | undefined;
   /** An absolute URL in place of `https://api.anthropic.com`; without `apiKey`, a proxy that adds the key. */
-  baseURL?: string;
+  baseURL?: string | undefined;
   /** A ready client; `apiKey`, `baseURL`, `fetch` and `maxRetries` are then not allowed. */
-  client?: Anthropic;
+  client?: Anthropic | undefined;
   /** In place of the global `fetch`, e.g. `createScriptedClaude(turns).fetch` to run offline. */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** The SDK's retries of 408/409/429/5xx and connection errors. Default: the SDK's (2). */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
 }
 
 const AUTH_HEADERS = ['authorization', 'x-api-key'];

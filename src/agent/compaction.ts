@@ -18,7 +18,7 @@ import { addUsage } from './usage.js';
 /** What `compact()` takes: the API's `compaction` parameter without its `type`. */
 export interface CompactOptions {
   /** Replaces the API's instructions for writing the summary, for this compaction. */
-  instructions?: string;
+  instructions?: string | undefined;
 }
 
 /** The `compaction` config of `options`; throws a TypeError for an unknown key. */

@@ -34,11 +34,11 @@ export type CompactionOption =
   | boolean
   | {
       /** When the API compacts: 50,000 input tokens at least (the API's minimum). Default (the API's): 150,000. */
-      trigger?: BetaInputTokensTrigger;
+      trigger?: BetaInputTokensTrigger | undefined;
       /** Replaces the API's instructions for writing the summary. */
-      instructions?: string;
+      instructions?: string | undefined;
       /** The API answers with the summary alone (`stop_reason: 'compaction'`); the agent then goes on by itself. */
-      pauseAfterCompaction?: boolean;
+      pauseAfterCompaction?: boolean | undefined;
     };
 
 export interface ContextEditOptions {

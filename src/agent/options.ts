@@ -17,36 +17,36 @@ export interface MemoryAgentOptions extends AgentConnection {
   /** Where Claude's `/memories` live, e.g. an `IndexedDBMemoryTool`. */
   tool: MemoryCommandRunner;
   /** Default {@link DEFAULT_AGENT_MODEL}. */
-  model?: string;
-  system?: string;
+  model?: string | undefined;
+  system?: string | undefined;
   /**
    * Default false. True offers Claude `memory_search` beside the memory tool (the tool must have `search`, as an
    * `IndexedDBMemoryTool` has) and adds `SEARCH_PROMPT_LINE` to the system prompt.
    */
-  search?: boolean;
+  search?: boolean | undefined;
   /** `max_tokens` of each request. Default 4096. */
-  maxTokens?: number;
+  maxTokens?: number | undefined;
   /** Requests per `send()` at most (each tool round trip is one). Default 20. */
-  maxIterations?: number;
+  maxIterations?: number | undefined;
   /** The API's `thinking`, sent with every request. Default: none sent, so the model's own default. */
-  thinking?: BetaThinkingConfigParam;
+  thinking?: BetaThinkingConfigParam | undefined;
   /** Clears old tool uses from long conversations (`clear_tool_uses_20250919`); `exclude_tools` keeps some. */
-  contextManagement?: ContextManagementOption;
+  contextManagement?: ContextManagementOption | undefined;
   /** Clears the thinking of older turns (`clear_thinking_20251015`). */
-  clearThinking?: ClearThinkingOption;
+  clearThinking?: ClearThinkingOption | undefined;
   /** Lets the API summarize the conversation as it reaches a size (`compact_20260112`). */
-  compaction?: CompactionOption;
+  compaction?: CompactionOption | undefined;
   /**
    * Default true: each reply streams, its text told as it comes. `false` asks for each reply whole (for a proxy that
    * cannot pass a stream): the same events, usage and history, each message's text in one `text` event.
    */
-  stream?: boolean;
+  stream?: boolean | undefined;
   /** A conversation to continue, e.g. the `messages` of an agent saved earlier. */
-  messages?: BetaMessageParam[];
+  messages?: BetaMessageParam[] | undefined;
   /** The conversation's id, the `source` of its memory writes: default a new random one (and on each `reset()`). */
-  conversationId?: string;
+  conversationId?: string | undefined;
   /** Called with every {@link MemoryAgentEvent}; the same as `agent.subscribe(onEvent)`. */
-  onEvent?: MemoryAgentListener;
+  onEvent?: MemoryAgentListener | undefined;
 }
 
 /** What every request sends besides its messages and betas: named here so no declaration spells an SDK file path. */

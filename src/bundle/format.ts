@@ -38,30 +38,30 @@ export type BundleProgress = (done: number, total: number) => void;
 
 export interface ExportBundleOptions {
   /** The subtree to export (a folder or one file). Default `/memories`, the whole memory. */
-  path?: string;
+  path?: string | undefined;
   /**
    * `json` (default): a `claude-memory-bundle` JSON file. `zip`: the plain tree as a `.zip` (`memories/...` inside,
    * each folder an entry of its own, each modification time kept to the second), which any unzip opens.
    */
-  format?: 'json' | 'zip';
+  format?: 'json' | 'zip' | undefined;
   /** Called while the files are hashed (JSON) or compressed (zip); `total` is the number of files. */
-  onProgress?: BundleProgress;
+  onProgress?: BundleProgress | undefined;
   /** The `exportedAt` stamp (JSON only), for reproducible output; a year from 1 to 9999. Default: now. */
-  exportedAt?: Date;
+  exportedAt?: Date | undefined;
 }
 
 export interface ImportBundleOptions {
   /** `merge` (default) keeps what the memory holds; `replace` leaves exactly the bundle's files and folders. */
-  mode?: 'merge' | 'replace';
+  mode?: 'merge' | 'replace' | undefined;
   /** A bundle file on a memory file: `overwrite` it (default), `skip` it (keep the memory's), or `fail` the import. */
-  onConflict?: 'overwrite' | 'skip' | 'fail';
+  onConflict?: 'overwrite' | 'skip' | 'fail' | undefined;
   /** Check everything and report what would happen, but write nothing. */
-  dryRun?: boolean;
+  dryRun?: boolean | undefined;
   /**
    * Each file hashed, then (unless `dryRun`) each written or skipped. A throw refuses the import, except from the
    * last call (`done === total`, after the commit).
    */
-  onProgress?: BundleProgress;
+  onProgress?: BundleProgress | undefined;
 }
 
 /** What an import did (or, with `dryRun`, would do). Paths are normalized memory paths. */

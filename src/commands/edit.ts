@@ -49,7 +49,7 @@ interface Edit {
 /** Stores an edit's text as a new body; the size is the edit's own unless `beforeWrite` rewrote the text. */
 async function writeEdit(
   tx: WriteTx,
-  command: { command: string; path: string },
+  command: { command: 'str_replace' | 'insert'; path: string },
   found: FoundFile,
   edit: Edit,
   ctx: WriteContext,

@@ -6,16 +6,17 @@ import { MAX_REPLY_CHARS, reply } from './replies.js';
 /** Caps checked before anything is written. Every field is optional; omitted ones take the defaults. */
 export interface MemoryLimits {
   /** Largest file, in UTF-8 bytes. Default 1 MiB. */
-  maxFileBytes?: number;
+  maxFileBytes?: number | undefined;
   /** All files together, in UTF-8 bytes. Default 256 MiB. */
-  maxTotalBytes?: number;
+  maxTotalBytes?: number | undefined;
   /** Number of files (folders are not counted). Default 50,000. */
-  maxFiles?: number;
+  maxFiles?: number | undefined;
   /** Longest reply Claude reads, in UTF-16 units; longer ones are cut with a note. Default 16,000, at least 10,000. */
-  maxReplyChars?: number;
+  maxReplyChars?: number | undefined;
 }
 
-export type ResolvedLimits = Required<MemoryLimits>;
+/** Every limit set: `Required` alone would keep the `| undefined` an explicit option may hold. */
+export type ResolvedLimits = { [K in keyof MemoryLimits]-?: number };
 
 export const DEFAULT_LIMITS: Readonly<ResolvedLimits> = {
   maxFileBytes: 1024 * 1024,
@@ -39,7 +40,7 @@ export function resolveLimits(limits?: MemoryLimits): ResolvedLimits {
 /** `defaults` overlaid with the set fields of `given`, each a positive integer (a TypeError naming `what.field`). */
 export function positiveIntegers<T extends Record<string, number>>(
   defaults: Readonly<T>,
-  given: Partial<T> | undefined,
+  given: { [K in keyof T]?: T[K] | undefined } | undefined,
   what: string,
 ): T {
   const resolved: T = { ...defaults };

@@ -6,3 +6,5 @@ export type { AiSdkMemoryToolOptions } from '../adapters/ai-sdk.js';
 export { aiSdkMemorySearchTool } from '../adapters/ai-sdk-search.js';
 export type { MemorySearchToolOutput } from '../adapters/ai-sdk-search.js';
 export type { MemorySearcher } from '../adapters/search-answer.js';
+export type { MemoryCommandRunner, MemoryRunContext } from '../adapters/command-runner.js';
+export type { MemoryToolResultBlock } from '../adapters/tool-result.js';

@@ -9,4 +9,4 @@ export type {
   ScriptedRequest,
   ReceivedToolResult,
 } from '../offline/scripted-claude.js';
-export type { ScriptedTurn } from '../offline/wire-message.js';
+export type { ScriptedTurn, ScriptedCompaction, ScriptedAppliedEdit } from '../offline/wire-message.js';

@@ -15,7 +15,8 @@ export interface BeforeWrite {
   key: string;
   /** The whole text the file would hold. */
   content: string;
-  command: string;
+  /** The command that writes it (a sync pull or a bundle's new file is checked as a `create`). */
+  command: 'create' | 'str_replace' | 'insert';
   /** For `str_replace` and `insert`: the span of `content` the edit wrote (UTF-16 offsets, `to` exclusive). */
   changed?: { from: number; to: number };
 }

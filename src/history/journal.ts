@@ -13,15 +13,15 @@ type WriteTx = MemoryTx<'readwrite'>;
 /** How much history is kept: the last `maxEntries` changes, and at most `maxBytes` of records and old contents. */
 export interface HistoryLimits {
   /** Default 1,000. */
-  maxEntries?: number;
+  maxEntries?: number | undefined;
   /**
    * Default 32 MiB: the journal's records (their paths and steps, estimated) and the old contents they keep. A single
    * change over it is journaled without its contents (not undoable), and with its paths only if its steps are too.
    */
-  maxBytes?: number;
+  maxBytes?: number | undefined;
 }
 
-export type ResolvedHistoryLimits = Required<HistoryLimits>;
+export type ResolvedHistoryLimits = { [K in keyof HistoryLimits]-?: number };
 
 export const DEFAULT_HISTORY_LIMITS: Readonly<ResolvedHistoryLimits> = {
   maxEntries: 1000,
@@ -43,10 +43,27 @@ function keyOf(added: IDBRequest<IDBValidKey>): Promise<number> {
   return key;
 }
 
+/**
+ * Every command a history entry may name: Claude's five writes, and what the app and sync do besides them. A database
+ * written by a later version may hold others; an entry's `command` is shown as stored.
+ */
+export type HistoryCommand =
+  | 'create'
+  | 'str_replace'
+  | 'insert'
+  | 'delete'
+  | 'rename'
+  | 'undo'
+  | 'import'
+  | 'expire'
+  | 'forget'
+  | 'clear-history'
+  | 'sync';
+
 /** What a change tells the journal. */
 export interface JournalDraft {
   actor: string;
-  command: string;
+  command: HistoryCommand;
   paths: string[];
   ops: JournalOp[];
   retired: RetiredBody[];

@@ -1,6 +1,7 @@
 // Reading the journal for people: the changes, newest first, and one change's texts before and after, for a diff.
 
 import type { JournalRecord } from '../storage/schema.js';
+import type { HistoryCommand } from './journal.js';
 import type { MemoryTx } from '../storage/store.js';
 
 /** One change in `tool.history()`. Paths are normalized keys. */
@@ -8,7 +9,7 @@ export interface HistoryEntry {
   id: number;
   at: Date;
   actor: string;
-  command: string;
+  command: HistoryCommand;
   paths: string[];
   undoable: boolean;
   undone: boolean;
@@ -35,9 +36,9 @@ export interface ChangeDetail extends HistoryEntry {
 
 export interface HistoryOptions {
   /** At most this many, newest first. Default 100. */
-  limit?: number;
+  limit?: number | undefined;
   /** Only changes by this actor (`claude`, `user`, `expire`, …). */
-  actor?: string;
+  actor?: string | undefined;
 }
 
 export function toHistoryEntry(record: JournalRecord): HistoryEntry {
@@ -45,7 +46,8 @@ export function toHistoryEntry(record: JournalRecord): HistoryEntry {
     id: record.id ?? 0,
     at: new Date(record.at),
     actor: record.actor,
-    command: record.command,
+    // Stored as a string; every record shown was written from a JournalDraft, whose `command` is a HistoryCommand.
+    command: record.command as HistoryCommand,
     paths: record.paths,
     undoable: record.undoable && !record.undone,
     undone: record.undone === true,

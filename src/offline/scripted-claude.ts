@@ -28,9 +28,9 @@ export interface ReceivedToolResult {
 
 export interface ScriptedClaudeOptions {
   /** The `model` of each reply. Defaults to the request's model, else `claude-scripted`. */
-  model?: string;
+  model?: string | undefined;
   /** Wait this long before each answer and between the events of a stream. */
-  delayMs?: number;
+  delayMs?: number | undefined;
 }
 
 export interface ScriptedClaude {

@@ -3,18 +3,18 @@
 /** One scripted assistant turn. */
 export interface ScriptedTurn {
   /** A `text` block, sent before any tool use. */
-  text?: string;
+  text?: string | undefined;
   /** `tool_use` blocks, in order. `name` defaults to `'memory'`, `id` to `toolu_scripted_<n>`. */
-  toolUses?: Array<{ name?: string; input: unknown; id?: string }>;
+  toolUses?: Array<{ name?: string | undefined; input: unknown; id?: string | undefined }> | undefined;
   /**
    * A `compaction` block, first in the reply: the API summarized the conversation before Claude answered (the
    * `compact_20260112` edit), or was asked to (the `compaction` parameter). Alone, it stops with `compaction`.
    */
-  compaction?: ScriptedCompaction;
+  compaction?: ScriptedCompaction | undefined;
   /** The reply's `context_management.applied_edits`: what the API cleared before Claude read the request. */
-  appliedEdits?: ScriptedAppliedEdit[];
+  appliedEdits?: ScriptedAppliedEdit[] | undefined;
   /** Defaults to `'tool_use'` when there are `toolUses`, `'compaction'` for a compaction alone, else `'end_turn'`. */
-  stopReason?: 'end_turn' | 'tool_use' | 'max_tokens' | 'compaction' | 'pause_turn';
+  stopReason?: 'end_turn' | 'tool_use' | 'max_tokens' | 'compaction' | 'pause_turn' | undefined;
 }
 
 /** A compaction as the API returns it; the opaque fields default to made-up values a request must send back as is. */
@@ -22,11 +22,11 @@ export interface ScriptedCompaction {
   /** The summary; `null` for a compaction that failed (the API then ignores the block). */
   summary: string | null;
   /** Default `scripted-opaque-<index>`. */
-  encryptedContent?: string | null;
+  encryptedContent?: string | null | undefined;
   /** Default `scripted-signature-<index>`. */
-  signature?: string | null;
+  signature?: string | null | undefined;
   /** Default `[]`: the summarized range changed no tool. */
-  toolChanges?: unknown[];
+  toolChanges?: unknown[] | undefined;
 }
 
 /** An entry of `context_management.applied_edits`, as the API words it. */

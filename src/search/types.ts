@@ -3,13 +3,13 @@
 /** Options of `tool.search(query, options)`. */
 export interface SearchOptions {
   /** A folder (or one file) under `/memories` to search in, checked like every command's path. Default: all of it. */
-  path?: string;
+  path?: string | undefined;
   /** The most hits returned, 1 to {@link SEARCH_LIMITS}`.maxLimit`. Default 20. `total` still counts every match. */
-  limit?: number;
+  limit?: number | undefined;
   /** Also match the query's last word as the start of a word (`caf` finds `café`), for results as the person types. */
-  prefix?: boolean;
+  prefix?: boolean | undefined;
   /** Stops the search: it rejects with the signal's reason and changes nothing. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** One matching line of a hit, numbered as `view` numbers it. */

@@ -21,18 +21,18 @@ import type { SyncStatus } from './sync-status.js';
 export interface MemorySyncOptions {
   remote: SyncRemote;
   /** The local folder that mirrors the remote's root. Default `/memories`. */
-  mount?: string;
+  mount?: string | undefined;
   /** Background passes this often (ms), and shortly after local changes; `null`: only `syncNow()`. Default 60,000. */
-  interval?: number | null;
+  interval?: number | null | undefined;
   /** How long after the last local change a pass starts (ms). Default 2,000. */
-  debounce?: number;
+  debounce?: number | undefined;
   /** Deletes in one direction are held when a pass would make more than `min` and more than `share` of the synced files. */
-  deleteGuard?: { min?: number; share?: number };
+  deleteGuard?: { min?: number | undefined; share?: number | undefined } | undefined;
 }
 
 export interface SyncNowOptions {
   /** Carry out the deletes the mass-deletion guard holds. */
-  confirmDeletes?: boolean;
+  confirmDeletes?: boolean | undefined;
 }
 
 export interface MemorySync {

@@ -8,33 +8,33 @@ export interface RemoteFile {
   /** Changes whenever the file's content changes (an ETag, a version id). Opaque; compared only for equality. */
   version: string;
   /** Lowercase hex SHA-256 of the UTF-8 content, when the remote keeps one (Memory Stores does, WebDAV does not). */
-  sha256?: string;
+  sha256?: string | undefined;
   /** An identity the file keeps when its path changes (a Memory Stores memory id), when the remote has one. */
-  id?: string;
+  id?: string | undefined;
   /** UTF-8 bytes, when known. */
-  size?: number;
+  size?: number | undefined;
   /**
    * Set by a listing for an entry the memory cannot take (a name that maps to no path, a broken entry): the reason,
    * already cut for people. The engine lists it in `skipped` and never reads, writes, moves or deletes it; `path` is
    * then only for showing (cut), and `version` still changes with the entry where the remote can tell.
    */
-  refused?: string;
+  refused?: string | undefined;
 }
 
 /** What the remote refuses, known before anything is sent (an adapter still maps the server's own refusals). */
 export interface RemoteLimits {
   /** Largest file in UTF-8 bytes. */
-  maxFileBytes?: number;
+  maxFileBytes?: number | undefined;
   /** Most files the remote holds. */
-  maxFiles?: number;
+  maxFiles?: number | undefined;
   /** Longest path in UTF-8 bytes. */
-  maxPathBytes?: number;
+  maxPathBytes?: number | undefined;
   /** Most path segments. */
-  maxSegments?: number;
+  maxSegments?: number | undefined;
 }
 
 export interface RemoteCallOptions {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** A remote store the sync engine can mirror a local folder with. Paths are the remote's own (below its root). */

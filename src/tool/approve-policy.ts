@@ -11,7 +11,7 @@ export interface ApprovePolicyOptions {
   /** Asked for every write the policy does not settle, e.g. the app's review card. */
   ask: (proposal: WriteProposal) => PolicyAnswer | PromiseLike<PolicyAnswer>;
   /** Folders Claude writes without asking: a write is allowed when every path it touches is within one of them. */
-  allowPrefixes?: readonly string[];
+  allowPrefixes?: readonly string[] | undefined;
 }
 
 /** An `approve` hook with its remembered conversations; pass `approve` to `IndexedDBMemoryTool.init`. */

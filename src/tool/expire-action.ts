@@ -14,7 +14,7 @@ export async function expire(ctx: HistoryActionContext, cutoff: number, now: num
     if (expired.paths.length > 0) {
       const draft = {
         actor: 'expire',
-        command: 'expire',
+        command: 'expire' as const,
         paths: expired.paths,
         ops: expired.ops,
         retired: expired.retired,

@@ -12,7 +12,7 @@ import type { HistoryActionContext } from './history-actions.js';
 import type { ClearHistoryReport, ForgetReport } from './options.js';
 
 /** A change kept out of the history (it would name what was erased): its record only carries the totals, hidden. */
-const unjournaled = (command: string): JournalDraft => ({ actor: 'user', command, paths: [], ops: [], retired: [] });
+const unjournaled = (command: JournalDraft['command']): JournalDraft => ({ actor: 'user', command, paths: [], ops: [], retired: [] });
 
 /**
  * Erases `key` (normalized by the tool), its sync conflict copies and every copy of them the history holds, for good;

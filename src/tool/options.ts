@@ -8,36 +8,42 @@ import type { HistoryLimits } from '../history/journal.js';
 
 export interface IndexedDBMemoryToolOptions {
   /** IndexedDB database name. Default `"claude-memory"`; use one per user or per app to keep memories apart. */
-  dbName?: string;
+  dbName?: string | undefined;
   /** `create` on an existing file overwrites it (default `true`) or refuses with `File … already exists`. */
-  overwrite?: boolean;
+  overwrite?: boolean | undefined;
   /** Caps checked before anything is written, and the longest reply; see {@link MemoryLimits}. */
-  limits?: MemoryLimits;
+  limits?: MemoryLimits | undefined;
   /** The journal behind `history()` and `undo()`: bounds (default 1,000 changes, 32 MiB), or `false` to keep none. */
-  history?: HistoryLimits | false;
+  history?: HistoryLimits | false | undefined;
   /** Refuse text that looks like an API key, private key or cloud credential (default `true`). */
-  blockSecrets?: boolean;
+  blockSecrets?: boolean | undefined;
   /**
    * Sees every text before it is stored: return a string to store instead, nothing to keep it, or throw to refuse
    * (Claude reads the message). Synchronous: it runs inside the transaction, and may run twice for one command.
    * Returning anything else refuses the write with code `invalid_hook`.
    */
-  beforeWrite?: BeforeWriteHook;
+  beforeWrite?: BeforeWriteHook | undefined;
   /**
    * Asked before each write by `claude` is stored, once it is checked and its effect known (after `beforeWrite`);
    * anything but `'allow'` stores nothing and tells Claude the person declined. See ./README.md, "Approval".
    */
-  approve?: ApproveHook;
+  approve?: ApproveHook | undefined;
 }
 
 /** Who a command is run for, recorded in the history. */
 export interface RunOptions {
   /** Default `claude`; the demo's console uses `user`. */
-  actor?: string;
+  actor?: string | undefined;
   /** Where the write comes from (e.g. a conversation id), kept in its history entry; cut at 256 characters. */
-  source?: string;
+  source?: string | undefined;
   /** Withdraws the write's open question (`approve`): nothing is stored, and Claude is told. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
+}
+
+/** What `tool.expire()` takes. */
+export interface ExpireOptions {
+  /** A Date not in the future, or an age in ms (0 or more): files not read or written since then are deleted. */
+  olderThan: Date | number;
 }
 
 /** What `tool.expire()` did. */
@@ -79,12 +85,26 @@ export interface ClearHistoryReport {
   removedChanges: number;
 }
 
-/** What `tool.run()` answers: the `tool_result` content and whether it is an error. */
-export interface MemoryToolResult {
+/**
+ * What `tool.run()` answers: the `tool_result` content and whether it is an error. A union on `is_error`, so testing
+ * it narrows: only a refusal carries a `code`.
+ */
+export type MemoryToolResult = MemoryToolSuccess | MemoryToolFailure;
+
+/** A command that ran: `content` is the reply Claude reads. */
+export interface MemoryToolSuccess {
   content: string;
-  is_error: boolean;
-  /** With `is_error`: the MemoryToolError code, for programs (e.g. `storage` to show a full disk). */
-  code?: MemoryToolErrorCode;
+  is_error: false;
+  /** Never set: declared so `result.code` reads without narrowing first. */
+  code?: undefined;
+}
+
+/** A command refused: `content` is the refusal as the SDK runner words it (`Error: …`). */
+export interface MemoryToolFailure {
+  content: string;
+  is_error: true;
+  /** The MemoryToolError code, for programs (e.g. `storage` to show a full disk). */
+  code: MemoryToolErrorCode;
 }
 
 export const DEFAULT_DB_NAME = 'claude-memory';

@@ -36,6 +36,7 @@ import { parts, preloadParts } from './lazy-parts.js';
 import type {
   ClearHistoryReport,
   CompactReport,
+  ExpireOptions,
   ExpireReport,
   ForgetReport,
   IndexedDBMemoryToolOptions,
@@ -253,7 +254,7 @@ export class IndexedDBMemoryTool {
    * Deletes the files not read or written since `olderThan`: a Date not in the future, or an age in ms (0 or more);
    * anything else is a TypeError and deletes nothing. Journaled, so undoable.
    */
-  async expire(options: { olderThan: Date | number }): Promise<ExpireReport> {
+  async expire(options: ExpireOptions): Promise<ExpireReport> {
     const now = Date.now();
     const cutoff = expiryCutoff(options, now);
     return this.#inTurn(async () => (await parts.expire()).expire(this.#actions, cutoff, now));

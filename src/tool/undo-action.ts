@@ -20,7 +20,7 @@ export async function undo(ctx: HistoryActionContext, id: number | undefined): P
     markUndone(tx, target);
     const draft = {
       actor: 'user',
-      command: 'undo',
+      command: 'undo' as const,
       paths: target.paths,
       ops: undone.ops,
       retired: undone.retired,

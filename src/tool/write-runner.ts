@@ -5,7 +5,7 @@ import { unwrap } from 'idb';
 import type { WriteContext, WriteResult } from '../commands/write-result.js';
 import { isMemoryToolError } from '../core/errors.js';
 import type { ChangeHub, MemoryChange } from '../core/change-events.js';
-import type { Recorded, ResolvedHistoryLimits } from '../history/journal.js';
+import type { HistoryCommand, Recorded, ResolvedHistoryLimits } from '../history/journal.js';
 import { record } from '../history/journal.js';
 import type { RememberedTotals } from '../storage/optimistic-totals.js';
 import { StaleTotals, mayBeStale, totalsAreCurrent, wasAlone } from '../storage/optimistic-totals.js';
@@ -51,7 +51,7 @@ export class WriteRunner {
   /** One write command, in call order; a run that trusts remembered totals holds later calls (it may run twice). */
   command(
     actor: string,
-    command: string,
+    command: HistoryCommand,
     ctx: CommandContext,
     body: (tx: WriteTx, ctx: WriteContext) => Promise<WriteResult>,
     source?: string,

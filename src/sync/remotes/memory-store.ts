@@ -22,17 +22,17 @@ export interface MemoryStoreRemoteOptions {
   /** The store, `memstore_…`. */
   storeId: string;
   /** A folder of the store as the remote's root, e.g. `/team/`; the whole store by default. */
-  pathPrefix?: string;
+  pathPrefix?: string | undefined;
   /** The workspace, for a key that can act on more than one. */
-  workspaceId?: string;
+  workspaceId?: string | undefined;
   /** Requests in flight at once; 6 by default. */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /** Each request's deadline in ms (default 60,000; the SDK's own is 10 minutes); past it the call fails as `server`. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Pages one listing may take (default 1,000); past it the listing fails as `protocol`. */
-  maxPages?: number;
+  maxPages?: number | undefined;
   /** Memories and folders one listing may take (default 20,000: ten times the service's limit of 2,000). */
-  maxEntries?: number;
+  maxEntries?: number | undefined;
 }
 
 /** The listing bounds' defaults. */

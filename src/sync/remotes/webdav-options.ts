@@ -12,29 +12,29 @@ export interface WebdavRemoteOptions {
    * Basic auth (with `password`). Basic is the password itself: refused over `http://` except on loopback
    * (`localhost`, 127.0.0.0/8, `[::1]`) unless `allowInsecureHttp` is set.
    */
-  username?: string;
-  password?: string;
+  username?: string | undefined;
+  password?: string | undefined;
   /** A bearer token (`Authorization: Bearer …`), instead of a username and password; over `http://` as Basic. */
-  token?: string;
+  token?: string | undefined;
   /** Sends the credentials over plain `http://` to a host that is not loopback: anyone on the way can read them. */
-  allowInsecureHttp?: boolean;
+  allowInsecureHttp?: boolean | undefined;
   /** Defaults to the global fetch (looked up at each call). */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /** Requests in flight at once (default 4). */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /**
    * The server's largest accepted file in UTF-8 bytes, when known: a bigger write is refused before it is sent, and
    * a read stops there (`unreadable`).
    */
-  maxFileBytes?: number;
+  maxFileBytes?: number | undefined;
   /** Each request's deadline in ms, its body included (default 60,000); past it the call fails as `server`. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Bytes one PROPFIND answer may hold (default 16 MiB, some 40,000 entries); past it the listing fails. */
-  maxListingBytes?: number;
+  maxListingBytes?: number | undefined;
   /** Folders one listing walks (default 10,000); past it the listing fails as `protocol`. */
-  maxFolders?: number;
+  maxFolders?: number | undefined;
   /** Files and folders one listing takes (default 100,000); past it the listing fails as `protocol`. */
-  maxEntries?: number;
+  maxEntries?: number | undefined;
 }
 
 const MIB = 1024 * 1024;
