@@ -23,11 +23,14 @@ export const COMPACTION_BETA = 'compact-2026-01-12';
 /** The beta of compaction on request (`agent.compact()`, the SDK runner's `compactBeforeNextTurn()`). */
 export const COMPACT_NOW_BETA = 'compact-2026-09-04';
 
+/** `T`'s fields, each taking an explicit `undefined` too (the SDK's own types do not), read as absent. */
+type OrUndefined<T> = { [K in keyof T]?: T[K] | undefined };
+
 /** Context editing's `clear_tool_uses_20250919` edit, without its `type`; `true` takes the API's defaults. */
-export type ContextManagementOption = boolean | Omit<BetaClearToolUses20250919Edit, 'type'>;
+export type ContextManagementOption = boolean | OrUndefined<Omit<BetaClearToolUses20250919Edit, 'type'>>;
 
 /** The `clear_thinking_20251015` edit, without its `type`; `true` takes the API's default. */
-export type ClearThinkingOption = boolean | Omit<BetaClearThinking20251015Edit, 'type'>;
+export type ClearThinkingOption = boolean | OrUndefined<Omit<BetaClearThinking20251015Edit, 'type'>>;
 
 /** Server-side compaction, the `compact_20260112` edit; `true` takes the API's defaults. */
 export type CompactionOption =
@@ -83,13 +86,13 @@ export function contextEdits(options: ContextEditOptions): ContextEdits {
     }
     const fields = clearThinking === true ? {} : known('clearThinking', clearThinking, CLEAR_THINKING_KEYS);
     checkClearThinking(fields);
-    edits.push({ ...fields, type: 'clear_thinking_20251015' });
+    edits.push({ ...definedFields(fields), type: 'clear_thinking_20251015' });
   }
   if (contextManagement) {
     const fields =
       contextManagement === true ? {} : known('contextManagement', contextManagement, CLEAR_TOOL_USES_KEYS);
     checkClearToolUses(fields);
-    edits.push({ ...fields, type: 'clear_tool_uses_20250919' });
+    edits.push({ ...definedFields(fields), type: 'clear_tool_uses_20250919' });
   }
   if (edits.length > 0) betas.push(CONTEXT_MANAGEMENT_BETA);
   if (compaction) {
@@ -117,6 +120,13 @@ export function clearedBy(response: BetaContextManagementResponse | null | undef
     else thinkingTurns += edit.cleared_thinking_turns;
   }
   return { toolUses, thinkingTurns, tokens, edits };
+}
+
+/** `fields` without those set to `undefined`: an option given as `undefined` is not sent, as if left out. */
+function definedFields<T extends object>(fields: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
+  };
 }
 
 function compactEdit(option: Exclude<CompactionOption, false>): BetaCompact20260112Edit {
