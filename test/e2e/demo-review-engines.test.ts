@@ -1,7 +1,8 @@
 // The demo's review of Claude's writes in Firefox (puppeteer-core over WebDriver BiDi) and WebKit (WebKitWebDriver),
 // through the engine-neutral tab driver of tabs/: a card with the diff takes focus, Deny with a reason stores nothing
-// and tells Claude, "Allow for this conversation" lets the next write through, the blame gutter names claude, and
-// axe finds nothing on the card or the gutter. Chromium runs the fuller flow in demo-review.test.ts.
+// and tells Claude, "Allow for this conversation" lets the next write through, the blame gutter names claude and is
+// one tab stop its keys move along, and axe finds nothing on the card or the gutter. Chromium runs the fuller flow in
+// demo-review.test.ts.
 
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -111,6 +112,29 @@ for (const engine of ENGINES.filter((each) => each.name !== 'chromium')) {
         const who = await tab.evaluate(() => [...document.querySelectorAll('#blame .blame-who')].map((cell) => cell.textContent ?? ''));
         expect(who.length).toBeGreaterThan(1);
         for (const text of who) expect(text).toMatch(/^claude, .*conversation /u);
+        // One tab stop, moved by the keys (their keydown, as the engine dispatches it) along the gutter.
+        const keys = await tab.evaluate(() => {
+          const cells = [...document.querySelectorAll<HTMLElement>('#blame .blame-who')];
+          const stops = () => cells.map((cell) => cell.tabIndex);
+          const before = stops();
+          cells[0]?.focus();
+          const press = (key: string) =>
+            document.activeElement?.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
+          press('ArrowDown');
+          const down = cells.indexOf(document.activeElement as HTMLElement);
+          press('End');
+          const end = cells.indexOf(document.activeElement as HTMLElement);
+          press('ArrowUp');
+          return { before, down, end, up: cells.indexOf(document.activeElement as HTMLElement), after: stops() };
+        });
+        const n = who.length;
+        expect(keys).toEqual({
+          before: who.map((_, i) => (i === 0 ? 0 : -1)),
+          down: 1,
+          end: n - 1,
+          up: n - 2,
+          after: who.map((_, i) => (i === n - 2 ? 0 : -1)),
+        });
         expect(await violations(tab, '#blame')).toEqual([]);
       });
     }, 300_000);
