@@ -112,29 +112,19 @@ for (const engine of ENGINES.filter((each) => each.name !== 'chromium')) {
         const who = await tab.evaluate(() => [...document.querySelectorAll('#blame .blame-who')].map((cell) => cell.textContent ?? ''));
         expect(who.length).toBeGreaterThan(1);
         for (const text of who) expect(text).toMatch(/^claude, .*conversation /u);
-        // One tab stop, moved by the keys (their keydown, as the engine dispatches it) along the gutter.
-        const keys = await tab.evaluate(() => {
+        // One tab stop, moved by the keys (their keydown, as the engine dispatches it, on the cell that holds the stop:
+        // the Memory pane may be a hidden tab at this window's size, where nothing takes focus) along the gutter.
+        const stops = await tab.evaluate(() => {
           const cells = [...document.querySelectorAll<HTMLElement>('#blame .blame-who')];
-          const stops = () => cells.map((cell) => cell.tabIndex);
-          const before = stops();
-          cells[0]?.focus();
-          const press = (key: string) =>
-            document.activeElement?.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
-          press('ArrowDown');
-          const down = cells.indexOf(document.activeElement as HTMLElement);
-          press('End');
-          const end = cells.indexOf(document.activeElement as HTMLElement);
-          press('ArrowUp');
-          return { before, down, end, up: cells.indexOf(document.activeElement as HTMLElement), after: stops() };
+          const stop = () => cells.findIndex((cell) => cell.tabIndex === 0);
+          const after = (key: string) => {
+            cells[stop()]?.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
+            return stop();
+          };
+          const ones = cells.filter((cell) => cell.tabIndex === 0).length;
+          return { ones, first: stop(), down: after('ArrowDown'), end: after('End'), up: after('ArrowUp'), home: after('Home') };
         });
-        const n = who.length;
-        expect(keys).toEqual({
-          before: who.map((_, i) => (i === 0 ? 0 : -1)),
-          down: 1,
-          end: n - 1,
-          up: n - 2,
-          after: who.map((_, i) => (i === n - 2 ? 0 : -1)),
-        });
+        expect(stops).toEqual({ ones: 1, first: 0, down: 1, end: who.length - 1, up: who.length - 2, home: 0 });
         expect(await violations(tab, '#blame')).toEqual([]);
       });
     }, 300_000);
