@@ -108,3 +108,14 @@ describe('createMemoryTreeStore reads only what changed', () => {
     });
   }
 });
+
+describe('tool.stat, the one-entry read the live tree uses', () => {
+  it('answers the entry as list() of the whole memory does, and not_found where nothing is', async () => {
+    await fresh.create('/memories/.cache/notes/a.md', 'héllo');
+    const listed = await fresh.tool.list();
+    for (const entry of listed) expect(await fresh.tool.stat(entry.path)).toEqual(entry);
+    expect(await fresh.tool.stat('/memories//.cache/notes/a.md/')).toMatchObject({ size: 6, hidden: true, kind: 'file' });
+    await expect(fresh.tool.stat('/memories/none.md')).rejects.toMatchObject({ code: 'not_found' });
+    await expect(fresh.tool.stat('/memories/../etc')).rejects.toMatchObject({ code: 'invalid_path' });
+  });
+});
