@@ -21,7 +21,7 @@ export const MOST_PATHS_PATCHED = 50;
 export function pathsToRead(root: string, changed: Iterable<string>, shown: ReadonlySet<string>): string[] {
   const wanted = new Set<string>();
   for (const path of changed) wanted.add(firstNotShown(root, path, shown));
-  const sorted = [...wanted].sort(byPath);
+  const sorted = [...wanted].sort(comparePaths);
   const out: string[] = [];
   for (const path of sorted) {
     const last = out[out.length - 1];
@@ -71,8 +71,5 @@ async function readAt(tool: MemoryEntryReads, path: string): Promise<MemoryEntry
 const hiddenBelow = (root: string, path: string): boolean => path.slice(root.length + 1).split('/').some(isHiddenName);
 
 /** The order `list()` gives: IndexedDB's order of string keys, by UTF-16 code units, as `<` compares. */
-export const byPath = <T extends string | { path: string }>(a: T, b: T): number => {
-  const x = typeof a === 'string' ? a : a.path;
-  const y = typeof b === 'string' ? b : b.path;
-  return x < y ? -1 : x > y ? 1 : 0;
-};
+const comparePaths = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+const byPath = (a: MemoryEntry, b: MemoryEntry): number => comparePaths(a.path, b.path);

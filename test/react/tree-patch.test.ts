@@ -141,6 +141,20 @@ describe('the live tree lists its folder whole again', () => {
     expect(fake.stats).toHaveLength(1);
   });
 
+  it('keeps the snapshot object when a whole listing finds what is shown, so nothing re-renders', async () => {
+    const { fake, store } = await shownTree([fileEntry('/memories/a.md')]);
+    const before = store.getSnapshot();
+    let renders = 0;
+    store.subscribe(() => renders++);
+    store.refresh();
+    await expect.poll(() => fake.lists.length).toBe(2);
+    fake.lists[1]?.resolve([fileEntry('/memories/a.md')]);
+    await nextTask();
+    await nextTask();
+    expect(store.getSnapshot()).toBe(before);
+    expect(renders).toBe(0);
+  });
+
   it('for a source without stat: every change lists whole, as before', async () => {
     const fake = new FakeEntryMemory();
     const store = createMemoryTreeStore({ subscribe: (l) => fake.subscribe(l), list: (p) => fake.list(p) });
