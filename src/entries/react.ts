@@ -5,3 +5,4 @@
 export { useMemoryTree } from '../react/use-memory-tree.js';
 export { useMemoryFile } from '../react/use-memory-file.js';
 export { useMemorySearch } from '../react/use-memory-search.js';
+export type { WithRefresh } from '../react/use-live-store.js';
