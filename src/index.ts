@@ -38,7 +38,7 @@ export type { BeforeWrite, BeforeWriteHook } from './guards/write-guards.js';
 export type { ApproveAnswer, ApproveHook, WriteProposal } from './tool/approval.js';
 export { approvePolicy } from './tool/approve-policy.js';
 export type { ApprovePolicy, ApprovePolicyOptions, PolicyAnswer } from './tool/approve-policy.js';
-export type { BlameLine } from './history/blame.js';
+export type { BlameGap, BlameLine } from './history/blame.js';
 export type { HistoryEntry, HistoryOptions, ChangeDetail, ChangedFile } from './history/read-history.js';
 export type { HistoryCommand, HistoryLimits } from './history/journal.js';
 export type { MemoryEntry } from './storage/tree-reads.js';

@@ -5,7 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { build } from 'vite';
 import type { Rollup } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,8 +21,12 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   peerDependenciesMeta: Record<string, { optional?: boolean }>;
   sideEffects: string[];
   scripts: Record<string, string>;
+  version: string;
+  files: string[];
 };
 let tarball = '';
+/** The tarball's files, as `npm pack` packed them (without the `package/` folder). */
+let packed: string[] = [];
 
 const npm = (cwd: string, args: string[]): string =>
   execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
@@ -53,6 +57,7 @@ const typecheck = (dir: string, skipLibCheck = false): void => {
 
 beforeAll(() => {
   tarball = join(work, npm(root, ['pack', '--silent', '--pack-destination', work]).trim().split('\n').pop() ?? '');
+  packed = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).trim().split('\n').map((line) => line.replace(/^package\//u, ''));
 }, 300_000);
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -71,6 +76,61 @@ describe('package.json', () => {
     }
     // The source file too, for builds from src/ (the bench's size of each entry).
     expect(pkg.sideEffects).toEqual(['./dist/entries/worker.js', './src/entries/worker.ts']);
+  });
+});
+
+describe('the tarball', () => {
+  it('is the version the README pins, with the changelog, the licence and every export\'s files', () => {
+    expect(pkg.version).toBe('0.2.0');
+    expect(readFileSync(join(root, 'README.md'), 'utf8')).toContain('idb-memory-tool@0.2');
+    for (const file of ['README.md', 'CHANGELOG.md', 'LICENSE', 'package.json']) expect(packed, file).toContain(file);
+    for (const [entry, target] of Object.entries(pkg.exports)) {
+      for (const file of typeof target === 'string' ? [target] : Object.values(target)) {
+        if (file.includes('*')) continue;
+        expect(packed, entry).toContain(file.replace(/^\.\//u, ''));
+      }
+    }
+  });
+
+  it('ships the declaration maps and the sources they point to, so "go to definition" opens the TypeScript', () => {
+    const declarations = packed.filter((file) => file.endsWith('.d.ts'));
+    expect(declarations.length).toBeGreaterThan(0);
+    const maps = packed.filter((file) => file.endsWith('.d.ts.map'));
+    // Only once the build emits them (tsconfig `declarationMap`); the globs ship them then.
+    expect(pkg.files).toContain('dist/**/*.d.ts.map');
+    for (const map of maps) {
+      const { sources } = JSON.parse(execFileSync('tar', ['-xzOf', tarball, `package/${map}`], { encoding: 'utf8' })) as { sources: string[] };
+      for (const source of sources) expect(packed, map).toContain(join(dirname(map), source));
+    }
+    for (const file of packed.filter((name) => /^src\/.*\.ts$/u.test(name))) expect(file).not.toMatch(/\.test\.ts$/u);
+  });
+
+  it('ships the minified browser build: one file per entry, under ./browser/*.js', () => {
+    expect(pkg.exports['./browser/*.js']).toBe('./dist/browser/*.js');
+    for (const entry of ['index', 'sdk', 'agent', 'offline', 'ai-sdk', 'react', 'sync']) expect(packed).toContain(`dist/browser/${entry}.js`);
+  });
+
+  it('has a file for every relative link and image of the README, so they work from node_modules', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const targets = [...readme.matchAll(/\]\(([^)\s]+)\)|<img [^>]*src="([^"]+)"|^\[[^\]]+\]:\s*(\S+)/gmu)]
+      .map((match) => match[1] ?? match[2] ?? match[3] ?? '')
+      .filter((target) => !/^[a-z][a-z+.-]*:|^#/iu.test(target))
+      .map((target) => decodeURIComponent(target.replace(/#.*$/u, '')).replace(/^\.\//u, ''));
+    expect(targets.length).toBeGreaterThan(10);
+    expect(targets.filter((target) => !packed.includes(target) && !packed.some((file) => file.startsWith(`${target.replace(/\/$/u, '')}/`)))).toEqual([]);
+  });
+
+  it('never ships dist/demo, even when a demo build lies in dist/', () => {
+    // The `files` globs alone, on a folder holding a library file and a demo build.
+    const dir = join(work, 'globs');
+    for (const file of ['dist/index.js', 'dist/demo/index.html', 'dist/demo/assets/index.js', 'dist/demo/assets/index.js.map']) {
+      mkdirSync(join(dir, dirname(file)), { recursive: true });
+      writeFileSync(join(dir, file), '');
+    }
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'globs', version: '1.0.0', files: pkg.files }));
+    const [listing] = JSON.parse(npm(dir, ['pack', '--dry-run', '--json', '--ignore-scripts'])) as [{ files: { path: string }[] }];
+    expect(listing.files.map((file) => file.path).sort()).toEqual(['dist/index.js', 'package.json']);
+    expect(packed.filter((file) => file.startsWith('dist/demo'))).toEqual([]);
   });
 });
 

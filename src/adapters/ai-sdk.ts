@@ -1,5 +1,6 @@
-// aiSdkMemoryTool(): the memory tool for the Vercel AI SDK (`ai` 6 with `@ai-sdk/anthropic` 3), answering Claude
-// exactly as the Anthropic SDK's toolRunner does. Only types come from `ai`: it loads neither `ai` nor the provider.
+// aiSdkMemoryTool(): the memory tool for the Vercel AI SDK (`ai` 6 or 7, with `@ai-sdk/anthropic` 3 or 4), answering
+// Claude exactly as the Anthropic SDK's toolRunner does. Only types come from `ai`: it loads neither `ai` nor the
+// provider.
 
 import type { FlexibleSchema, Tool } from 'ai';
 import { parseMemoryCommand } from '../core/command-input.js';
@@ -52,6 +53,8 @@ export function aiSdkMemoryTool(
     // What `anthropic.tools.memory_20250818()` makes (a test checks it), built here: the provider's own object has
     // types from its copy of @ai-sdk/provider-utils, which `ai`'s types refuse when the two copies differ.
     type: 'provider',
+    // `ai` 7 tells a provider tool the app runs from one the API runs by this flag (6 has none and reads it as unset).
+    isProviderExecuted: false,
     id: 'anthropic.memory_20250818',
     args: {},
     inputSchema: anyInput,

@@ -36,11 +36,11 @@ export interface AgentErrorDescription {
 /** Where the error happened, when guessing from `navigator` is not wanted (tests, workers). */
 export interface AgentErrorContext {
   /** A browser enforces CORS, so an unanswered request may be a blocked one. Default: `navigator.onLine` exists. */
-  browser?: boolean;
+  browser?: boolean | undefined;
   /** Default: `navigator.onLine`, else `true`. */
-  online?: boolean;
+  online?: boolean | undefined;
   /** Whether the answer's headers had come: a connection error is then a drop, never a refusal. */
-  answered?: boolean;
+  answered?: boolean | undefined;
 }
 
 const WORDING: Record<AgentErrorKind, { title: string; message: string; retryable: boolean }> = {

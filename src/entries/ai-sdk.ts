@@ -1,5 +1,5 @@
-// `idb-memory-tool/ai-sdk`: the memory tool for the Vercel AI SDK (`ai` 6 with `@ai-sdk/anthropic`). Types only from
-// `ai`; nothing of it or the provider is loaded.
+// `idb-memory-tool/ai-sdk`: the memory tool for the Vercel AI SDK (`ai` 6 or 7, with `@ai-sdk/anthropic`). Types only
+// from `ai`; nothing of it or the provider is loaded.
 
 export { aiSdkMemoryTool } from '../adapters/ai-sdk.js';
 export type { AiSdkMemoryToolOptions } from '../adapters/ai-sdk.js';

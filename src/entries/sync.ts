@@ -6,7 +6,14 @@ export type { MemorySync, MemorySyncOptions, SyncNowOptions } from '../sync/memo
 export type { SyncReport, SkippedFile, HeldDelete } from '../sync/sync-report.js';
 export type { SyncStatus, SyncConflict, SyncError } from '../sync/sync-status.js';
 export { SyncRemoteError, isSyncRemoteError } from '../sync/remote.js';
-export type { SyncRemote, RemoteFile, RemoteLimits, RemoteCallOptions, RemoteErrorKind } from '../sync/remote.js';
+export type {
+  SyncRemote,
+  RemoteFile,
+  RemoteLimits,
+  RemoteCallOptions,
+  RemoteErrorKind,
+  SyncRemoteErrorOptions,
+} from '../sync/remote.js';
 export { memoryStoreRemote } from '../sync/remotes/memory-store.js';
 export type { MemoryStoreRemoteOptions } from '../sync/remotes/memory-store.js';
 export { webdavRemote } from '../sync/remotes/webdav.js';

@@ -3,9 +3,13 @@
 
 import { MemoryToolError } from '../core/errors.js';
 import { reply } from '../core/replies.js';
-import type { JournalRecord } from '../storage/schema.js';
+import type { JournalRecord, LostMark } from '../storage/schema.js';
 import type { MemoryTx } from '../storage/store.js';
 import { keptLines } from './line-diff.js';
+import type { BlameGap } from './lost-marks.js';
+import { whyLost } from './lost-marks.js';
+
+export type { BlameGap };
 
 /** One line of a file and the change that wrote it. */
 export interface BlameLine {
@@ -18,11 +22,13 @@ export interface BlameLine {
   at: Date | null;
   /** Where that change came from, when its writer named it (`run`'s `source`). */
   source?: string;
-  /**
-   * The history no longer holds the change that wrote this line: pruned by the history's bounds, cleared, forgotten,
-   * written with the history off, or kept without its old text (too big to keep).
-   */
+  /** The history no longer holds the change that wrote this line (`change`, `actor` and `at` are `null`). */
   dropped?: true;
+  /**
+   * With `dropped`, why: `forgotten` (erased by `forget()`), `cleared` (`clearHistory()`), `pruned` (the history's
+   * bounds), `too-big` (a later change was kept without its old text), `unrecorded` (written with the history off).
+   */
+  why?: BlameGap;
 }
 
 /** One change in a file's lineage: the record, and the text the file held before it (`null`: it made the file). */
@@ -37,6 +43,8 @@ export interface Lineage {
   steps: Step[];
   /** The file's first text was found (`null` before a step), or the chain broke (`dropped`). */
   end: 'made' | 'dropped';
+  /** Where the chain broke: why the history no longer holds what came before. */
+  why?: BlameGap;
   /** An undo that brought back the current text whose first writer is no longer held: the lines it restored. */
   restoredBy?: JournalRecord;
 }
@@ -56,13 +64,18 @@ export async function readLineage(tx: MemoryTx<'readonly'>, key: string, shown: 
   let name = key;
   let current: number | null = entry.bodyId;
   let restoredBy: JournalRecord | undefined;
+  // Marks of what forgetting, a clear or pruning took: read on the way, as a broken chain reads the whole journal.
+  const marks: LostMark[] = [];
   for (
     let cursor = await tx.objectStore('journal').openCursor(null, 'prev');
     cursor && current !== null;
     cursor = await cursor.continue()
   ) {
     const record = cursor.value;
-    if (record.hidden) continue;
+    if (record.hidden) {
+      if (record.lost) marks.push(record.lost);
+      continue;
+    }
     // A record's steps ran in order: read back, the last first.
     for (let i = record.ops.length - 1; i >= 0 && current !== null; i--) {
       const op = record.ops[i];
@@ -84,11 +97,11 @@ export async function readLineage(tx: MemoryTx<'readonly'>, key: string, shown: 
   const read: Step[] = [];
   for (const [i, step] of steps.entries()) {
     const before = texts[i];
-    if (before === undefined) return { text, steps: read, end: 'dropped' };
+    if (before === undefined) return { text, steps: read, end: 'dropped', why: 'too-big' };
     read.push({ record: step.record, before });
   }
-  const end = current === null ? 'made' : 'dropped';
-  return { text, steps: read, end, ...(end === 'dropped' && restoredBy ? { restoredBy } : {}) };
+  if (current === null) return { text, steps: read, end: 'made' };
+  return { text, steps: read, end: 'dropped', why: whyLost(current, marks), ...(restoredBy ? { restoredBy } : {}) };
 }
 
 /** Each line of the lineage's text with the change that wrote it: diffed step by step, newest first. */
@@ -115,11 +128,12 @@ export function attributeLines(lineage: Lineage): BlameLine[] {
     }
     version = before;
   }
-  return lines.map((text, i) => blameLine(i + 1, text, owners[i] ?? lineage.restoredBy));
+  const why = lineage.why ?? 'unrecorded';
+  return lines.map((text, i) => blameLine(i + 1, text, owners[i] ?? lineage.restoredBy, why));
 }
 
-function blameLine(line: number, text: string, record: JournalRecord | undefined): BlameLine {
-  if (!record) return { line, text, change: null, actor: null, at: null, dropped: true };
+function blameLine(line: number, text: string, record: JournalRecord | undefined, why: BlameGap): BlameLine {
+  if (!record) return { line, text, change: null, actor: null, at: null, dropped: true, why };
   return {
     line,
     text,

@@ -9,6 +9,7 @@ import { readTotals } from '../storage/optimistic-totals.js';
 import type { JournalOp, JournalRecord, Totals } from '../storage/schema.js';
 import type { MemoryTx } from '../storage/store.js';
 import { plainStore, writer } from '../storage/store.js';
+import { lostRecord, mergeMarks } from './lost-marks.js';
 import { recordSize } from './record-size.js';
 import { undoReply } from './undo-replies.js';
 
@@ -92,12 +93,15 @@ export async function forgetPath(tx: WriteTx, key: string, also: readonly string
   const removed: number[] = [];
   const trimmed: JournalRecord[] = [];
   const released: number[] = [];
+  // Bodies a file outside `key` keeps whose writing step goes: blame says their lines were forgotten (ids only).
+  const erased = new Set<number>();
   let journalBytes = 0;
   let journalEntries = 0;
   for (const record of changes) {
     const id = idOf(record);
     const lost = record.ops.filter((op) => dropped(op, id));
     const lostPaths = new Set(lost.flatMap(pathsOfOp));
+    for (const op of lost) if (op.type === 'file' && op.after && kept.has(op.after.bodyId)) erased.add(op.after.bodyId);
     const ops = lost.length === 0 ? record.ops : record.ops.filter((op) => !dropped(op, id));
     const listed = record.paths.filter((path) => !lostPaths.has(path) && !named(path, id));
     // An entry keeps only the contents its steps left still show (for `change(id)`); it is not undone any more.
@@ -142,6 +146,8 @@ export async function forgetPath(tx: WriteTx, key: string, also: readonly string
   const journal = writer(tx, 'journal');
   for (const id of removed) journal.delete(id);
   for (const record of trimmed) journal.put(record);
+  // Before the caller's totals record, which stays the journal's last.
+  if (erased.size > 0) journal.add(lostRecord({ forgotten: [...erased] }));
   const after = deleteEntries(tx, gone, usage, live?.kind === 'folder' && keys.length === 1 ? key : undefined).usage;
   const bodies = writer(tx, 'bodies');
   for (const id of [...forgotten, ...release]) bodies.delete(id);
@@ -177,6 +183,13 @@ export async function clearJournal(tx: WriteTx): Promise<{ removed: number; usag
   if (removed === 0 && old.length === 0) return undefined;
   plainStore(tx, 'journal').clear();
   for (const id of old) bodyStore.delete(id);
+  // What blame says of the lines written before: cleared, or still forgotten where a file keeps a forgotten body.
+  const forgotten = (mergeMarks(records.flatMap((record) => (record.lost ? [record.lost] : [])))?.forgotten ?? []).filter(
+    (id) => live.has(id),
+  );
+  writer(tx, 'journal').add(
+    lostRecord({ clearedBelow: usage.nextBody, ...(forgotten.length > 0 ? { forgotten } : {}) }),
+  );
   // The hidden record `holder` named is gone with the rest: the totals go in a new one.
   const { holder: _cleared, ...rest } = usage;
   return { removed, usage: { ...rest, journalBytes: 0, journalEntries: 0 } };

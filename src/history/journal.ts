@@ -1,11 +1,12 @@
 // The journal: each change's record, in the change's own transaction, and the lifetime of bodies (./README.md).
 
-import { packTotals, totalsRecord } from '../storage/schema.js';
-import type { JournalOp, JournalRecord, Totals } from '../storage/schema.js';
+import { packTotals, totalsRecord, unpackTotals } from '../storage/schema.js';
+import type { JournalOp, JournalRecord, LostMark, Totals } from '../storage/schema.js';
 import type { MemoryTx } from '../storage/store.js';
 import type { RememberedTotals } from '../storage/optimistic-totals.js';
 import type { RetiredBody } from '../storage/entries.js';
 import { plainStore, request, writer } from '../storage/store.js';
+import { lostRecord, mergeMarks } from './lost-marks.js';
 import { recordSize } from './record-size.js';
 
 type WriteTx = MemoryTx<'readwrite'>;
@@ -175,6 +176,8 @@ async function prune(tx: WriteTx, totals: JournalSize, limits: ResolvedHistoryLi
   let dropped = 0;
   let lastKey: number | undefined;
   const released: number[] = [];
+  // What blame will say of the lines these entries wrote: pruned (bodies below the last one's `nextBody`).
+  const marks: LostMark[] = [];
   for (;;) {
     const range = lastKey === undefined ? null : IDBKeyRange.lowerBound(lastKey, true);
     const batch = await journal.getAll(range, Math.max(mustDrop - dropped, 64));
@@ -193,12 +196,15 @@ async function prune(tx: WriteTx, totals: JournalSize, limits: ResolvedHistoryLi
       bytes -= old.bytes;
       lastKey = old.id;
       released.push(...old.retains);
+      marks.push(old.lost ?? { prunedBelow: old.totals ? unpackTotals(old.totals).nextBody : 0 });
     }
     if (!more) break;
   }
   if (lastKey !== undefined) {
     // Requests run in order: the entries are gone before the release counts who still holds each body.
     writer(tx, 'journal').delete(IDBKeyRange.upperBound(lastKey));
+    const mark = mergeMarks(marks);
+    if (mark) writer(tx, 'journal').put(lostRecord(mark, lastKey));
     await releaseBodies(tx, released);
   }
   return { bytes, entries };

@@ -1,13 +1,11 @@
 // The framework-free core of the live views: a snapshot kept current by re-reading on change events, one read at a
 // time, every change heard during a read coalesced into one read after it (./README.md).
 
-import type { MemoryChangeEvent, MemoryChangeListener } from '../core/change-events.js';
-import { callEach } from '../core/listeners.js';
+import type { MemoryChangeEvent } from '../core/change-events.js';
+import type { MemoryChangeSource } from './subscribers.js';
+import { subscribers } from './subscribers.js';
 
-/** What a live view needs of the tool to hear of changes: `IndexedDBMemoryTool.subscribe`. */
-export interface MemoryChangeSource {
-  subscribe(listener: MemoryChangeListener): () => void;
-}
+export type { MemoryChangeSource } from './subscribers.js';
 
 /**
  * A snapshot kept current, in the shape `useSyncExternalStore` takes (and Svelte's `readable`, Vue's `shallowRef`
@@ -21,7 +19,10 @@ export interface MemorySnapshotStore<S> {
   readonly subscribe: (listener: (snapshot: S) => void) => () => void;
   /** The current snapshot: the same object until something changed, so it can be compared with `===`. */
   readonly getSnapshot: () => S;
-  /** Reads again (after an error, say). Without a listener it does nothing: the first listener reads anyway. */
+  /**
+   * Reads everything again, whatever changed (after an error, say, or a change made behind the tool's back). Without
+   * a listener it does nothing: the first listener reads afresh anyway.
+   */
   readonly refresh: () => void;
 }
 
@@ -30,11 +31,16 @@ export interface LiveReadSpec<S> {
   source: MemoryChangeSource;
   /** The snapshot before the first read has answered. */
   initial: S;
-  /** One read, as the snapshot to show; a rejection goes to `failed`. */
-  read(): Promise<S>;
+  /** One read, given the snapshot shown now, as the snapshot to show; a rejection goes to `failed`. */
+  read(current: S): Promise<S>;
   failed(error: Error, current: S): S;
-  /** Whether a change event may alter what `read` gives. */
+  /**
+   * Whether a change event may alter what `read` gives. A view that reads only what changed notes here what the
+   * event changed, for its next read.
+   */
   affects(event: MemoryChangeEvent): boolean;
+  /** The next read must read everything: on `refresh()`, and on a first listener (changes went unheard meanwhile). */
+  forget?(): void;
   /** Whether `next` shows the same as `current`, which then stays (no render for a read that found nothing new). */
   same?(current: S, next: S): boolean;
 }
@@ -51,33 +57,46 @@ export function constantStore<S>(snapshot: S): MemorySnapshotStore<S> {
  * a task after the change that asked for it, so the changes of one task make one read too.
  */
 export function liveRead<S>(spec: LiveReadSpec<S>): MemorySnapshotStore<S> {
-  const listeners = new Set<(snapshot: S) => void>();
   let snapshot = spec.initial;
-  /** Stops the change events; set while anyone listens. */
-  let stopEvents: (() => void) | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let reading = false;
   let readAgain = false;
 
   const schedule = (): void => {
-    if (!stopEvents) return;
+    if (!listeners.listening()) return;
     if (reading) readAgain = true;
     else timer ??= setTimeout(() => void read(), 0);
   };
+
+  const listeners = subscribers<S>(spec.source, {
+    heard: (event) => {
+      if (spec.affects(event)) schedule();
+    },
+    // The first read, or a fresh one: changes made while nobody listened were not heard.
+    started: () => {
+      spec.forget?.();
+      schedule();
+    },
+    // A read not begun is dropped; one under way still sets the snapshot, which is as new as any.
+    stopped: () => {
+      clearTimeout(timer);
+      timer = undefined;
+    },
+  });
 
   const read = async (): Promise<void> => {
     timer = undefined;
     reading = true;
     let next: S;
     try {
-      next = await spec.read();
+      next = await spec.read(snapshot);
     } catch (error) {
       next = spec.failed(error instanceof Error ? error : new Error(String(error)), snapshot);
     }
     reading = false;
     if (next !== snapshot && !(spec.same?.(snapshot, next) ?? false)) {
       snapshot = next;
-      callEach(listeners, next);
+      listeners.notify(next);
     }
     if (readAgain) {
       readAgain = false;
@@ -85,30 +104,11 @@ export function liveRead<S>(spec: LiveReadSpec<S>): MemorySnapshotStore<S> {
     }
   };
 
-  const subscribe = (listener: (snapshot: S) => void): (() => void) => {
-    // A wrapper per call, so one function subscribed twice (React StrictMode's second effect) is two subscriptions.
-    const entry = (value: S): void => listener(value);
-    listeners.add(entry);
-    if (!stopEvents) {
-      stopEvents = spec.source.subscribe((event) => {
-        if (spec.affects(event)) schedule();
-      });
-      // The first read, or a fresh one: changes made while nobody listened were not heard.
-      schedule();
-    }
-    let subscribed = true;
-    return () => {
-      if (!subscribed) return;
-      subscribed = false;
-      listeners.delete(entry);
-      if (listeners.size > 0 || !stopEvents) return;
-      stopEvents();
-      stopEvents = undefined;
-      // A read not begun is dropped; one under way still sets the snapshot, which is as new as any.
-      clearTimeout(timer);
-      timer = undefined;
-    };
+  const refresh = (): void => {
+    if (!listeners.listening()) return;
+    spec.forget?.();
+    schedule();
   };
 
-  return { subscribe, getSnapshot: () => snapshot, refresh: schedule };
+  return { subscribe: listeners.subscribe, getSnapshot: () => snapshot, refresh };
 }

@@ -1,12 +1,11 @@
 // The live search: `tool.search(query)` run again when the memory changes or the query does, framework-free
 // (./README.md, "The search store"). One search at a time; a new query aborts the one it replaces.
 
-import type { MemoryChangeEvent } from '../core/change-events.js';
-import { callEach } from '../core/listeners.js';
 import { MEMORY_ROOT } from '../core/paths.js';
 import type { SearchHit, SearchOptions, SearchResult } from '../search/types.js';
 import { changesReaching } from './change-scope.js';
 import type { MemoryChangeSource, MemorySnapshotStore } from './live-read.js';
+import { subscribers } from './subscribers.js';
 
 /** What the live search needs of the tool: `IndexedDBMemoryTool` has it, and so may a wrapper or a fake. */
 export interface MemorySearchSource extends MemoryChangeSource {
@@ -80,11 +79,9 @@ export function createMemorySearchStore(
   query = '',
   options: MemorySearchOptions = {},
 ): MemorySearchStore {
-  const listeners = new Set<(snapshot: MemorySearchSnapshot) => void>();
   let current = { query, options: { ...options } };
   let affects = changesReaching(current.options.path ?? MEMORY_ROOT);
   let snapshot: MemorySearchSnapshot = idle(query);
-  let stopEvents: (() => void) | undefined;
   let timer: ReturnType<typeof setTimeout> | undefined;
   /** The search under way: aborted when its query is replaced or nobody listens any more. */
   let running: AbortController | undefined;
@@ -93,13 +90,13 @@ export function createMemorySearchStore(
   const show = (next: MemorySearchSnapshot): void => {
     if (next === snapshot) return;
     snapshot = next;
-    callEach(listeners, next);
+    listeners.notify(next);
   };
 
   const blank = (): boolean => !tool || current.query.trim() === '';
 
   const schedule = (): void => {
-    if (!stopEvents || blank()) return;
+    if (!listeners.listening() || blank()) return;
     if (running) searchAgain = true;
     // A task later, so the changes (or keystrokes) of one task make one search.
     else timer ??= setTimeout(() => void run(), 0);
@@ -148,30 +145,14 @@ export function createMemorySearchStore(
     else schedule();
   };
 
-  const onChange = (event: MemoryChangeEvent): void => {
-    if (affects(event)) schedule();
-  };
+  const listeners = subscribers<MemorySearchSnapshot>(tool ?? undefined, {
+    heard: (event) => {
+      if (affects(event)) schedule();
+    },
+    // The first search, or a fresh one: changes made while nobody listened were not heard.
+    started: schedule,
+    stopped: abort,
+  });
 
-  const subscribe = (listener: (snapshot: MemorySearchSnapshot) => void): (() => void) => {
-    // A wrapper per call, so one function subscribed twice (React StrictMode) is two subscriptions.
-    const entry = (value: MemorySearchSnapshot): void => listener(value);
-    listeners.add(entry);
-    if (!stopEvents && tool) {
-      stopEvents = tool.subscribe(onChange);
-      // The first search, or a fresh one: changes made while nobody listened were not heard.
-      schedule();
-    }
-    let subscribed = true;
-    return () => {
-      if (!subscribed) return;
-      subscribed = false;
-      listeners.delete(entry);
-      if (listeners.size > 0 || !stopEvents) return;
-      stopEvents();
-      stopEvents = undefined;
-      abort();
-    };
-  };
-
-  return { subscribe, getSnapshot: () => snapshot, refresh: schedule, setQuery };
+  return { subscribe: listeners.subscribe, getSnapshot: () => snapshot, refresh: schedule, setQuery };
 }

@@ -60,6 +60,18 @@ export interface JournalRecord {
   source?: string;
   /** Not a change: a record that carries the totals of a write made with no history kept. */
   hidden?: true;
+  /** On a hidden record with no totals: why the journal no longer holds some writers (../history/README.md, "Blame"). */
+  lost?: LostMark;
+}
+
+/** What forgetting, a clear or pruning took from the journal, by body ids only: never a path or a text. */
+export interface LostMark {
+  /** Bodies files still held when `forget` erased the step that wrote them. */
+  forgotten?: number[];
+  /** Bodies below this id were written before the last `clearHistory()`. */
+  clearedBelow?: number;
+  /** Bodies below this id were written before changes the bounds pruned. */
+  prunedBelow?: number;
 }
 
 /** The running totals, carried by each journal record; the last record's are the current ones (./README.md). */

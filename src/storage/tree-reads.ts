@@ -40,6 +40,22 @@ export async function listEntries(tx: ReadTx, path: string = MEMORY_ROOT): Promi
   }));
 }
 
+/** The entry at `path` alone, `hidden` as a listing of the whole memory says it: for a view that re-reads one entry. */
+export async function statEntry(tx: ReadTx, path: string): Promise<MemoryEntry> {
+  const key = normalizeMemoryPath(path);
+  const record = await getEntry(tx, key);
+  if (!record) throw new MemoryToolError('not_found', reply.viewMissing(path));
+  return {
+    path: record.path,
+    name: nameOf(record.path),
+    kind: record.kind,
+    hidden: record.path.slice(MEMORY_ROOT.length + 1).split('/').some(isHiddenName),
+    size: record.size,
+    createdAt: new Date(record.createdAt),
+    updatedAt: new Date(record.updatedAt),
+  };
+}
+
 /** The text of the file at `path`. */
 export async function readFile(tx: ReadTx, path: string): Promise<string> {
   const entry = await getEntry(tx, normalizeMemoryPath(path));

@@ -115,6 +115,17 @@ export type RemoteErrorKind =
   /** Anything else the remote answered that the adapter does not understand. */
   | 'protocol';
 
+/** What `new SyncRemoteError(kind, message, options)` takes besides its kind and message. */
+export interface SyncRemoteErrorOptions {
+  /** The HTTP status, when there was one. */
+  status?: number | undefined;
+  /** How long the remote asked to wait before the next call (`Retry-After`), in ms. */
+  retryAfterMs?: number | undefined;
+  /** For `path-conflict`: the remote path in the way, when the remote names it. */
+  conflictingPath?: string | undefined;
+  cause?: unknown;
+}
+
 /** The one error an adapter throws. `message` is for people; programs branch on `kind`. */
 export class SyncRemoteError extends Error {
   override readonly name = 'SyncRemoteError' as const;
@@ -129,7 +140,7 @@ export class SyncRemoteError extends Error {
   constructor(
     kind: RemoteErrorKind,
     message: string,
-    options: { status?: number; retryAfterMs?: number; conflictingPath?: string; cause?: unknown } = {},
+    options: SyncRemoteErrorOptions = {},
   ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.kind = kind;

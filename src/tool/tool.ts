@@ -221,6 +221,14 @@ export class IndexedDBMemoryTool {
     return this.#inTurn(async () => (await parts.search()).search(this.#store, query, options));
   }
 
+  /** The entry at `path` alone (`not_found` if none), as `list()` of the whole memory gives it; not an access. */
+  async stat(path: string): Promise<MemoryEntry> {
+    return this.#inTurn(async () => {
+      const { statEntry } = await parts.treeReads();
+      return this.#store.run('readonly', (tx) => statEntry(tx, path), READ_STORES);
+    });
+  }
+
   /** The raw text of a file (no line numbers), for an app's own viewer. Not an access by Claude. */
   async read(path: string): Promise<string> {
     return this.#inTurn(async () => {

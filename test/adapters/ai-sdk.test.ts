@@ -62,19 +62,25 @@ describe('aiSdkMemoryTool', () => {
     });
   }
 
-  it('is the tool anthropic.tools.memory_20250818() makes, by type, id and args', async () => {
+  it('is the tool anthropic.tools.memory_20250818() makes, by type, id, args and who runs it', async () => {
     const ours = aiSdkMemoryTool(await open());
     const providers = defaultProvider.tools.memory_20250818({});
+    const run = (made: object): unknown => ('isProviderExecuted' in made ? made.isProviderExecuted : undefined);
     expect({ type: ours.type, id: 'id' in ours && ours.id, args: 'args' in ours && ours.args }).toEqual({
       type: providers.type,
       id: 'id' in providers && providers.id,
       args: 'args' in providers && providers.args,
     });
+    // `ai` 7 needs the flag on a tool the app runs; `ai` 6's provider sets none, and reads it as unset.
+    expect(run(ours)).toBe(false);
+    expect(run(providers) ?? false).toBe(false);
   });
 
   it('hands a malformed call to the tool, which refuses it in its own words', async () => {
     const tool: IndexedDBMemoryTool = await open();
-    const output = await aiSdkMemoryTool(tool).execute?.({ command: 'view' }, { toolCallId: 'toolu_1', messages: [] });
+    // `context` is the app's own per-call value in `ai` 7 (6 has none).
+    const call = { toolCallId: 'toolu_1', messages: [], context: {} };
+    const output = await aiSdkMemoryTool(tool).execute?.({ command: 'view' }, call);
     expect(output).toEqual({
       type: 'tool_result',
       tool_use_id: 'toolu_1',

@@ -7,6 +7,8 @@ import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { build, minifySync } from 'vite';
 import type { Plugin, Rolldown } from 'vite';
+import { measureAppSize } from './size-app.js';
+import type { AppSize } from './size-app.js';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -48,6 +50,8 @@ export interface SizeReport {
   whole: EntrySize;
   /** Each entry point of package.json `exports` (`.`, `./sdk`, …), built from its source file. */
   entries?: EntrySize[];
+  /** The main entry in a Vite app that imports only the tool (size-app.ts), from the current source. */
+  app?: AppSize | { error: string };
   demo: DemoSize | { error: string };
 }
 
@@ -185,11 +189,17 @@ export async function measureSizes(plugins: Plugin[] = []): Promise<SizeReport> 
     entries.push(await entrySize(name, plugins, stub));
   }
   rmSync(stubs, { recursive: true, force: true });
+  let app: SizeReport['app'];
+  try {
+    app = await measureAppSize();
+  } catch (error) {
+    app = { error: error instanceof Error ? error.message.split('\n')[0] ?? 'build failed' : String(error) };
+  }
   let demo: SizeReport['demo'];
   try {
     demo = await demoSize(plugins);
   } catch (error) {
     demo = { error: error instanceof Error ? error.message.split('\n')[0] ?? 'build failed' : String(error) };
   }
-  return { core, whole, entries, demo };
+  return { core, whole, entries, app, demo };
 }

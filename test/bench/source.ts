@@ -35,8 +35,11 @@ export function librarySource(head: boolean): Source {
   rmSync(snapshot, { recursive: true, force: true });
   mkdirSync(snapshot, { recursive: true });
   // `git archive` reads the committed tree only; nothing in the checkout changes.
-  const tar = execFileSync('git', ['archive', '--format=tar', 'HEAD', 'src'], { cwd: root });
-  execFileSync('tar', ['-x', '-C', snapshot], { input: tar });
+  // Through a file, not a pipe buffer: src/ is larger than execFileSync's 1 MB maxBuffer (ENOBUFS).
+  const tar = `${snapshot}src.tar`;
+  execFileSync('git', ['archive', '--format=tar', '-o', tar, 'HEAD', 'src'], { cwd: root });
+  execFileSync('tar', ['-x', '-f', tar, '-C', snapshot]);
+  rmSync(tar);
   const srcDir = `${root}src/`;
   const plugin: Plugin = {
     name: 'bench-library-snapshot',

@@ -1,7 +1,8 @@
 // The demo's review of Claude's writes in Firefox (puppeteer-core over WebDriver BiDi) and WebKit (WebKitWebDriver),
 // through the engine-neutral tab driver of tabs/: a card with the diff takes focus, Deny with a reason stores nothing
-// and tells Claude, "Allow for this conversation" lets the next write through, the blame gutter names claude, and
-// axe finds nothing on the card or the gutter. Chromium runs the fuller flow in demo-review.test.ts.
+// and tells Claude, "Allow for this conversation" lets the next write through, the blame gutter names claude and is
+// one tab stop its keys move along, and axe finds nothing on the card or the gutter. Chromium runs the fuller flow in
+// demo-review.test.ts.
 
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -111,6 +112,19 @@ for (const engine of ENGINES.filter((each) => each.name !== 'chromium')) {
         const who = await tab.evaluate(() => [...document.querySelectorAll('#blame .blame-who')].map((cell) => cell.textContent ?? ''));
         expect(who.length).toBeGreaterThan(1);
         for (const text of who) expect(text).toMatch(/^claude, .*conversation /u);
+        // One tab stop, moved by the keys (their keydown, as the engine dispatches it, on the cell that holds the stop:
+        // the Memory pane may be a hidden tab at this window's size, where nothing takes focus) along the gutter.
+        const stops = await tab.evaluate(() => {
+          const cells = [...document.querySelectorAll<HTMLElement>('#blame .blame-who')];
+          const stop = () => cells.findIndex((cell) => cell.tabIndex === 0);
+          const after = (key: string) => {
+            cells[stop()]?.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true }));
+            return stop();
+          };
+          const ones = cells.filter((cell) => cell.tabIndex === 0).length;
+          return { ones, first: stop(), down: after('ArrowDown'), end: after('End'), up: after('ArrowUp'), home: after('Home') };
+        });
+        expect(stops).toEqual({ ones: 1, first: 0, down: 1, end: who.length - 1, up: who.length - 2, home: 0 });
         expect(await violations(tab, '#blame')).toEqual([]);
       });
     }, 300_000);

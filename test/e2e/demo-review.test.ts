@@ -1,13 +1,14 @@
 // The demo's review of Claude's writes in Chromium, driven as a person would: with review on, the Offline demo's
 // scripted writes come as cards with their diff; Deny (with a reason) stores nothing and Claude is told, Allow
 // stores, "Allow for this conversation" lets the next write through unasked; Stop withdraws an open card; the blame
-// gutter names who wrote each line; axe finds nothing on the card or the gutter.
+// gutter names who wrote each line, says "forgotten" where forget() erased it, and is one tab stop that Up and Down
+// move along; axe finds nothing on the card or the gutter.
 
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
-import { builtDemoForFile, openDemo, withDiskProfile } from './harness.js';
+import { builtDemoForFile, openDemo, runCommand, showTool, withDiskProfile } from './harness.js';
 
 const site = builtDemoForFile();
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
@@ -137,6 +138,59 @@ describe('the demo’s review of Claude’s writes', () => {
       await playToEnd(page, async () => undefined);
       expect(await page.locator('#transcript .msg.review').count()).toBe(0);
       await page.getByText('My note from our last conversation says: “Drinks green tea, no sugar”.', { exact: false }).waitFor();
+    });
+  });
+});
+
+describe('the demo’s blame gutter', () => {
+  it('says forgotten for lines whose change was forgotten, and is one tab stop that Up, Down, Home and End move along', async () => {
+    await withDiskProfile(async (context) => {
+      const page = await openDemo(context, site.url);
+      // a.md written, renamed to b.md, and a.md forgotten: b.md keeps the text, the change that wrote it is erased.
+      await runCommand(page, 'create', { path: '/memories/a.md', file_text: 'one\ntwo\nthree' });
+      await runCommand(page, 'rename', { old_path: '/memories/a.md', new_path: '/memories/b.md' });
+      await showTool(page, 'History');
+      const history = page.getByRole('tabpanel', { name: 'What Claude changed' });
+      await history.getByLabel('Path', { exact: true }).fill('/memories/a.md');
+      await history.getByRole('button', { name: 'Forget…' }).click();
+      await history.getByRole('button', { name: 'Forget for good' }).click();
+      await expect.poll(() => page.locator('#forget-status').textContent()).toMatch(/^Forgot \/memories\/a\.md for good/u);
+      await runCommand(page, 'insert', { path: '/memories/b.md', insert_line: '3', insert_text: 'four' });
+
+      await page.getByLabel('Memory files').getByRole('treeitem', { name: 'b.md', exact: true }).click();
+      await page.getByLabel('Show who wrote each line').check();
+      const cells = page.locator('#blame table.blame .blame-who');
+      await expect.poll(() => cells.count()).toBe(4);
+      const texts = await cells.allTextContents();
+      for (const text of texts.slice(0, 3)) expect(text).toMatch(/^forgotten, the change that wrote it was forgotten for good/u);
+      expect(texts[3]).toMatch(/^user, .*change \d+/u);
+      expect(await page.locator('#blame .blame-who.forgotten').count()).toBe(3);
+
+      // One tab stop: only the first cell is in the tab order until the keys move it.
+      const stops = () => cells.evaluateAll((all) => all.map((cell) => (cell as HTMLElement).tabIndex));
+      expect(await stops()).toEqual([0, -1, -1, -1]);
+      const focusedLine = () =>
+        page.evaluate(() => [...document.querySelectorAll('#blame .blame-who')].indexOf(document.activeElement as Element));
+      await cells.first().focus();
+      await page.keyboard.press('ArrowDown');
+      expect(await focusedLine()).toBe(1);
+      expect(await cells.nth(1).locator('.blame-tip').isVisible()).toBe(true);
+      await page.keyboard.press('End');
+      expect(await focusedLine()).toBe(3);
+      await page.keyboard.press('ArrowDown');
+      expect(await focusedLine()).toBe(3);
+      await page.keyboard.press('ArrowUp');
+      expect(await focusedLine()).toBe(2);
+      expect(await stops()).toEqual([-1, -1, 0, -1]);
+      await page.keyboard.press('Home');
+      expect(await focusedLine()).toBe(0);
+      await page.keyboard.press('ArrowDown');
+      // Tab leaves the gutter in one press; Shift+Tab comes back to the line it left.
+      await page.keyboard.press('Tab');
+      expect(await focusedLine()).toBe(-1);
+      await page.keyboard.press('Shift+Tab');
+      expect(await focusedLine()).toBe(1);
+      expect(await violations(page, '#blame')).toEqual([]);
     });
   });
 });

@@ -95,7 +95,7 @@ describe('blame', () => {
     const inserted = await last(tool);
     expect(await blamed(tool, '/memories/a.md')).toEqual(['old@-', `new@${inserted}`]);
     const [dropped] = await tool.blame('/memories/a.md');
-    expect(dropped).toEqual<BlameLine>({ line: 1, text: 'old', change: null, actor: null, at: null, dropped: true });
+    expect(dropped).toEqual<BlameLine>({ line: 1, text: 'old', change: null, actor: null, at: null, dropped: true, why: 'pruned' });
     await tool.clearHistory();
     expect(await blamed(tool, '/memories/a.md')).toEqual(['old@-', 'new@-']);
   });

@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { MemoryChange } from '../../src/index.js';
-import { changesReaching } from '../../src/react/change-scope.js';
+import { changedBelow, changesReaching } from '../../src/react/change-scope.js';
 
 const event = (...changes: MemoryChange[]) => ({ dbName: 'x', changes, source: 'local' as const });
 const write = (path: string): MemoryChange => ({ type: 'write', path });
@@ -57,5 +57,35 @@ describe('changesReaching', () => {
       expect(reaches(event({ type: 'history-cleared', path: '/memories' }))).toBe(false);
       expect(reaches(event(remove('/memories/notes/a.md'), { type: 'forget', path: '/memories/notes/a.md' }))).toBe(true);
     }
+  });
+
+  it('takes an event that does not say what it changed: no changes, or one without a path or of an unknown kind', () => {
+    const reaches = changesReaching('/memories/notes/a.md');
+    expect(reaches({ dbName: 'x', changes: [], source: 'remote' })).toBe(true);
+    expect(reaches({ dbName: 'x', changes: [{ type: 'write' } as unknown as MemoryChange], source: 'remote' })).toBe(true);
+    expect(reaches(event({ type: 'moved', path: '/memories/x.md' } as unknown as MemoryChange))).toBe(true);
+  });
+});
+
+describe('changedBelow', () => {
+  it('gives the changed paths below the folder, a rename by both ends, and none from elsewhere', () => {
+    expect(changedBelow('/memories/notes', event(write('/memories/notes/a.md'), write('/memories/other.md')))).toEqual([
+      '/memories/notes/a.md',
+    ]);
+    expect(changedBelow('/memories', event(rename('/memories/notes/a.md', '/memories/b.md')))).toEqual([
+      '/memories/b.md',
+      '/memories/notes/a.md',
+    ]);
+    expect(changedBelow('/memories/notes', event(rename('/memories/notes/a.md', '/memories/b.md')))).toEqual([
+      '/memories/notes/a.md',
+    ]);
+    expect(changedBelow('/memories/notes', event({ type: 'forget', path: '/memories/notes/a.md' }))).toEqual([]);
+  });
+
+  it('gives all for a change to the folder itself or one above it, and for an event without details', () => {
+    expect(changedBelow('/memories/notes', event(remove('/memories/notes')))).toBe('all');
+    expect(changedBelow('/memories/notes/deep', event(rename('/memories/notes', '/memories/old')))).toBe('all');
+    expect(changedBelow('/memories/notes', event(rename('/memories/x', '/memories/notes')))).toBe('all');
+    expect(changedBelow('/memories', { dbName: 'x', changes: [], source: 'remote' })).toBe('all');
   });
 });

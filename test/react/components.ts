@@ -3,21 +3,22 @@
 
 import { createElement } from 'react';
 import type { ReactElement } from 'react';
-import type { MemoryFileSource, MemoryTreeSource } from '../../src/index.js';
+import type { MemoryFileSource, MemoryTreeSnapshot, MemoryTreeSource } from '../../src/index.js';
+import type { WithRefresh } from '../../src/entries/react.js';
 import { useMemoryFile, useMemoryTree } from '../../src/entries/react.js';
 
 export interface TreeProps {
   tool: MemoryTreeSource | null | undefined;
   path?: string | undefined;
-  /** Called on every render, to count them. */
-  onRender?: () => void;
+  /** Called on every render with what the hook answered, to count renders and keep the answers. */
+  onRender?: (tree: WithRefresh<MemoryTreeSnapshot>) => void;
 }
 
 /** `<ul data-status>` with one `<li>` per entry path, and the error's code or message in `data-error`. */
 export function Tree({ tool, path, onRender }: TreeProps): ReactElement {
-  onRender?.();
   // An inline options object on every render, as apps write it.
   const tree = useMemoryTree(tool, { path });
+  onRender?.(tree);
   const error = tree.error ? ((tree.error as { code?: string }).code ?? tree.error.message) : '';
   return createElement(
     'ul',

@@ -52,3 +52,13 @@ export function fileEntry(path: string, size = 1): MemoryEntry {
 export function nextTask(): Promise<void> {
   return new Promise((done) => setTimeout(done, 0));
 }
+
+/** The stand-in with `stat` too, as the tool has it: the live tree then reads one entry per changed path. */
+export class FakeEntryMemory extends FakeMemory {
+  /** Every stat() call, in order, until answered. */
+  readonly stats: Held<MemoryEntry>[] = [];
+
+  stat(path: string): Promise<MemoryEntry> {
+    return new Promise((resolve, reject) => this.stats.push({ path, resolve, reject }));
+  }
+}

@@ -4,7 +4,8 @@
 
 import { StrictMode, createElement } from 'react';
 import { afterEach, describe, expect, vi } from 'vitest';
-import type { MemoryTreeSource } from '../../src/index.js';
+import type { MemoryTreeSnapshot, MemoryTreeSource } from '../../src/index.js';
+import type { WithRefresh } from '../../src/entries/react.js';
 import { freshToolEach } from '../helpers/fresh-tool.js';
 import { Tree, shownTree } from './components.js';
 import { FakeMemory, fileEntry, nextTask } from './fake-memory.js';
@@ -130,5 +131,23 @@ describe('useMemoryTree', () => {
     await render(createElement(Tree, { tool: fresh.tool, path: '/memories/file.md' }));
     await expect.poll(() => shownTree(container).status).toBe('error');
     expect(container.querySelector('ul')?.dataset.error).toBe('not_a_folder');
+  });
+
+  domIt('answers refresh(), which lists the folder again, and the same answer object until something changed', async () => {
+    await fresh.create('/memories/a.md', 'a');
+    const tool = counted();
+    const answers: WithRefresh<MemoryTreeSnapshot>[] = [];
+    const tree = () => createElement(Tree, { tool, onRender: (answer) => answers.push(answer) });
+    const { container, render } = await mount(tree());
+    await expect.poll(() => shownTree(container).status).toBe('ready');
+    expect(tool.lists).toBe(1);
+
+    await render(tree());
+    const [before, after] = answers.slice(-2);
+    expect(after).toBe(before);
+
+    after?.refresh();
+    await expect.poll(() => tool.lists).toBe(2);
+    expect(shownTree(container)).toEqual({ status: 'ready', paths: ['/memories/a.md'] });
   });
 });
