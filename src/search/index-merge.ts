@@ -3,8 +3,10 @@
 
 import type { MemoryStore } from '../storage/store.js';
 import { addToMain } from './index-drain.js';
-import { STATE_KEY, addDeltaRow } from './index-stores.js';
-import type { IndexTuning, Postings } from './index-stores.js';
+import { STATE_KEY } from './index-stores.js';
+import type { IndexTuning } from './index-stores.js';
+import { decodeRun } from './postings.js';
+import type { Postings } from './postings.js';
 
 /**
  * Merges the whole delta once it holds more than `tuning.mergeThreshold` rows; resolves to the rows moved. The row
@@ -63,10 +65,10 @@ function mergeBatch(store: MemoryStore, rows: number): Promise<number> {
       const last = keys.at(-1);
       if (first && last) {
         const byTerm = new Map<string, Postings>();
-        keys.forEach(([term, id], i) => {
+        keys.forEach(([term], i) => {
           let list = byTerm.get(term);
           if (!list) byTerm.set(term, (list = new Map()));
-          addDeltaRow(list, id, values[i]);
+          decodeRun(values[i], list);
         });
         writes.push(addToMain(tx, byTerm), delta.delete(IDBKeyRange.bound(first, last)));
       }

@@ -53,8 +53,8 @@ describe('the search index and forgetting', () => {
 
   it('takes a forgotten body out of the packed runs a big drain chunk writes, keeping the other bodies in them', async () => {
     const tool = await open();
-    // Every chunk counts as big: its postings go to the delta as one packed run per word.
-    tuneIndex(tool, { directPostings: 1, chunkBodies: 8 });
+    // Chunks of several bodies: each writes one packed run per word to the delta.
+    tuneIndex(tool, { chunkBodies: 8 });
     for (let i = 0; i < 5; i++) {
       const secret = i === 2 ? ` ${SECRET}` : '';
       await tool.create({ command: 'create', path: `/memories/n${i}.md`, file_text: `shared words of note ${i}${secret}` });
