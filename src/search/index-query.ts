@@ -4,6 +4,7 @@
 import type { MemoryTx } from '../storage/store.js';
 import { getRecord } from '../storage/store.js';
 import { readState, termPositions } from './index-drain.js';
+import { BUCKET_ROWS, bucketOf, bucketRange, unpackBucket } from './delta-buckets.js';
 import { deltaRange, prefixRange } from './index-stores.js';
 import type { LiveFile, LiveFileCache } from './live-files.js';
 import { RunWriter, countOf, countPhrase, decodeRun, positionsOf } from './postings.js';
@@ -104,23 +105,32 @@ async function termPostings(tx: ReadTx, term: string, prefix: boolean, overlay: 
   const main = tx.objectStore('searchTerms');
   const delta = tx.objectStore('searchDelta');
   if (!prefix) {
-    const [packed, runs] = await Promise.all([main.get(term), delta.getAll(deltaRange(term))]);
+    const [packed, runs, buckets] = await Promise.all([
+      main.get(term),
+      delta.getAll(deltaRange(term)),
+      delta.getAll(bucketRange(bucketOf(term))),
+    ]);
     const postings = decodeRun(packed);
     for (const run of runs) decodeRun(run, postings);
+    for (const row of buckets) for (const [, run] of unpackBucket(row, (word) => word === term)) decodeRun(run, postings);
     for (const [id, posting] of overlay.get(term) ?? []) postings.set(id, posting);
     return postings;
   }
   const most = SEARCH_LIMITS.maxPrefixTerms;
   const range = prefixRange(term);
   const deltaKeys = IDBKeyRange.bound([term], [term + '\uffff'.repeat(65), Infinity]);
-  const [mainTerms, mainLists, keys, runs] = await Promise.all([
+  const [mainTerms, mainLists, keys, runs, buckets] = await Promise.all([
     main.getAllKeys(range, most),
     main.getAll(range, most),
     delta.getAllKeys(deltaKeys),
     delta.getAll(deltaKeys),
+    // A word's bucket is a hash of it: a prefix's words may be in any (there are none once the delta is merged).
+    delta.getAll(BUCKET_ROWS()),
   ]);
+  const bucketed = buckets.flatMap((row) => unpackBucket(row, (word) => word.startsWith(term)));
   const words = new Set(mainTerms);
   for (const [word] of keys) words.add(word);
+  for (const [word] of bucketed) words.add(word);
   for (const word of overlay.keys()) if (word.startsWith(term)) words.add(word);
   const kept = new Set([...words].filter((word) => word.startsWith(term)).sort(byCodeUnit).slice(0, most));
   const postings: Postings = new Map();
@@ -131,6 +141,7 @@ async function termPostings(tx: ReadTx, term: string, prefix: boolean, overlay: 
   keys.forEach(([word], i) => {
     if (kept.has(word)) decodeRun(runs[i], postings);
   });
+  for (const [word, run] of bucketed) if (kept.has(word)) decodeRun(run, postings);
   for (const [word, list] of overlay) {
     if (!kept.has(word)) continue;
     for (const [id, posting] of list) {

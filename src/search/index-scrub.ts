@@ -5,6 +5,7 @@ import type { MemoryStore, MemoryTx } from '../storage/store.js';
 import { DRAIN_STORES, INDEX_STORES, STATE_KEY, deltaRange, indexId } from './index-stores.js';
 import type { IndexTuning } from './index-stores.js';
 import { DEFAULT_TUNING } from './index-stores.js';
+import { bucketOf, bucketRange, packBucket, unpackBucket } from './delta-buckets.js';
 import { decodeRun, encodeRun } from './postings.js';
 import { defaultTokenizer } from './tokens.js';
 import type { Tokenizer } from './tokens.js';
@@ -71,6 +72,8 @@ async function scrubBatch(tx: MemoryTx<'readwrite'>, most: number): Promise<numb
   });
   const terms = tx.objectStore('searchTerms');
   const writes: Array<Promise<unknown>> = gone.map((id) => docs.delete(id));
+  const goneSet = new Set(gone);
+  for (const name of new Set([...byTerm.keys()].map(bucketOf))) writes.push(scrubBucket(tx, name, goneSet));
   for (const [term, ids] of byTerm) {
     writes.push(scrubDelta(tx, term, new Set(ids)));
     writes.push(
@@ -99,6 +102,29 @@ async function scrubDelta(tx: MemoryTx<'readwrite'>, term: string, gone: Readonl
     writes.push(delta.delete(key));
     const first = Math.min(...run.keys());
     if (run.size > 0) writes.push(delta.put(encodeRun(run), [term, first]));
+  });
+  await Promise.all(writes);
+}
+
+/** Removes bodies `gone` from the runs of bucket `name`'s rows: only the rows whose chunk may hold one are read. */
+async function scrubBucket(tx: MemoryTx<'readwrite'>, name: string, gone: ReadonlySet<number>): Promise<void> {
+  const delta = tx.objectStore('searchDelta');
+  const keys = await delta.getAllKeys(bucketRange(name));
+  // A row holds bodies from its key's first id up to the next row's (chunks are drained in id order).
+  const touched = keys.filter((key, i) => {
+    const next = keys[i + 1]?.[1] ?? Infinity;
+    return [...gone].some((id) => id >= key[1] && id < next);
+  });
+  const rows = await Promise.all(touched.map((key) => delta.get(key)));
+  const writes: Array<Promise<unknown>> = [];
+  touched.forEach((key, i) => {
+    const kept: Array<[string, Uint8Array]> = [];
+    for (const [term, run] of unpackBucket(rows[i], () => true)) {
+      const postings = decodeRun(run);
+      for (const id of gone) postings.delete(id);
+      if (postings.size > 0) kept.push([term, encodeRun(postings)]);
+    }
+    writes.push(kept.length > 0 ? delta.put(packBucket(kept), key) : delta.delete(key));
   });
   await Promise.all(writes);
 }

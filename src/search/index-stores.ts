@@ -18,7 +18,9 @@ export interface IndexTuning {
   chunkBodies: number;
   /** UTF-16 code units of text per drain transaction (a chunk holds at least one body). */
   chunkChars: number;
-  /** The delta is merged into the main postings once it holds more rows than this. */
+  /** A chunk with more postings than this writes its runs in bucket rows (./delta-buckets.ts), not a row per term. */
+  bucketPostings: number;
+  /** The delta is merged into the main postings once it holds more runs than this. */
   mergeThreshold: number;
   /** Delta rows moved per merge transaction. */
   mergeRows: number;
@@ -31,6 +33,7 @@ export interface IndexTuning {
 export const DEFAULT_TUNING: Readonly<IndexTuning> = Object.freeze({
   chunkBodies: 256,
   chunkChars: 2_000_000,
+  bucketPostings: 4096,
   mergeThreshold: 50_000,
   mergeRows: 20_000,
   scrubDocs: 64,
