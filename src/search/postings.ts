@@ -90,16 +90,26 @@ export class RunWriter {
   }
 }
 
-/** Reads one varint of `bytes` at `at`: the value and the offset after it. */
-function readVarint(bytes: Uint8Array, at: number): [number, number] {
-  let value = 0;
-  let shift = 0;
-  let i = at;
-  for (;;) {
-    const byte = bytes[i++] ?? 0;
-    value += (byte & 0x7f) * 2 ** shift;
-    if (byte < 0x80 || i >= bytes.length) return [value, i];
-    shift += 7;
+/** Reads varints from `bytes` in turn (no allocation a value: a query decodes hundreds of thousands). */
+class VarintReader {
+  at: number;
+  constructor(
+    readonly bytes: Uint8Array,
+    start = 0,
+  ) {
+    this.at = start;
+  }
+
+  next(): number {
+    const bytes = this.bytes;
+    let value = 0;
+    let shift = 0;
+    for (;;) {
+      const byte = bytes[this.at++] ?? 0;
+      value += (byte & 0x7f) * 2 ** shift;
+      if (byte < 0x80 || this.at >= bytes.length) return value;
+      shift += 7;
+    }
   }
 }
 
@@ -109,21 +119,18 @@ function readVarint(bytes: Uint8Array, at: number): [number, number] {
  */
 export function decodeRun(packed: unknown, into: Postings = new Map()): Postings {
   if (!(packed instanceof Uint8Array)) return into;
-  let at = 0;
+  const reader = new VarintReader(packed);
   let id = 0;
-  while (at < packed.length) {
-    let gap: number;
-    let count: number;
-    let length: number;
-    [gap, at] = readVarint(packed, at);
-    [count, at] = readVarint(packed, at);
-    [length, at] = readVarint(packed, at);
-    id += gap;
-    const posting: Posting = { count, bytes: packed, start: at, end: at + length };
+  while (reader.at < packed.length) {
+    id += reader.next();
+    const count = reader.next();
+    const length = reader.next();
+    const start = reader.at;
+    const posting: Posting = { count, bytes: packed, start, end: start + length };
     const had = into.get(id);
     if (had) posting.more = had;
     into.set(id, posting);
-    at += length;
+    reader.at = start + length;
   }
   return into;
 }
@@ -144,12 +151,10 @@ export function encodeRun(postings: Postings): Uint8Array {
 export function positionsOf(posting: Posting): number[] {
   const out: number[] = [];
   for (let part: Posting | undefined = posting; part; part = part.more) {
-    let at = part.start;
+    const reader = new VarintReader(part.bytes, part.start);
     let position = 0;
-    while (at < part.end) {
-      let gap: number;
-      [gap, at] = readVarint(part.bytes, at);
-      position += gap;
+    while (reader.at < part.end) {
+      position += reader.next();
       out.push(position);
     }
   }
