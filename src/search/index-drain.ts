@@ -3,7 +3,7 @@
 
 import type { SearchStateRecord } from '../storage/schema.js';
 import type { MemoryStore, MemoryTx } from '../storage/store.js';
-import { DRAIN_STORES, STATE_KEY, indexId } from './index-stores.js';
+import { DRAIN_STORES, STATE_KEY, indexId, mainKey } from './index-stores.js';
 import type { IndexTuning } from './index-stores.js';
 import { bucketOf, packBucket } from './delta-buckets.js';
 import { RunWriter, decodeRun, encodeRun } from './postings.js';
@@ -106,14 +106,17 @@ async function drainIn(tx: WriteTx, tokenizer: Tokenizer, tuning: IndexTuning): 
   return read.length;
 }
 
-/** Adds `byTerm`'s postings to each term's main record. */
+/** Adds `byTerm`'s postings to each term's main records (with positions, and counts alone). */
 export async function addToMain(tx: WriteTx, byTerm: ReadonlyMap<string, Postings>): Promise<void> {
   const terms = tx.objectStore('searchTerms');
   await Promise.all(
     [...byTerm].map(async ([term, list]) => {
-      const merged = decodeRun(await terms.get(term));
+      const merged = decodeRun(await terms.get(mainKey(term, true)));
       for (const [id, posting] of list) merged.set(id, posting);
-      await terms.put(encodeRun(merged), term);
+      await Promise.all([
+        terms.put(encodeRun(merged), mainKey(term, true)),
+        terms.put(encodeRun(merged, false), mainKey(term, false)),
+      ]);
     }),
   );
 }

@@ -5,7 +5,7 @@ import type { MemoryTx } from '../storage/store.js';
 import { getRecord } from '../storage/store.js';
 import { readState, termPositions } from './index-drain.js';
 import { BUCKET_ROWS, bucketOf, bucketRange, unpackBucket } from './delta-buckets.js';
-import { deltaRange, prefixRange } from './index-stores.js';
+import { deltaRange, mainKey, prefixRange } from './index-stores.js';
 import type { LiveFile, LiveFileCache } from './live-files.js';
 import { RunWriter, countOf, countPhrase, decodeRun, positionsOf } from './postings.js';
 import type { Postings } from './postings.js';
@@ -79,7 +79,7 @@ async function clauseCounts(
 ): Promise<Map<LiveFile, number>> {
   const { terms, prefix } = clause;
   const lists = await Promise.all(
-    terms.map((term, j) => termPostings(tx, term, prefix && j === terms.length - 1, overlay)),
+    terms.map((term, j) => termPostings(tx, term, prefix && j === terms.length - 1, terms.length > 1, overlay)),
   );
   const found = new Map<LiveFile, number>();
   const [first, ...rest] = lists;
@@ -100,13 +100,22 @@ async function clauseCounts(
   return found;
 }
 
-/** One word's postings (or, `prefix`, those of the first words starting with it), from main, delta and overlay. */
-async function termPostings(tx: ReadTx, term: string, prefix: boolean, overlay: Overlay): Promise<Postings> {
+/**
+ * One word's postings (or, `prefix`, those of the first words starting with it), from main, delta and overlay;
+ * `positions` false: the main record of counts alone (the delta's runs carry positions anyway).
+ */
+async function termPostings(
+  tx: ReadTx,
+  term: string,
+  prefix: boolean,
+  positions: boolean,
+  overlay: Overlay,
+): Promise<Postings> {
   const main = tx.objectStore('searchTerms');
   const delta = tx.objectStore('searchDelta');
   if (!prefix) {
     const [packed, runs, buckets] = await Promise.all([
-      main.get(term),
+      main.get(mainKey(term, positions)),
       delta.getAll(deltaRange(term)),
       delta.getAll(bucketRange(bucketOf(term))),
     ]);
@@ -117,7 +126,7 @@ async function termPostings(tx: ReadTx, term: string, prefix: boolean, overlay: 
     return postings;
   }
   const most = SEARCH_LIMITS.maxPrefixTerms;
-  const range = prefixRange(term);
+  const range = prefixRange(mainKey(term, positions));
   const deltaKeys = IDBKeyRange.bound([term], [term + '\uffff'.repeat(65), Infinity]);
   const [mainTerms, mainLists, keys, runs, buckets] = await Promise.all([
     main.getAllKeys(range, most),
@@ -128,14 +137,15 @@ async function termPostings(tx: ReadTx, term: string, prefix: boolean, overlay: 
     delta.getAll(BUCKET_ROWS()),
   ]);
   const bucketed = buckets.flatMap((row) => unpackBucket(row, (word) => word.startsWith(term)));
-  const words = new Set(mainTerms);
+  const mainWords = positions ? mainTerms.map((key) => key.slice(1)) : mainTerms;
+  const words = new Set(mainWords);
   for (const [word] of keys) words.add(word);
   for (const [word] of bucketed) words.add(word);
   for (const word of overlay.keys()) if (word.startsWith(term)) words.add(word);
   const kept = new Set([...words].filter((word) => word.startsWith(term)).sort(byCodeUnit).slice(0, most));
   const postings: Postings = new Map();
   // A body holding several of the words gets their postings chained (./postings.ts): counts add, positions merge.
-  mainTerms.forEach((word, i) => {
+  mainWords.forEach((word, i) => {
     if (kept.has(word)) decodeRun(mainLists[i], postings);
   });
   keys.forEach(([word], i) => {

@@ -2,7 +2,7 @@
 // index store, so no word of a deleted text stays in the index (./README.md, "Scrubbing").
 
 import type { MemoryStore, MemoryTx } from '../storage/store.js';
-import { DRAIN_STORES, INDEX_STORES, STATE_KEY, deltaRange, indexId } from './index-stores.js';
+import { DRAIN_STORES, INDEX_STORES, STATE_KEY, deltaRange, indexId, mainKey } from './index-stores.js';
 import type { IndexTuning } from './index-stores.js';
 import { DEFAULT_TUNING } from './index-stores.js';
 import { bucketOf, bucketRange, packBucket, unpackBucket } from './delta-buckets.js';
@@ -76,14 +76,17 @@ async function scrubBatch(tx: MemoryTx<'readwrite'>, most: number): Promise<numb
   for (const name of new Set([...byTerm.keys()].map(bucketOf))) writes.push(scrubBucket(tx, name, goneSet));
   for (const [term, ids] of byTerm) {
     writes.push(scrubDelta(tx, term, new Set(ids)));
-    writes.push(
-      terms.get(term).then((packed): Promise<unknown> | undefined => {
-        if (!packed) return undefined;
-        const postings = decodeRun(packed);
-        for (const id of ids) postings.delete(id);
-        return postings.size === 0 ? terms.delete(term) : terms.put(encodeRun(postings), term);
-      }),
-    );
+    for (const positions of [true, false]) {
+      const key = mainKey(term, positions);
+      writes.push(
+        terms.get(key).then((packed): Promise<unknown> | undefined => {
+          if (!packed) return undefined;
+          const postings = decodeRun(packed);
+          for (const id of ids) postings.delete(id);
+          return postings.size === 0 ? terms.delete(key) : terms.put(encodeRun(postings, positions), key);
+        }),
+      );
+    }
   }
   await Promise.all(writes);
   return gone.length;

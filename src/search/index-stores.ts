@@ -44,7 +44,13 @@ export const DEFAULT_TUNING: Readonly<IndexTuning> = Object.freeze({
  * The stored format's version, recorded with the tokenizer's id (`searchState.tokenizer`): an index of another format
  * is emptied and built again, and searches read the files meanwhile. 2: positional postings (./postings.ts).
  */
-export const INDEX_FORMAT = 'positions-2';
+export const INDEX_FORMAT = 'positions-3';
+
+/**
+ * A main record's key: `term` holds its postings' counts alone (what a word query reads: a tenth of the bytes for the
+ * commonest words), `' ' + term` the same with positions (what a phrase reads). No term holds a space.
+ */
+export const mainKey = (term: string, positions: boolean): string => (positions ? ' ' + term : term);
 
 /** What the state record names the index by: its tokenizer and its format. */
 export const indexId = (tokenizer: { readonly id: string }): string => `${tokenizer.id}/${INDEX_FORMAT}`;

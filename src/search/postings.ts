@@ -135,13 +135,14 @@ export function decodeRun(packed: unknown, into: Postings = new Map()): Postings
   return into;
 }
 
-/** Packs `postings` (any order) as one run. */
-export function encodeRun(postings: Postings): Uint8Array {
+/** Packs `postings` (any order) as one run; `positions` false: their counts alone (each positions' length 0). */
+export function encodeRun(postings: Postings, positions = true): Uint8Array {
   const writer = new RunWriter();
   for (const id of [...postings.keys()].sort((a, b) => a - b)) {
     const posting = postings.get(id);
     if (!posting) continue;
-    if (posting.more) writer.add(id, positionsOf(posting));
+    if (!positions) writer.addPosting(id, { count: countOf(posting), bytes: posting.bytes, start: 0, end: 0 });
+    else if (posting.more) writer.add(id, positionsOf(posting));
     else writer.addPosting(id, posting);
   }
   return writer.done();
