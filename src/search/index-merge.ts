@@ -1,10 +1,13 @@
-// The delta's postings moved into the main postings, a bounded batch a transaction; each batch deletes its delta rows
-// and rewrites their terms' main records together, so a query finds every posting in one place or the other.
+// The delta's postings moved into the main postings, a bucket or a bounded batch a transaction; each deletes its delta
+// rows and rewrites their terms' main records together, so a query finds every posting in one place or the other.
 
 import type { MemoryStore } from '../storage/store.js';
 import { addToMain } from './index-drain.js';
-import { STATE_KEY, addDeltaRow } from './index-stores.js';
-import type { IndexTuning, Postings } from './index-stores.js';
+import { STATE_KEY } from './index-stores.js';
+import type { IndexTuning } from './index-stores.js';
+import { BUCKET_ROWS, TERM_ROWS, bucketRange, unpackBucket } from './delta-buckets.js';
+import { decodeRun } from './postings.js';
+import type { Postings } from './postings.js';
 
 /**
  * Merges the whole delta once it holds more than `tuning.mergeThreshold` rows; resolves to the rows moved. The row
@@ -21,12 +24,52 @@ export async function mergeIfFull(store: MemoryStore, tuning: IndexTuning, signa
   const rows = kept ?? (await countRows(store));
   if (rows <= tuning.mergeThreshold) return 0;
   let moved = 0;
+  // Bucket rows first, a bucket a transaction (every chunk's row of it: each of its words rewritten once), then the
+  // rows of one term each, in bounded batches.
+  for (;;) {
+    signal?.throwIfAborted();
+    const batch = await mergeBucket(store);
+    if (batch === undefined) break;
+    moved += batch;
+  }
   for (;;) {
     signal?.throwIfAborted();
     const batch = await mergeBatch(store, tuning.mergeRows);
     moved += batch;
     if (batch < tuning.mergeRows) return moved;
   }
+}
+
+/** Moves every row of the first bucket into the main postings; resolves to the runs moved, undefined when none is left. */
+function mergeBucket(store: MemoryStore): Promise<number | undefined> {
+  return store.run(
+    'readwrite',
+    async (tx) => {
+      const delta = tx.objectStore('searchDelta');
+      const [first] = await delta.getAllKeys(BUCKET_ROWS(), 1);
+      if (!first) return undefined;
+      const range = bucketRange(first[0]);
+      const states = tx.objectStore('searchState');
+      const [rows, state] = await Promise.all([delta.getAll(range), states.get(STATE_KEY)]);
+      const byTerm = new Map<string, Postings>();
+      let runs = 0;
+      for (const row of rows) {
+        for (const [term, run] of unpackBucket(row, () => true)) {
+          let list = byTerm.get(term);
+          if (!list) byTerm.set(term, (list = new Map()));
+          decodeRun(run, list);
+          runs++;
+        }
+      }
+      const writes: Array<Promise<unknown>> = [addToMain(tx, byTerm), delta.delete(range)];
+      if (state?.deltaRows !== undefined) {
+        writes.push(states.put({ ...state, deltaRows: Math.max(0, state.deltaRows - runs) }, STATE_KEY));
+      }
+      await Promise.all(writes);
+      return runs;
+    },
+    ['searchDelta', 'searchTerms', 'searchState'],
+  );
 }
 
 /** Counts the delta and keeps the count in the state (an index built before the count was kept). */
@@ -51,8 +94,8 @@ function mergeBatch(store: MemoryStore, rows: number): Promise<number> {
       const delta = tx.objectStore('searchDelta');
       const states = tx.objectStore('searchState');
       const [keys, values, state] = await Promise.all([
-        delta.getAllKeys(null, rows),
-        delta.getAll(null, rows),
+        delta.getAllKeys(TERM_ROWS(), rows),
+        delta.getAll(TERM_ROWS(), rows),
         states.get(STATE_KEY),
       ]);
       // Fewer rows than asked: the delta is now empty, whatever the kept count said.
@@ -63,10 +106,10 @@ function mergeBatch(store: MemoryStore, rows: number): Promise<number> {
       const last = keys.at(-1);
       if (first && last) {
         const byTerm = new Map<string, Postings>();
-        keys.forEach(([term, id], i) => {
+        keys.forEach(([term], i) => {
           let list = byTerm.get(term);
           if (!list) byTerm.set(term, (list = new Map()));
-          addDeltaRow(list, id, values[i]);
+          decodeRun(values[i], list);
         });
         writes.push(addToMain(tx, byTerm), delta.delete(IDBKeyRange.bound(first, last)));
       }

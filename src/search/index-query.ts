@@ -1,13 +1,14 @@
 // A query answered from the index: each clause's postings (main, delta, and the few bodies not indexed yet), mapped to
-// the live files, phrases checked against their text, then ranked as scanSearch ranks (./README.md, "Queries").
+// the live files, phrases counted from their words' positions, then ranked as scanSearch ranks (./README.md, "Queries").
 
 import type { MemoryTx } from '../storage/store.js';
 import { getRecord } from '../storage/store.js';
-import { readState, termCounts } from './index-drain.js';
-import { addDeltaRow, deltaRange, prefixRange, unpack } from './index-stores.js';
-import type { Postings } from './index-stores.js';
+import { readState, termPositions } from './index-drain.js';
+import { BUCKET_ROWS, bucketOf, bucketRange, unpackBucket } from './delta-buckets.js';
+import { deltaRange, mainKey, prefixRange } from './index-stores.js';
 import type { LiveFile, LiveFileCache } from './live-files.js';
-import { countClause, countClauseInText } from './matching.js';
+import { RunWriter, countOf, countPhrase, decodeRun, positionsOf } from './postings.js';
+import type { Postings } from './postings.js';
 import type { Clause, ParsedQuery } from './query.js';
 import { rankFiles } from './scan-search.js';
 import type { Token, Tokenizer } from './tokens.js';
@@ -16,7 +17,7 @@ import { SEARCH_LIMITS } from './types.js';
 
 type ReadTx = MemoryTx<'readonly'>;
 
-/** Postings of the bodies above the watermark, cut in the query's own transaction: term → body id → count. */
+/** Postings of the bodies above the watermark, cut in the query's own transaction: term → body id → posting. */
 type Overlay = Map<string, Postings>;
 
 /**
@@ -41,33 +42,15 @@ export async function indexSearch(
   if (pending > 0) {
     const [ids, texts] = await Promise.all([bodies.getAllKeys(above), bodies.getAll(above)]);
     ids.forEach((id, i) => {
-      for (const [term, count] of termCounts(texts[i] ?? '', tokenizer)) {
-        const list = overlay.get(term) ?? new Map<number, number>();
-        overlay.set(term, list.set(id, count));
+      for (const [term, positions] of termPositions(texts[i] ?? '', tokenizer)) {
+        const run = new RunWriter();
+        run.add(id, positions);
+        overlay.set(term, decodeRun(run.done(), overlay.get(term)));
       }
     });
   }
-  // A file's text is read once, and cut into words only when needed: a phrase checked in ASCII text is not.
-  const read = new Map<string, Promise<string>>();
-  const cutWords = new Map<string, Token[]>();
-  const textOf = async (file: LiveFile): Promise<{ text: string; tokens: () => Token[] }> => {
-    let got = read.get(file.path);
-    if (!got) {
-      const text = file.bodyId === undefined ? Promise.resolve(undefined) : getRecord(tx, 'bodies', file.bodyId);
-      read.set(file.path, (got = text.then((found = '') => found)));
-    }
-    const text = await got;
-    const tokens = (): Token[] => {
-      let words = cutWords.get(file.path);
-      if (!words) cutWords.set(file.path, (words = tokenizer.tokens(text)));
-      return words;
-    };
-    return { text, tokens };
-  };
   const counts = new Map<LiveFile, number[]>();
-  const perClause = await Promise.all(
-    parsed.clauses.map((clause) => clauseCounts(tx, clause, overlay, live.byBody, textOf)),
-  );
+  const perClause = await Promise.all(parsed.clauses.map((clause) => clauseCounts(tx, clause, overlay, live.byBody)));
   perClause.forEach((found, i) => {
     for (const [file, count] of found) {
       let list = counts.get(file);
@@ -78,11 +61,11 @@ export async function indexSearch(
   // Only the files holding some clause are ranked; the memory's statistics come with the cached live files.
   const files = [...counts].map(([file, list]) => ({ path: file.path, size: file.size, counts: list }));
   const byPath = new Map([...counts.keys()].map((file) => [file.path, file]));
-  const textOfPath = async (path: string) => {
+  // Only the hits shown are read, for their lines.
+  const textOfPath = async (path: string): Promise<{ text: string; tokens: Token[] }> => {
     const file = byPath.get(path);
-    if (!file) return { text: '', tokens: [] };
-    const { text, tokens } = await textOf(file);
-    return { text, tokens: tokens() };
+    const text = (file?.bodyId === undefined ? undefined : await getRecord(tx, 'bodies', file.bodyId)) ?? '';
+    return { text, tokens: tokenizer.tokens(text) };
   };
   return rankFiles(files, parsed, scope, textOfPath, live.stats);
 }
@@ -93,75 +76,88 @@ async function clauseCounts(
   clause: Clause,
   overlay: Overlay,
   byBody: ReadonlyMap<number, LiveFile[]>,
-  textOf: (file: LiveFile) => Promise<{ text: string; tokens: () => Token[] }>,
 ): Promise<Map<LiveFile, number>> {
   const { terms, prefix } = clause;
   const lists = await Promise.all(
-    terms.map((term, j) => termPostings(tx, term, prefix && j === terms.length - 1, overlay)),
+    terms.map((term, j) => termPostings(tx, term, prefix && j === terms.length - 1, terms.length > 1, overlay)),
   );
   const found = new Map<LiveFile, number>();
   const [first, ...rest] = lists;
   if (!first) return found;
-  if (rest.length === 0) {
-    for (const [id, count] of first) for (const file of byBody.get(id) ?? []) found.set(file, count);
-    return found;
+  // A phrase: the bodies holding every word, then its words in order counted from their positions.
+  for (const [id, posting] of first) {
+    const files = byBody.get(id);
+    if (!files) continue;
+    let count: number;
+    if (rest.length === 0) count = countOf(posting);
+    else {
+      const others = rest.map((list) => list.get(id));
+      if (!others.every((other) => other !== undefined)) continue;
+      count = countPhrase([positionsOf(posting), ...others.map((other) => (other ? positionsOf(other) : []))]);
+    }
+    if (count > 0) for (const file of files) found.set(file, count);
   }
-  // A phrase: the bodies holding every word, then its words in order checked in the text.
-  const candidates: LiveFile[] = [];
-  for (const id of first.keys()) {
-    if (rest.every((list) => list.has(id))) candidates.push(...(byBody.get(id) ?? []));
-  }
-  const checked = await Promise.all(
-    candidates.map(async (file) => {
-      const { text, tokens } = await textOf(file);
-      return countClauseInText(text, clause, SEARCH_LIMITS.maxTermChars) ?? countClause(tokens(), clause);
-    }),
-  );
-  candidates.forEach((file, i) => {
-    const count = checked[i] ?? 0;
-    if (count > 0) found.set(file, count);
-  });
   return found;
 }
 
-/** One word's postings (or, `prefix`, those of the first words starting with it), from main, delta and overlay. */
-async function termPostings(tx: ReadTx, term: string, prefix: boolean, overlay: Overlay): Promise<Postings> {
+/**
+ * One word's postings (or, `prefix`, those of the first words starting with it), from main, delta and overlay;
+ * `positions` false: the main record of counts alone (the delta's runs carry positions anyway).
+ */
+async function termPostings(
+  tx: ReadTx,
+  term: string,
+  prefix: boolean,
+  positions: boolean,
+  overlay: Overlay,
+): Promise<Postings> {
   const main = tx.objectStore('searchTerms');
   const delta = tx.objectStore('searchDelta');
   if (!prefix) {
-    const [packed, keys, counts] = await Promise.all([
-      main.get(term),
-      delta.getAllKeys(deltaRange(term)),
+    const [packed, runs, buckets] = await Promise.all([
+      main.get(mainKey(term, positions)),
       delta.getAll(deltaRange(term)),
+      delta.getAll(bucketRange(bucketOf(term))),
     ]);
-    const postings = unpack(packed);
-    keys.forEach(([, id], i) => addDeltaRow(postings, id, counts[i]));
-    for (const [id, count] of overlay.get(term) ?? []) postings.set(id, (postings.get(id) ?? 0) + count);
+    const postings = decodeRun(packed);
+    for (const run of runs) decodeRun(run, postings);
+    for (const row of buckets) for (const [, run] of unpackBucket(row, (word) => word === term)) decodeRun(run, postings);
+    for (const [id, posting] of overlay.get(term) ?? []) postings.set(id, posting);
     return postings;
   }
   const most = SEARCH_LIMITS.maxPrefixTerms;
-  const range = prefixRange(term);
+  const range = prefixRange(mainKey(term, positions));
   const deltaKeys = IDBKeyRange.bound([term], [term + '\uffff'.repeat(65), Infinity]);
-  const [mainTerms, mainLists, keys, counts] = await Promise.all([
+  const [mainTerms, mainLists, keys, runs, buckets] = await Promise.all([
     main.getAllKeys(range, most),
     main.getAll(range, most),
     delta.getAllKeys(deltaKeys),
     delta.getAll(deltaKeys),
+    // A word's bucket is a hash of it: a prefix's words may be in any (there are none once the delta is merged).
+    delta.getAll(BUCKET_ROWS()),
   ]);
-  const words = new Set(mainTerms);
+  const bucketed = buckets.flatMap((row) => unpackBucket(row, (word) => word.startsWith(term)));
+  const mainWords = positions ? mainTerms.map((key) => key.slice(1)) : mainTerms;
+  const words = new Set(mainWords);
   for (const [word] of keys) words.add(word);
+  for (const [word] of bucketed) words.add(word);
   for (const word of overlay.keys()) if (word.startsWith(term)) words.add(word);
   const kept = new Set([...words].filter((word) => word.startsWith(term)).sort(byCodeUnit).slice(0, most));
   const postings: Postings = new Map();
-  mainTerms.forEach((word, i) => {
-    if (kept.has(word)) unpack(mainLists[i], postings);
+  // A body holding several of the words gets their postings chained (./postings.ts): counts add, positions merge.
+  mainWords.forEach((word, i) => {
+    if (kept.has(word)) decodeRun(mainLists[i], postings);
   });
-  keys.forEach(([word, id], i) => {
-    if (kept.has(word)) addDeltaRow(postings, id, counts[i]);
+  keys.forEach(([word], i) => {
+    if (kept.has(word)) decodeRun(runs[i], postings);
   });
+  for (const [word, run] of bucketed) if (kept.has(word)) decodeRun(run, postings);
   for (const [word, list] of overlay) {
     if (!kept.has(word)) continue;
-    for (const [id, count] of list) postings.set(id, (postings.get(id) ?? 0) + count);
+    for (const [id, posting] of list) {
+      const had = postings.get(id);
+      postings.set(id, had ? { ...posting, more: had } : posting);
+    }
   }
   return postings;
 }

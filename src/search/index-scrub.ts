@@ -2,9 +2,13 @@
 // index store, so no word of a deleted text stays in the index (./README.md, "Scrubbing").
 
 import type { MemoryStore, MemoryTx } from '../storage/store.js';
-import { DRAIN_STORES, STATE_KEY, addDeltaRow, deltaRange, pack, unpack } from './index-stores.js';
+import { DRAIN_STORES, INDEX_STORES, STATE_KEY, deltaRange, indexId, mainKey } from './index-stores.js';
 import type { IndexTuning } from './index-stores.js';
 import { DEFAULT_TUNING } from './index-stores.js';
+import { bucketOf, bucketRange, packBucket, unpackBucket } from './delta-buckets.js';
+import { decodeRun, encodeRun } from './postings.js';
+import { defaultTokenizer } from './tokens.js';
+import type { Tokenizer } from './tokens.js';
 
 /** Whether some indexed body is gone: every body up to the watermark that is still there has exactly one doc. */
 export async function needsScrub(store: MemoryStore): Promise<boolean> {
@@ -23,11 +27,26 @@ export async function needsScrub(store: MemoryStore): Promise<boolean> {
   );
 }
 
-/** Removes the index of every body that is gone, in bounded transactions; resolves to how many bodies. */
+/**
+ * Removes the index of every body that is gone, in bounded transactions; resolves to how many bodies. An index of
+ * another tokenizer or format (which this build cannot read) is emptied whole: it is built again on the next search.
+ */
 export async function scrubIndex(
   store: MemoryStore,
   tuning: Pick<IndexTuning, 'scrubDocs'> = DEFAULT_TUNING,
+  tokenizer: Tokenizer = defaultTokenizer(),
 ): Promise<number> {
+  const current = await store.run(
+    'readwrite',
+    async (tx) => {
+      const state = await tx.objectStore('searchState').get(STATE_KEY);
+      if (!state || state.tokenizer === indexId(tokenizer)) return true;
+      await Promise.all(INDEX_STORES.map((name) => tx.objectStore(name).clear()));
+      return false;
+    },
+    INDEX_STORES,
+  );
+  if (!current) return 0;
   let scrubbed = 0;
   for (;;) {
     const batch = await store.run('readwrite', (tx) => scrubBatch(tx, tuning.scrubDocs), DRAIN_STORES);
@@ -53,39 +72,62 @@ async function scrubBatch(tx: MemoryTx<'readwrite'>, most: number): Promise<numb
   });
   const terms = tx.objectStore('searchTerms');
   const writes: Array<Promise<unknown>> = gone.map((id) => docs.delete(id));
+  const goneSet = new Set(gone);
+  for (const name of new Set([...byTerm.keys()].map(bucketOf))) writes.push(scrubBucket(tx, name, goneSet));
   for (const [term, ids] of byTerm) {
     writes.push(scrubDelta(tx, term, new Set(ids)));
-    writes.push(
-      terms.get(term).then((packed): Promise<unknown> | undefined => {
-        if (!packed) return undefined;
-        const postings = unpack(packed);
-        for (const id of ids) postings.delete(id);
-        return postings.size === 0 ? terms.delete(term) : terms.put(pack(postings), term);
-      }),
-    );
+    for (const positions of [true, false]) {
+      const key = mainKey(term, positions);
+      writes.push(
+        terms.get(key).then((packed): Promise<unknown> | undefined => {
+          if (!packed) return undefined;
+          const postings = decodeRun(packed);
+          for (const id of ids) postings.delete(id);
+          return postings.size === 0 ? terms.delete(key) : terms.put(encodeRun(postings, positions), key);
+        }),
+      );
+    }
   }
   await Promise.all(writes);
   return gone.length;
 }
 
-/** Removes bodies `gone` from `term`'s delta rows: their own rows, and their postings in packed runs. */
+/** Removes bodies `gone` from `term`'s delta rows (packed runs). */
 async function scrubDelta(tx: MemoryTx<'readwrite'>, term: string, gone: ReadonlySet<number>): Promise<void> {
   const delta = tx.objectStore('searchDelta');
   const [keys, values] = await Promise.all([delta.getAllKeys(deltaRange(term)), delta.getAll(deltaRange(term))]);
   const writes: Array<Promise<unknown>> = [];
   keys.forEach((key, i) => {
-    const value = values[i];
-    if (typeof value === 'number') {
-      if (gone.has(key[1])) writes.push(delta.delete(key));
-      return;
-    }
-    const run = addDeltaRow(new Map(), key[1], value);
+    const run = decodeRun(values[i]);
     if (![...run.keys()].some((id) => gone.has(id))) return;
     for (const id of gone) run.delete(id);
     // A run is keyed by its first body id: what is left goes under its own first id.
     writes.push(delta.delete(key));
-    const packed = pack(run);
-    if (packed.length > 0) writes.push(delta.put(packed, [term, packed[0] ?? 0]));
+    const first = Math.min(...run.keys());
+    if (run.size > 0) writes.push(delta.put(encodeRun(run), [term, first]));
+  });
+  await Promise.all(writes);
+}
+
+/** Removes bodies `gone` from the runs of bucket `name`'s rows: only the rows whose chunk may hold one are read. */
+async function scrubBucket(tx: MemoryTx<'readwrite'>, name: string, gone: ReadonlySet<number>): Promise<void> {
+  const delta = tx.objectStore('searchDelta');
+  const keys = await delta.getAllKeys(bucketRange(name));
+  // A row holds bodies from its key's first id up to the next row's (chunks are drained in id order).
+  const touched = keys.filter((key, i) => {
+    const next = keys[i + 1]?.[1] ?? Infinity;
+    return [...gone].some((id) => id >= key[1] && id < next);
+  });
+  const rows = await Promise.all(touched.map((key) => delta.get(key)));
+  const writes: Array<Promise<unknown>> = [];
+  touched.forEach((key, i) => {
+    const kept: Array<[string, Uint8Array]> = [];
+    for (const [term, run] of unpackBucket(rows[i], () => true)) {
+      const postings = decodeRun(run);
+      for (const id of gone) postings.delete(id);
+      if (postings.size > 0) kept.push([term, encodeRun(postings)]);
+    }
+    writes.push(kept.length > 0 ? delta.put(packBucket(kept), key) : delta.delete(key));
   });
   await Promise.all(writes);
 }

@@ -1,4 +1,4 @@
-// The search index's stores as the index uses them: their names, its tunable bounds, and packed postings.
+// The search index's stores as the index uses them: their names, its tunable bounds, its format's id, key ranges.
 
 import type { StoreName } from '../storage/schema.js';
 
@@ -18,9 +18,9 @@ export interface IndexTuning {
   chunkBodies: number;
   /** UTF-16 code units of text per drain transaction (a chunk holds at least one body). */
   chunkChars: number;
-  /** A chunk with more postings than this writes one packed run per term to the delta, not a row per posting. */
-  directPostings: number;
-  /** The delta is merged into the main postings once it holds more rows than this. */
+  /** A chunk with more postings than this writes its runs in bucket rows (./delta-buckets.ts), not a row per term. */
+  bucketPostings: number;
+  /** The delta is merged into the main postings once it holds more runs than this. */
   mergeThreshold: number;
   /** Delta rows moved per merge transaction. */
   mergeRows: number;
@@ -33,46 +33,27 @@ export interface IndexTuning {
 export const DEFAULT_TUNING: Readonly<IndexTuning> = Object.freeze({
   chunkBodies: 256,
   chunkChars: 2_000_000,
-  directPostings: 4096,
+  bucketPostings: 4096,
   mergeThreshold: 50_000,
   mergeRows: 20_000,
   scrubDocs: 64,
   syncBacklog: 512,
 });
 
-/** One term's postings while they are worked on: body id → count. */
-export type Postings = Map<number, number>;
-
-/** Postings packed as stored: `[bodyId, count, …]` sorted by body id. */
-export function pack(postings: Postings): Uint32Array {
-  const ids = [...postings.keys()].sort((a, b) => a - b);
-  const packed = new Uint32Array(ids.length * 2);
-  ids.forEach((id, i) => {
-    packed[2 * i] = id;
-    packed[2 * i + 1] = postings.get(id) ?? 0;
-  });
-  return packed;
-}
-
-/** Stored postings into `into` (added to what it holds), or a new map. */
-export function unpack(packed: Uint32Array | undefined, into: Postings = new Map()): Postings {
-  if (!packed) return into;
-  for (let i = 0; i + 1 < packed.length; i += 2) {
-    const id = packed[i] ?? 0;
-    into.set(id, (into.get(id) ?? 0) + (packed[i + 1] ?? 0));
-  }
-  return into;
-}
+/**
+ * The stored format's version, recorded with the tokenizer's id (`searchState.tokenizer`): an index of another format
+ * is emptied and built again, and searches read the files meanwhile. 2: positional postings (./postings.ts).
+ */
+export const INDEX_FORMAT = 'positions-3';
 
 /**
- * A delta row's value into `into`: a count (one body's posting, keyed by its id) or a packed run (a big drain chunk's
- * postings of the term, keyed by the run's first body id, which no other row of the term can have).
+ * A main record's key: `term` holds its postings' counts alone (what a word query reads: a tenth of the bytes for the
+ * commonest words), `' ' + term` the same with positions (what a phrase reads). No term holds a space.
  */
-export function addDeltaRow(into: Postings, id: number, value: number | Uint32Array | undefined): Postings {
-  if (typeof value === 'number') into.set(id, (into.get(id) ?? 0) + value);
-  else unpack(value, into);
-  return into;
-}
+export const mainKey = (term: string, positions: boolean): string => (positions ? ' ' + term : term);
+
+/** What the state record names the index by: its tokenizer and its format. */
+export const indexId = (tokenizer: { readonly id: string }): string => `${tokenizer.id}/${INDEX_FORMAT}`;
 
 /** The key range of every delta row of `term`. */
 export const deltaRange = (term: string): IDBKeyRange => IDBKeyRange.bound([term], [term, Infinity]);

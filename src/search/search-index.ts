@@ -5,7 +5,7 @@ import type { MemoryStore } from '../storage/store.js';
 import { drainChunk } from './index-drain.js';
 import { mergeIfFull } from './index-merge.js';
 import { needsScrub, scrubIndex } from './index-scrub.js';
-import { DEFAULT_TUNING, DRAIN_STORES, STATE_KEY } from './index-stores.js';
+import { DEFAULT_TUNING, DRAIN_STORES, STATE_KEY, indexId } from './index-stores.js';
 import type { IndexTuning } from './index-stores.js';
 import { LiveFileCache } from './live-files.js';
 import type { Tokenizer } from './tokens.js';
@@ -64,7 +64,7 @@ export class SearchIndex {
     this.#checked = now;
     this.#checkedStamp = stamp;
     this.#scrubbing = (async () => {
-      if (await needsScrub(this.#store)) await scrubIndex(this.#store, this.tuning);
+      if (await needsScrub(this.#store)) await scrubIndex(this.#store, this.tuning, this.#tokenizer);
     })()
       .catch(() => undefined)
       .finally(() => {
@@ -103,7 +103,7 @@ export class SearchIndex {
       'readonly',
       async (tx) => {
         const state = await tx.objectStore('searchState').get(STATE_KEY);
-        const through = state?.tokenizer === this.#tokenizer.id ? state.indexedThrough : 0;
+        const through = state?.tokenizer === indexId(this.#tokenizer) ? state.indexedThrough : 0;
         return tx.objectStore('bodies').count(IDBKeyRange.lowerBound(through, true));
       },
       DRAIN_STORES,

@@ -160,15 +160,15 @@ export interface MemorySchema extends DBSchema {
   sync: { key: [mount: string, path: string]; value: SyncRecord };
   /** The search index (../search/README.md): each indexed body's unique words, for scrubbing it. */
   searchDocs: { key: number; value: { terms: string[] } };
-  /** Postings of recently indexed bodies: `[term, bodyId]` → how often the body holds the term. */
-  searchDelta: { key: [term: string, bodyId: number]; value: number | Uint32Array };
-  /** Main postings: term → `[bodyId, count, …]` pairs sorted by body id. */
-  searchTerms: { key: string; value: Uint32Array };
+  /** Postings of recently indexed bodies: `[term, first bodyId]` → a packed run (../search/postings.ts; older formats' values differ). */
+  searchDelta: { key: [term: string, bodyId: number]; value: Uint8Array | Uint32Array | number };
+  /** Main postings: term → a packed run of every body holding it, with its positions (older formats: `Uint32Array`). */
+  searchTerms: { key: string; value: Uint8Array | Uint32Array };
   /** The index's own state under the key `state`: the tokenizer it was built with, and the last body indexed. */
   searchState: { key: string; value: SearchStateRecord };
 }
 
-/** What the search index has done: bodies with ids up to `indexedThrough` are indexed by tokenizer `tokenizer`. */
+/** What the search index has done: bodies with ids up to `indexedThrough` are indexed by tokenizer and format `tokenizer`. */
 export interface SearchStateRecord {
   tokenizer: string;
   indexedThrough: number;

@@ -68,7 +68,10 @@ export async function dumpDatabase(dbName: string): Promise<string> {
             const values = store.getAll();
             values.onsuccess = () =>
               resolve(JSON.stringify([name, keys.result, values.result], (_key, value: unknown) =>
-                ArrayBuffer.isView(value) ? [...(value as Uint32Array)] : value,
+                // Packed bytes as characters too: a bucket row holds its words' code units as they are (ASCII).
+                value instanceof Uint8Array
+                  ? String.fromCharCode(...value)
+                  : ArrayBuffer.isView(value) ? [...(value as Uint32Array)] : value,
               ));
             values.onerror = () => reject(values.error ?? new Error('read failed'));
           }),

@@ -89,7 +89,7 @@ describe('the search index', () => {
       const tool = await open({ history: { maxEntries: 6 } });
       const other = await open({ dbName: tool.dbName, history: { maxEntries: 6 } });
       // Small bounds, so that chunks, the delta, its merges and scrubs all happen in a short sequence.
-      const tuning = { chunkBodies: 3, directPostings: 25, mergeThreshold: 30, mergeRows: 7, scrubDocs: 2 };
+      const tuning = { chunkBodies: 3, bucketPostings: 25, mergeThreshold: 30, mergeRows: 7, scrubDocs: 2 };
       tuneIndex(tool, tuning);
       tuneIndex(other, tuning);
       const done = new Set<string>();

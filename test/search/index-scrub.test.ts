@@ -51,10 +51,10 @@ describe('the search index and forgetting', () => {
     expect(await dumpDatabase(next.dbName)).not.toContain(SECRET);
   });
 
-  it('takes a forgotten body out of the packed runs a big drain chunk writes, keeping the other bodies in them', async () => {
+  it('takes a forgotten body out of the bucket rows a big drain chunk writes, keeping the other bodies in them', async () => {
     const tool = await open();
-    // Every chunk counts as big: its postings go to the delta as one packed run per word.
-    tuneIndex(tool, { directPostings: 1, chunkBodies: 8 });
+    // Every chunk counts as big: its runs go to the delta in bucket rows.
+    tuneIndex(tool, { bucketPostings: 1, chunkBodies: 8 });
     for (let i = 0; i < 5; i++) {
       const secret = i === 2 ? ` ${SECRET}` : '';
       await tool.create({ command: 'create', path: `/memories/n${i}.md`, file_text: `shared words of note ${i}${secret}` });

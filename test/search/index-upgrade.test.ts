@@ -3,6 +3,9 @@ import { openDB } from 'idb';
 import { upgradeMemoryDb, totalsRecord } from '../../src/storage/schema.js';
 import type { MemorySchema } from '../../src/storage/schema.js';
 import { freshDbName, toolsClosedAfterEach } from '../helpers/fresh-tool.js';
+import { INDEX_FORMAT } from '../../src/search/index-stores.js';
+import { defaultTokenizer } from '../../src/search/tokens.js';
+import { internalsOf } from '../../src/tool/internals.js';
 import { expectAgrees, indexCounts, indexIdle, tuneIndex } from '../helpers/index-oracle.js';
 
 const open = toolsClosedAfterEach('index-upgrade');
@@ -52,5 +55,39 @@ describe('the search index on a memory made before it', () => {
     await expectAgrees(tool, 'green tea');
     await expectAgrees(tool, 'note', { prefix: true, limit: 50 });
     expect((await tool.search('freshly')).hits.map((hit) => hit.path)).toEqual(['/memories/new.md']);
+  });
+});
+
+describe('a search index of an older format', () => {
+  it('is emptied and built again, answering correctly from the files meanwhile', async () => {
+    const tool = await open();
+    for (let i = 0; i < 12; i++) {
+      await tool.create({ command: 'create', path: `/memories/n${i}.md`, file_text: `of of of the green tea ${i}\nnote ${i}` });
+    }
+    await expectAgrees(tool, '"of of"');
+    await indexIdle(tool);
+    // What the format before positions stored: counts packed as `[bodyId, count]` pairs, its own tokenizer id.
+    const { store } = internalsOf(tool);
+    await store.run(
+      'readwrite',
+      async (tx) => {
+        const state = await tx.objectStore('searchState').get('state');
+        const terms = tx.objectStore('searchTerms');
+        const words = await terms.getAllKeys();
+        await Promise.all(words.map((word) => terms.put(new Uint32Array([1, 99]), word)));
+        await tx.objectStore('searchState').put({ tokenizer: defaultTokenizer().id, indexedThrough: state?.indexedThrough ?? 0 }, 'state');
+      },
+      ['searchState', 'searchTerms'],
+    );
+    tuneIndex(tool, { syncBacklog: 4, chunkBodies: 3 });
+    await expectAgrees(tool, '"of of"');
+    await expectAgrees(tool, 'green te', { prefix: true });
+    await indexIdle(tool);
+    const rebuilt = await store.run('readonly', (tx) => tx.objectStore('searchState').get('state'), ['searchState']);
+    expect(rebuilt?.tokenizer).toBe(`${defaultTokenizer().id}/${INDEX_FORMAT}`);
+    expect((await indexCounts(tool)).searchDocs).toBe(12);
+    await expectAgrees(tool, '"of of"');
+    expect((await tool.search('"of of"')).total).toBe(12);
+    await expectAgrees(tool, '"tea 3"');
   });
 });
