@@ -16,7 +16,7 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 export interface AppSize {
   /** Every JS file the page fetches before the app's code runs, each gzipped alone (as a server sends it). */
   upFrontGzipped: number;
-  files: { name: string; gzipped: number; upFront: boolean }[];
+  files: { name: string; gzipped: number; upFront: boolean; modules: string[] }[];
 }
 
 /** What the app does: opens the tool and answers a `view`, as an app that only runs Claude's commands would. */
@@ -54,6 +54,7 @@ export async function measureAppSize(): Promise<AppSize> {
       name: chunk.fileName,
       gzipped: gzipSync(chunk.code, { level: 9 }).length,
       upFront: upFront.has(chunk.fileName),
+      modules: chunk.moduleIds.map((id) => id.slice(id.lastIndexOf('idb-memory-tool/') + 1)),
     }));
     const upFrontGzipped = files.filter((file) => file.upFront).reduce((sum, file) => sum + file.gzipped, 0);
     return { upFrontGzipped, files };
