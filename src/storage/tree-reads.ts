@@ -65,7 +65,8 @@ export async function listEntries(
     createdAt: new Date(record.createdAt),
     updatedAt: new Date(record.updatedAt),
   }));
-  return Object.assign(entries, { truncated });
+  // Not enumerable: the list still equals (and spreads, and serializes as) a plain array of its entries.
+  return Object.defineProperty(entries, 'truncated', { value: truncated }) as MemoryList;
 }
 
 /** A depth or limit: a positive integer, or absent. */
