@@ -42,7 +42,7 @@ export interface HistoryOptions {
    * Only changes older than this id: the cursor of the next page is the `id` of the last entry of this one
    * (`history({ before: page.at(-1)?.id })`); a page shorter than `limit` is the last.
    */
-  before?: number;
+  before?: number | undefined;
 }
 
 export function toHistoryEntry(record: JournalRecord): HistoryEntry {

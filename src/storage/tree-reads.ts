@@ -39,8 +39,7 @@ export async function listEntries(
   path: string = MEMORY_ROOT,
   bounds: ListBounds = {},
 ): Promise<MemoryList> {
-  const depth = bound(bounds.depth, 'depth');
-  const limit = bound(bounds.limit, 'limit');
+  const { depth, limit } = listBounds(bounds);
   const key = normalizeMemoryPath(path);
   const folder = await getEntry(tx, key);
   if (!folder) throw new MemoryToolError('not_found', reply.viewMissing(path));
@@ -67,6 +66,11 @@ export async function listEntries(
   }));
   // Not enumerable: the list still equals (and spreads, and serializes as) a plain array of its entries.
   return Object.defineProperty(entries, 'truncated', { value: truncated }) as MemoryList;
+}
+
+/** Checked before the transaction: a bad bound is the app's TypeError, not a failed read. */
+export function listBounds(bounds: ListBounds): ListBounds {
+  return { depth: bound(bounds.depth, 'depth'), limit: bound(bounds.limit, 'limit') };
 }
 
 /** A depth or limit: a positive integer, or absent. */

@@ -169,8 +169,9 @@ export class IndexedDBMemoryTool {
   async list(path?: string, options: ListOptions = {}): Promise<MemoryList> {
     checkOptionKeys(options, ['depth', 'limit']);
     return this.#inTurn(async () => {
-      const { listEntries } = await parts.treeReads();
-      return this.#store.run('readonly', (tx) => listEntries(tx, path, options), READ_STORES);
+      const { listEntries, listBounds } = await parts.treeReads();
+      const bounds = listBounds(options);
+      return this.#store.run('readonly', (tx) => listEntries(tx, path, bounds), READ_STORES);
     });
   }
 
