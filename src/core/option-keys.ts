@@ -3,38 +3,26 @@
 
 /** Throws a TypeError for the first key of `options` not in `known`; `undefined` and `null` pass (no options). */
 export function checkOptionKeys(options: unknown, known: readonly string[]): void {
-  if (options === undefined || options === null) return;
+  if (options == null) return;
   if (typeof options !== 'object') throw new TypeError(`options must be an object, got ${typeof options}`);
-  for (const key of Object.keys(options)) {
-    if (known.includes(key)) continue;
-    const near = nearest(key, known);
-    const hint = near === undefined ? `known options: ${known.join(', ')}` : `did you mean \`${near}\`?`;
-    throw new TypeError(`Unknown option \`${key}\`; ${hint}`);
-  }
-}
-
-/** The known key closest to `key` (case-insensitive edit distance), if close enough to be a typo of it. */
-function nearest(key: string, known: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const candidate of known) {
-    const d = distance(key.toLowerCase(), candidate.toLowerCase());
-    if (d < bestDistance) {
-      best = candidate;
-      bestDistance = d;
-    }
-  }
-  return bestDistance <= Math.max(2, Math.floor(key.length / 3)) ? best : undefined;
+  const key = Object.keys(options).find((name) => !known.includes(name));
+  if (key === undefined) return;
+  // The nearest by edit distance, ignoring case; one too far to be a typo is not offered.
+  const [near] = known
+    .map((name) => [name, distance(key.toLowerCase(), name.toLowerCase())] as const)
+    .filter(([, d]) => d <= Math.max(2, key.length / 3))
+    .sort((a, b) => a[1] - b[1]);
+  const hint = near ? `did you mean \`${near[0]}\`?` : `known options: ${known.join(', ')}`;
+  throw new TypeError(`Unknown option \`${key}\`; ${hint}`);
 }
 
 /** Levenshtein distance, one row at a time. */
 function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      next[j] = Math.min((row[j] ?? 0) + 1, (next[j - 1] ?? 0) + 1, (row[j - 1] ?? 0) + cost);
+  let row = [...Array(b.length + 1).keys()];
+  for (let i = 0; i < a.length; i++) {
+    const next = [i + 1];
+    for (let j = 0; j < b.length; j++) {
+      next.push(Math.min((row[j + 1] ?? 0) + 1, (next[j] ?? 0) + 1, (row[j] ?? 0) + (a[i] === b[j] ? 0 : 1)));
     }
     row = next;
   }

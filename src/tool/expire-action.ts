@@ -1,21 +1,18 @@
 // Expiry, the person's action: the files not used since a cutoff deleted in one write, journaled so it can be undone.
-// A part loaded on first use with its steps (../history/expire.ts); the tool checks the cutoff first.
+// A part loaded on first use with its steps (../history/expire.ts); the cutoff is checked here, before any write.
 
 import { expireFiles } from '../history/expire.js';
+import { expiryCutoff } from '../history/expiry-cutoff.js';
 import { record } from '../history/journal.js';
 import type { HistoryActionContext } from './history-actions.js';
-import type { ActorOptions, ExpireReport } from './options.js';
+import type { ExpireOptions, ExpireReport } from './options.js';
 
 /**
- * Deletes the files not read or written since `cutoff` (checked by the tool), journaled by `by.actor` (default
- * `expire`). An abort before it commits throws the signal's reason inside the transaction: nothing is deleted.
+ * Deletes the files not read or written since `by.olderThan` (a bad one is a TypeError, deleting nothing), journaled
+ * by `by.actor` (default `expire`). An abort before it commits throws the signal's reason inside the transaction.
  */
-export async function expire(
-  ctx: HistoryActionContext,
-  cutoff: number,
-  now: number,
-  by: ActorOptions & { signal?: AbortSignal | undefined },
-): Promise<ExpireReport> {
+export async function expire(ctx: HistoryActionContext, by: ExpireOptions, now: number): Promise<ExpireReport> {
+  const cutoff = expiryCutoff(by, now);
   await ctx.access.flush();
   by.signal?.throwIfAborted();
   const result = await ctx.writes.run(async (tx, remember) => {

@@ -10,7 +10,6 @@ import { checkOptionKeys } from '../core/option-keys.js';
 import { normalizeMemoryPath } from '../core/paths.js';
 import { ERROR_PREFIX } from '../core/replies.js';
 import type { ChangeDetail, HistoryEntry, HistoryOptions } from '../history/read-history.js';
-import { expiryCutoff } from '../history/expiry-cutoff.js';
 import type { SearchOptions, SearchResult } from '../search/types.js';
 import { searchToolOf } from './search-offer.js';
 import { MemoryStore, READ_STORES, toMemoryError } from '../storage/store.js';
@@ -223,9 +222,8 @@ export class IndexedDBMemoryTool {
    */
   async expire(options: ExpireOptions): Promise<ExpireReport> {
     const now = Date.now();
-    const cutoff = expiryCutoff(options, now);
     checkOptionKeys(options, ['olderThan', 'actor', 'source', 'signal']);
-    return this.#inTurn(async () => (await parts.expire()).expire(this.#u.actions, cutoff, now, options));
+    return this.#inTurn(async () => (await parts.expire()).expire(this.#u.actions, options, now));
   }
 
   /**
