@@ -1,6 +1,7 @@
 // The app's own reads of the tree, `list()` and `read()`: read-only, and not an access by Claude (expiry ignores it).
 
 import { MemoryToolError } from '../core/errors.js';
+import { checkOptionKeys } from '../core/option-keys.js';
 import { MEMORY_ROOT, isHiddenName, nameOf, normalizeMemoryPath } from '../core/paths.js';
 import { reply } from '../core/replies.js';
 import type { MemoryTx } from './store.js';
@@ -70,6 +71,7 @@ export async function listEntries(
 
 /** Checked before the transaction: a bad bound is the app's TypeError, not a failed read. */
 export function listBounds(bounds: ListBounds): ListBounds {
+  checkOptionKeys(bounds, ['depth', 'limit']);
   return { depth: bound(bounds.depth, 'depth'), limit: bound(bounds.limit, 'limit') };
 }
 

@@ -1,6 +1,7 @@
 // Expiry, the person's action: the files not used since a cutoff deleted in one write, journaled so it can be undone.
 // A part loaded on first use with its steps (../history/expire.ts); the cutoff is checked here, before any write.
 
+import { checkOptionKeys } from '../core/option-keys.js';
 import { expireFiles } from '../history/expire.js';
 import { expiryCutoff } from '../history/expiry-cutoff.js';
 import { record } from '../history/journal.js';
@@ -13,6 +14,7 @@ import type { ExpireOptions, ExpireReport } from './options.js';
  */
 export async function expire(ctx: HistoryActionContext, by: ExpireOptions, now: number): Promise<ExpireReport> {
   const cutoff = expiryCutoff(by, now);
+  checkOptionKeys(by, ['olderThan', 'actor', 'source', 'signal']);
   await ctx.access.flush();
   by.signal?.throwIfAborted();
   const result = await ctx.writes.run(async (tx, remember) => {

@@ -166,7 +166,6 @@ export class IndexedDBMemoryTool {
    * `depth` 1 lists the folder's own children; `limit` caps the count, and the list's `truncated` says it cut it.
    */
   async list(path?: string, options: ListOptions = {}): Promise<MemoryList> {
-    checkOptionKeys(options, ['depth', 'limit']);
     return this.#inTurn(async () => {
       const { listEntries, listBounds } = await parts.treeReads();
       const bounds = listBounds(options);
@@ -211,7 +210,6 @@ export class IndexedDBMemoryTool {
 
   /** Reverses change `id` (default the latest not undone) if it applies cleanly; journaled, so it can be undone too. */
   async undo(id?: number, options: ActorOptions = {}): Promise<HistoryEntry> {
-    checkOptionKeys(options, ['actor', 'source']);
     return this.#inTurn(async () => (await parts.undo()).undo(this.#u.actions, id, options));
   }
 
@@ -222,7 +220,6 @@ export class IndexedDBMemoryTool {
    */
   async expire(options: ExpireOptions): Promise<ExpireReport> {
     const now = Date.now();
-    checkOptionKeys(options, ['olderThan', 'actor', 'source', 'signal']);
     return this.#inTurn(async () => (await parts.expire()).expire(this.#u.actions, options, now));
   }
 
@@ -252,10 +249,8 @@ export class IndexedDBMemoryTool {
    * files back; with `remote: true` it deletes them there instead. An abort before it commits erases nothing.
    */
   async wipe(options: WipeOptions = {}): Promise<WipeReport> {
-    checkOptionKeys(options, ['remote', 'signal']);
     options.signal?.throwIfAborted();
-    const { remote = false, signal } = options;
-    return this.#inTurn(async () => (await parts.forget()).wipe(this.#u.actions, remote, signal));
+    return this.#inTurn(async () => (await parts.forget()).wipe(this.#u.actions, options));
   }
 
   /**

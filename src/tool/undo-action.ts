@@ -1,6 +1,7 @@
 // Undo, the person's action: one change reversed in one write, journaled so it can be undone too. A part loaded on
 // first use with its steps (../history/undo.ts); the tool keeps it in call order.
 
+import { checkOptionKeys } from '../core/option-keys.js';
 import { record } from '../history/journal.js';
 import type { HistoryEntry } from '../history/read-history.js';
 import { findUndoTarget, markUndone, undoChange } from '../history/undo.js';
@@ -14,6 +15,7 @@ export async function undo(
   id: number | undefined,
   by: ActorOptions = {},
 ): Promise<HistoryEntry> {
+  checkOptionKeys(by, ['actor', 'source']);
   const actor = by.actor ?? 'user';
   const source = by.source?.slice(0, 256);
   // Loaded before the transaction starts: awaiting anything but its requests would let it commit. Through its part,

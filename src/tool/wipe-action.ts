@@ -1,6 +1,7 @@
 // Wiping, the person's action that cannot be undone: every file, folder, history record and search index row gone
 // in one write. A part loaded on first use; the sync baselines go too unless the deletes are to reach the remote.
 
+import { checkOptionKeys } from '../core/option-keys.js';
 import { MEMORY_ROOT } from '../core/paths.js';
 import { record } from '../history/journal.js';
 import { INDEX_STORES } from '../search/index-stores.js';
@@ -9,7 +10,7 @@ import type { StoreName } from '../storage/schema.js';
 import { ALL_STORES, plainStore } from '../storage/store.js';
 import { clearAllBaselines } from '../sync/baseline.js';
 import type { HistoryActionContext } from './history-actions.js';
-import type { WipeReport } from './options.js';
+import type { WipeOptions, WipeReport } from './options.js';
 
 /** Cleared whole; `sync` is handled apart (its forget marks stay, and its baselines with `remote`). */
 const CLEARED: StoreName[] = ['entries', 'bodies', 'journal', ...INDEX_STORES];
@@ -19,7 +20,9 @@ const CLEARED: StoreName[] = ['entries', 'bodies', 'journal', ...INDEX_STORES];
  * that never synced and pulls the remote back (it never deletes without a baseline); `remote: true` keeps them, so
  * the next pass finds the files deleted here and deletes them there (../sync/README.md, "The baseline").
  */
-export async function wipe(ctx: HistoryActionContext, remote: boolean, signal?: AbortSignal): Promise<WipeReport> {
+export async function wipe(ctx: HistoryActionContext, options: WipeOptions): Promise<WipeReport> {
+  checkOptionKeys(options, ['remote', 'signal']);
+  const { remote = false, signal } = options;
   // A pending access-time round must not land after the wipe on a file of the same path made since.
   await ctx.access.flush();
   signal?.throwIfAborted();
