@@ -32,6 +32,7 @@ export async function importBundle(
   onRecorded?: (tx: MemoryTx<'readwrite'>, recorded: Recorded) => void,
   pathSecret?: PathSecret,
 ): Promise<ImportReport> {
+  await checkOptionKeys(options, OPTION_KEYS);
   const settings = checkOptions(options);
   const { signal } = options;
   signal?.throwIfAborted();
@@ -132,7 +133,6 @@ const OPTION_KEYS = ['mode', 'onConflict', 'dryRun', 'onProgress', 'signal', 'ac
 
 /** Wrong options are a programming error, like bad limits: a TypeError, not a refusal Claude reads. */
 function checkOptions(options: ImportBundleOptions): Settings {
-  checkOptionKeys(options, OPTION_KEYS);
   const mode = options.mode ?? 'merge';
   const onConflict = options.onConflict ?? 'overwrite';
   const dryRun = options.dryRun ?? false;

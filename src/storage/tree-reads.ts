@@ -40,7 +40,8 @@ export async function listEntries(
   path: string = MEMORY_ROOT,
   bounds: ListBounds = {},
 ): Promise<MemoryList> {
-  const { depth, limit } = listBounds(bounds);
+  const depth = bound(bounds.depth, 'depth');
+  const limit = bound(bounds.limit, 'limit');
   const key = normalizeMemoryPath(path);
   const folder = await getEntry(tx, key);
   if (!folder) throw new MemoryToolError('not_found', reply.viewMissing(path));
@@ -70,8 +71,8 @@ export async function listEntries(
 }
 
 /** Checked before the transaction: a bad bound is the app's TypeError, not a failed read. */
-export function listBounds(bounds: ListBounds): ListBounds {
-  checkOptionKeys(bounds, ['depth', 'limit']);
+export async function listBounds(bounds: ListBounds): Promise<ListBounds> {
+  await checkOptionKeys(bounds, ['depth', 'limit']);
   return { depth: bound(bounds.depth, 'depth'), limit: bound(bounds.limit, 'limit') };
 }
 

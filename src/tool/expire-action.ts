@@ -14,7 +14,7 @@ import type { ExpireOptions, ExpireReport } from './options.js';
  */
 export async function expire(ctx: HistoryActionContext, by: ExpireOptions, now: number): Promise<ExpireReport> {
   const cutoff = expiryCutoff(by, now);
-  checkOptionKeys(by, ['olderThan', 'actor', 'source', 'signal']);
+  await checkOptionKeys(by, ['olderThan', 'actor', 'source', 'signal']);
   await ctx.access.flush();
   by.signal?.throwIfAborted();
   const result = await ctx.writes.run(async (tx, remember) => {

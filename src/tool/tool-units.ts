@@ -22,8 +22,8 @@ import { WriteRunner } from './write-runner.js';
 const INIT_KEYS = ['dbName', 'overwrite', 'limits', 'history', 'blockSecrets', 'beforeWrite', 'approve'];
 
 /** Refuses bad options before the database is opened: unknown keys, bad limits, bad history bounds. */
-export function checkInitOptions(options: IndexedDBMemoryToolOptions): void {
-  checkOptionKeys(options, INIT_KEYS);
+export async function checkInitOptions(options: IndexedDBMemoryToolOptions): Promise<void> {
+  await checkOptionKeys(options, INIT_KEYS);
   resolveLimits(options.limits);
   if (options.history !== false) positiveIntegers(DEFAULT_HISTORY_LIMITS, options.history, 'history');
 }

@@ -54,7 +54,7 @@ export class IndexedDBMemoryTool {
   /** Opens (creating or upgrading) the database and returns a ready tool. */
   static async init(options: IndexedDBMemoryToolOptions = {}): Promise<IndexedDBMemoryTool> {
     // Bad options (an unknown key too) are refused before the database is opened.
-    checkInitOptions(options);
+    await checkInitOptions(options);
     // Loaded now, not at the first write: a page that reviews Claude's writes keeps working offline.
     if (options.approve) await parts.approval();
     const store = await MemoryStore.open(options.dbName ?? DEFAULT_DB_NAME);
@@ -148,7 +148,8 @@ export class IndexedDBMemoryTool {
    * (also under `overwrite: false`), with `create`'s checks, limits and guards; a refusal throws a MemoryToolError.
    */
   async write(path: string, text: string, options: WriteOptions = {}): Promise<string> {
-    checkOptionKeys(options, ['actor', 'source', 'signal']);
+    const refused = checkOptionKeys(options, ['actor', 'source', 'signal']);
+    if (refused) return refused;
     options.signal?.throwIfAborted();
     const command = parseMemoryCommand({ command: 'create', path, file_text: text });
     const context = { ...this.#u.context, overwrite: true };
@@ -168,7 +169,7 @@ export class IndexedDBMemoryTool {
   async list(path?: string, options: ListOptions = {}): Promise<MemoryList> {
     return this.#inTurn(async () => {
       const { listEntries, listBounds } = await parts.treeReads();
-      const bounds = listBounds(options);
+      const bounds = await listBounds(options);
       return this.#store.run('readonly', (tx) => listEntries(tx, path, bounds), READ_STORES);
     });
   }

@@ -15,7 +15,7 @@ export async function undo(
   id: number | undefined,
   by: ActorOptions = {},
 ): Promise<HistoryEntry> {
-  checkOptionKeys(by, ['actor', 'source']);
+  await checkOptionKeys(by, ['actor', 'source']);
   const actor = by.actor ?? 'user';
   const source = by.source?.slice(0, 256);
   // Loaded before the transaction starts: awaiting anything but its requests would let it commit. Through its part,

@@ -21,7 +21,7 @@ const CLEARED: StoreName[] = ['entries', 'bodies', 'journal', ...INDEX_STORES];
  * the next pass finds the files deleted here and deletes them there (../sync/README.md, "The baseline").
  */
 export async function wipe(ctx: HistoryActionContext, options: WipeOptions): Promise<WipeReport> {
-  checkOptionKeys(options, ['remote', 'signal']);
+  await checkOptionKeys(options, ['remote', 'signal']);
   const { remote = false, signal } = options;
   // A pending access-time round must not land after the wipe on a file of the same path made since.
   await ctx.access.flush();

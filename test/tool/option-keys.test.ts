@@ -46,9 +46,10 @@ describe('unknown option keys', () => {
     await expect(tool.importBundle('{}', { dryrun: true } as object)).rejects.toThrow('did you mean `dryRun`?');
   });
 
-  it('checkOptionKeys passes no options and refuses options that are no object', () => {
+  it('checkOptionKeys passes no options or known keys at once, and refuses options that are no object', () => {
     expect(() => checkOptionKeys(undefined, ['a'])).not.toThrow();
     expect(() => checkOptionKeys(null, ['a'])).not.toThrow();
     expect(() => checkOptionKeys('dbName', ['a'])).toThrow(TypeError);
+    expect(checkOptionKeys({ a: 1 }, ['a'])).toBeUndefined();
   });
 });
