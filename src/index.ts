@@ -34,6 +34,8 @@ export type {
   MemoryBundle,
 } from './bundle/format.js';
 export type { RunOptions, ExpireOptions, ExpireReport, ForgetReport, ClearHistoryReport, CompactReport } from './tool/options.js';
+export type { ActorOptions, WriteOptions, WipeOptions, WipeReport, ListOptions } from './tool/options.js';
+export type { BundleInput } from './tool/import-action.js';
 export type { BeforeWrite, BeforeWriteHook } from './guards/write-guards.js';
 export type { ApproveAnswer, ApproveHook, WriteProposal } from './tool/approval.js';
 export { approvePolicy } from './tool/approve-policy.js';
@@ -41,7 +43,7 @@ export type { ApprovePolicy, ApprovePolicyOptions, PolicyAnswer } from './tool/a
 export type { BlameGap, BlameLine } from './history/blame.js';
 export type { HistoryEntry, HistoryOptions, ChangeDetail, ChangedFile } from './history/read-history.js';
 export type { HistoryCommand, HistoryLimits } from './history/journal.js';
-export type { MemoryEntry } from './storage/tree-reads.js';
+export type { MemoryEntry, MemoryList } from './storage/tree-reads.js';
 export { SEARCH_LIMITS } from './search/types.js';
 export type { SearchOptions, SearchResult, SearchHit, SearchLine } from './search/types.js';
 export { DEFAULT_HISTORY_LIMITS } from './history/journal.js';

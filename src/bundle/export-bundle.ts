@@ -19,6 +19,13 @@ export async function exportBundle(store: MemoryStore, options: ExportBundleOpti
   if (format !== 'json' && format !== 'zip') {
     throw new TypeError(`format must be "json" or "zip", got ${String(format)}`);
   }
+  const { signal } = options;
+  signal?.throwIfAborted();
+  // Checked at each step of the hashing or the compression too, so a large export stops soon after an abort.
+  const onProgress = (done: number, total: number): void => {
+    signal?.throwIfAborted();
+    options.onProgress?.(done, total);
+  };
   const stamp = options.exportedAt ?? new Date();
   // Only a date the import reads back: a four-digit year, as toISOString() writes it.
   if (!isWritableDate(stamp)) throw new TypeError('exportedAt must be a valid Date from year 1 to 9999');
@@ -34,6 +41,7 @@ export async function exportBundle(store: MemoryStore, options: ExportBundleOpti
     );
     return { entries, files, contents };
   });
+  signal?.throwIfAborted();
 
   const parents = new Set(snapshot.entries.map((entry) => entry.parent));
   const folders = snapshot.entries
@@ -48,15 +56,15 @@ export async function exportBundle(store: MemoryStore, options: ExportBundleOpti
     // Every folder is an entry of its own, so an empty one survives any unzip; the root too for the whole memory.
     const allFolders = snapshot.entries.filter((entry) => entry.kind === 'folder');
     const root = { path: MEMORY_ROOT, updatedAt: stamp.getTime() };
-    return zipOf(files, key === MEMORY_ROOT ? [root, ...allFolders] : allFolders, options.onProgress);
+    return zipOf(files, key === MEMORY_ROOT ? [root, ...allFolders] : allFolders, onProgress);
   }
   const digests = await sha256All(
     files.map((file) => file.content),
     (done) => {
-      if (done < total) options.onProgress?.(done, total);
+      if (done < total) onProgress(done, total);
     },
   );
-  options.onProgress?.(total, total);
+  onProgress(total, total);
 
   // Built as parts, one file a line: a large memory never becomes one giant string.
   const head = { format: BUNDLE_FORMAT, version: BUNDLE_VERSION, exportedAt: stamp.toISOString() };

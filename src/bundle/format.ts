@@ -48,6 +48,8 @@ export interface ExportBundleOptions {
   onProgress?: BundleProgress | undefined;
   /** The `exportedAt` stamp (JSON only), for reproducible output; a year from 1 to 9999. Default: now. */
   exportedAt?: Date | undefined;
+  /** Stops the export: it rejects with an `AbortError` (the signal's reason). */
+  signal?: AbortSignal | undefined;
 }
 
 export interface ImportBundleOptions {
@@ -62,6 +64,11 @@ export interface ImportBundleOptions {
    * last call (`done === total`, after the commit).
    */
   onProgress?: BundleProgress | undefined;
+  /** Stops the import before it commits: nothing is written, and it rejects with an `AbortError`. */
+  signal?: AbortSignal | undefined;
+  /** The history entry's actor (default `user`) and source. */
+  actor?: string | undefined;
+  source?: string | undefined;
 }
 
 /** What an import did (or, with `dryRun`, would do). Paths are normalized memory paths. */

@@ -1,6 +1,7 @@
 // Import: a bundle checked whole, then applied in one readwrite transaction and journaled as one change (./README.md).
 
 import type { ResolvedLimits } from '../core/limits.js';
+import { checkOptionKeys } from '../core/option-keys.js';
 import type { JournalDraft, Recorded, ResolvedHistoryLimits } from '../history/journal.js';
 import { record } from '../history/journal.js';
 import { readTotals } from '../storage/optimistic-totals.js';
@@ -25,18 +26,24 @@ import { listZip, startsAsZip } from './zip-listing.js';
 export async function importBundle(
   store: MemoryStore,
   limits: Readonly<ResolvedLimits>,
-  input: Blob | File | string,
+  given: Blob | File | string | ArrayBuffer | ArrayBufferView,
   options: ImportBundleOptions = {},
   history?: ResolvedHistoryLimits,
   onRecorded?: (tx: MemoryTx<'readwrite'>, recorded: Recorded) => void,
   pathSecret?: PathSecret,
 ): Promise<ImportReport> {
+  await checkOptionKeys(options, OPTION_KEYS);
   const settings = checkOptions(options);
+  const { signal } = options;
+  signal?.throwIfAborted();
+  const input = asBlobOrText(given);
   const zip = await startsAsZip(input);
   const listing = zip ? await listZip(input as Blob, limits, pathSecret) : undefined;
   const bundle: ParsedBundle = listing?.bundle ?? parseBundle(await readText(input), limits, pathSecret);
   const total = bundle.fileCount * (settings.dryRun ? 1 : 2);
   const progress = (done: number): void => {
+    // Checked at each step of the hashing or the inflating, so a large import stops soon after an abort.
+    signal?.throwIfAborted();
     if (done < total) options.onProgress?.(done, total);
   };
 
@@ -70,6 +77,7 @@ export async function importBundle(
     options.onProgress?.(total, total);
     return preview.report;
   }
+  signal?.throwIfAborted();
   const report = await store.run('readwrite', async (tx) => {
     const [current, totals] = await Promise.all([tx.objectStore('entries').getAll(), readTotals(tx)]);
     const plan = planImport(current, checked, settings, limits, await sameText(tx, current, checked));
@@ -85,12 +93,15 @@ export async function importBundle(
     }
     const paths = [...plan.report.addedPaths, ...plan.report.replacedPaths, ...plan.report.removedPaths];
     const draft: JournalDraft = {
-      actor: 'user',
+      actor: options.actor ?? 'user',
       command: 'import',
       paths,
       ops: applied.ops,
       retired: applied.retired,
+      ...(options.source === undefined ? {} : { source: options.source.slice(0, 256) }),
     };
+    // The last moment an abort can stop it: a throw here aborts the transaction, so nothing of it is stored.
+    signal?.throwIfAborted();
     // No await since the first write: record() sends the journal record before its own first await.
     const recording = record(tx, draft, now, history, {
       ...totals,
@@ -108,6 +119,17 @@ export async function importBundle(
   }
   return report;
 }
+
+/** Bytes (a zip or a JSON file read as an ArrayBuffer) as a Blob, read like a file; a Blob or a text as it is. */
+function asBlobOrText(input: Blob | string | ArrayBuffer | ArrayBufferView): Blob | string {
+  if (input instanceof ArrayBuffer) return new Blob([input]);
+  if (ArrayBuffer.isView(input)) {
+    return new Blob([new Uint8Array(input.buffer, input.byteOffset, input.byteLength).slice()]);
+  }
+  return input;
+}
+
+const OPTION_KEYS = ['mode', 'onConflict', 'dryRun', 'onProgress', 'signal', 'actor', 'source'];
 
 /** Wrong options are a programming error, like bad limits: a TypeError, not a refusal Claude reads. */
 function checkOptions(options: ImportBundleOptions): Settings {

@@ -1,5 +1,5 @@
-// The cutoff `expire({ olderThan })` deletes before, checked before anything is loaded or opened: a wrong value must
-// delete nothing (../tool/tool.ts calls it; the expiry itself is ./expire.ts, loaded on first use).
+// The cutoff `expire({ olderThan })` deletes before, checked before the expiry's transaction: a wrong value must
+// delete nothing (../tool/expire-action.ts calls it before its write; the steps are ./expire.ts).
 
 /**
  * The time `expire` deletes before: a Date not in the future, or `now` minus an age of 0 ms or more. Anything else

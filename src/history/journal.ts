@@ -59,6 +59,7 @@ export type HistoryCommand =
   | 'expire'
   | 'forget'
   | 'clear-history'
+  | 'wipe'
   | 'sync';
 
 /** What a change tells the journal. */

@@ -39,6 +39,11 @@ export interface HistoryOptions {
   limit?: number | undefined;
   /** Only changes by this actor (`claude`, `user`, `expire`, …). */
   actor?: string | undefined;
+  /**
+   * Only changes older than this id: the cursor of the next page is the `id` of the last entry of this one
+   * (`history({ before: page.at(-1)?.id })`); a page shorter than `limit` is the last.
+   */
+  before?: number | undefined;
 }
 
 export function toHistoryEntry(record: JournalRecord): HistoryEntry {
@@ -68,9 +73,12 @@ export async function readEntry(
 
 export async function readHistory(tx: MemoryTx<'readonly'>, options: HistoryOptions): Promise<HistoryEntry[]> {
   const limit = options.limit ?? 100;
+  const { before } = options;
+  if (before !== undefined && typeof before !== 'number') throw new TypeError('history: before must be a change id');
+  const range = before === undefined ? null : IDBKeyRange.upperBound(before, true);
   const out: HistoryEntry[] = [];
   for (
-    let cursor = await tx.objectStore('journal').openCursor(null, 'prev');
+    let cursor = await tx.objectStore('journal').openCursor(range, 'prev');
     cursor && out.length < limit;
     cursor = await cursor.continue()
   ) {

@@ -97,6 +97,13 @@ export async function clearBaseline(tx: MemoryTx<'readwrite'>, mount: string): P
   await Promise.all([store.delete(mountRange(mount)), store.delete(mountRange(skipsOf(mount)))]);
 }
 
+/** Deletes every mount's baseline and skips, keeping forget marks (`tool.wipe()`): the next pass pulls, never deletes. */
+export async function clearAllBaselines(tx: MemoryTx<'readwrite'>): Promise<void> {
+  for (let c = await tx.objectStore('sync').openCursor(); c; c = await c.continue()) {
+    if (c.value.state === 'synced' || c.value.state === 'skipped') await c.delete();
+  }
+}
+
 /** Only the known fields, so an adapter's extra properties (or a class) never reach structured clone. */
 function plainRemote(file: RemoteFile): NonNullable<SyncRecord['remote']> {
   const plain: NonNullable<SyncRecord['remote']> = { path: file.path, version: file.version };

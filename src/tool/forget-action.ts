@@ -52,3 +52,5 @@ export async function clearHistory(ctx: HistoryActionContext): Promise<ClearHist
   if (cleared) ctx.hub.publish([{ type: 'history-cleared', path: MEMORY_ROOT }]);
   return { removedChanges: cleared?.removed ?? 0 };
 }
+// Wiping ships in this part: it is forgetting everything (./wipe-action.ts).
+export { wipe } from './wipe-action.js';

@@ -6,11 +6,14 @@ import type { CommandContext } from './write-runner.js';
 import type { HistoryActionContext } from './history-actions.js';
 import { parts } from './lazy-parts.js';
 
+/** What `importBundle` reads: a JSON text, or a Blob or bytes holding JSON or a zip. */
+export type BundleInput = Blob | string | ArrayBuffer | ArrayBufferView;
+
 /** Imports `input` (../bundle/README.md) with the tool's units. */
 export async function importBundleAction(
   ctx: HistoryActionContext,
   context: CommandContext,
-  input: Blob | string,
+  input: BundleInput,
   options: ImportBundleOptions,
 ): Promise<ImportReport> {
   const bundles = await parts.bundle();

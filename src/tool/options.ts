@@ -40,12 +40,6 @@ export interface RunOptions {
   signal?: AbortSignal | undefined;
 }
 
-/** What `tool.expire()` takes. */
-export interface ExpireOptions {
-  /** A Date not in the future, or an age in ms (0 or more): files not read or written since then are deleted. */
-  olderThan: Date | number;
-}
-
 /** What `tool.expire()` did. */
 export interface ExpireReport {
   /** Normalized paths of the deleted files. */
@@ -108,3 +102,48 @@ export interface MemoryToolFailure {
 }
 
 export const DEFAULT_DB_NAME = 'claude-memory';
+
+/** Who an app-side write is made for, recorded in its history entry. */
+export interface ActorOptions {
+  /** The history's `actor` (default `user`; `expire` for an expiry). */
+  actor?: string | undefined;
+  /** Where the write comes from, kept in its history entry; cut at 256 characters. */
+  source?: string | undefined;
+}
+
+/** `tool.write()`'s options: who writes, and a signal that stops it before it starts. */
+export interface WriteOptions extends ActorOptions {
+  signal?: AbortSignal | undefined;
+}
+
+/** `tool.expire()`'s options. */
+export interface ExpireOptions extends ActorOptions {
+  /** Delete the files not read or written since this Date, or for this many ms. */
+  olderThan: Date | number;
+  /** Aborted before the expiry commits: nothing is deleted, and it rejects with an `AbortError`. */
+  signal?: AbortSignal | undefined;
+}
+
+/** `tool.wipe()`'s options. */
+export interface WipeOptions {
+  /** Under a sync mount, also delete the files on the remote at the next pass (default `false`: it pulls them back). */
+  remote?: boolean | undefined;
+  /** Aborted before the wipe commits: nothing is erased, and it rejects with an `AbortError`. */
+  signal?: AbortSignal | undefined;
+}
+
+/** What `tool.wipe()` erased. It cannot be undone. */
+export interface WipeReport {
+  /** Files the memory held. */
+  files: number;
+  /** History entries erased. */
+  changes: number;
+}
+
+/** `tool.list()`'s options. */
+export interface ListOptions {
+  /** Levels below the folder: 1 lists its own children only. Default: all. */
+  depth?: number | undefined;
+  /** At most this many entries, in path order; the result's `truncated` says whether some were left out. */
+  limit?: number | undefined;
+}

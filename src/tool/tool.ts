@@ -2,52 +2,27 @@
 
 import type { ExportBundleOptions, ImportBundleOptions, ImportReport } from '../bundle/format.js';
 import { view } from '../commands/view.js';
-import { ChangeHub } from '../core/change-events.js';
 import type { MemoryChangeListener } from '../core/change-events.js';
-import type {
-  CreateCommand,
-  DeleteCommand,
-  InsertCommand,
-  MemoryCommand,
-  RenameCommand,
-  StrReplaceCommand,
-  ViewCommand,
-} from '../core/command-input.js';
-import { parseMemoryCommand } from '../core/command-input.js';
+import type { CreateCommand, DeleteCommand, InsertCommand, MemoryCommand } from '../core/command-input.js';
+import { type RenameCommand, type StrReplaceCommand, type ViewCommand, parseMemoryCommand } from '../core/command-input.js';
 import type { ResolvedLimits } from '../core/limits.js';
-import { positiveIntegers, resolveLimits } from '../core/limits.js';
+import { checkOptionKeys } from '../core/option-keys.js';
 import { normalizeMemoryPath } from '../core/paths.js';
 import { ERROR_PREFIX } from '../core/replies.js';
-import { writeGuards } from '../guards/write-guards.js';
 import type { ChangeDetail, HistoryEntry, HistoryOptions } from '../history/read-history.js';
-import { expiryCutoff } from '../history/expiry-cutoff.js';
-import { DEFAULT_HISTORY_LIMITS } from '../history/journal.js';
-import type { ResolvedHistoryLimits } from '../history/journal.js';
 import type { SearchOptions, SearchResult } from '../search/types.js';
 import { searchToolOf } from './search-offer.js';
-import { ReadAhead } from '../storage/read-ahead.js';
 import { MemoryStore, READ_STORES, toMemoryError } from '../storage/store.js';
-import type { MemoryEntry } from '../storage/tree-reads.js';
-import { AccessTimes } from './access-times.js';
-import { CallOrder } from './call-order.js';
-import type { HistoryActionContext } from './history-actions.js';
+import type { MemoryEntry, MemoryList } from '../storage/tree-reads.js';
 import { registerInternals } from './internals.js';
 import { parts, preloadParts } from './lazy-parts.js';
-import type {
-  ClearHistoryReport,
-  CompactReport,
-  ExpireOptions,
-  ExpireReport,
-  ForgetReport,
-  IndexedDBMemoryToolOptions,
-  MemoryToolResult,
-  RunOptions,
-} from './options.js';
-import { DEFAULT_DB_NAME } from './options.js';
-import { importBundleAction } from './import-action.js';
+import type { ActorOptions, ClearHistoryReport, CompactReport, ExpireOptions, ExpireReport } from './options.js';
+import type { ForgetReport, IndexedDBMemoryToolOptions, ListOptions, MemoryToolResult } from './options.js';
+import { DEFAULT_DB_NAME, type RunOptions, type WipeOptions, type WipeReport, type WriteOptions } from './options.js';
+import { type BundleInput, importBundleAction } from './import-action.js';
+import { type ToolUnits, checkInitOptions, toolInternals, toolUnits } from './tool-units.js';
 import { runWrite } from './write-commands.js';
 import type { CommandContext } from './write-runner.js';
-import { WriteRunner } from './write-runner.js';
 import type { ApproveHook } from './approval.js';
 import type { BlameLine } from './blame-action.js';
 
@@ -63,55 +38,23 @@ export class IndexedDBMemoryTool {
   readonly dbName: string;
   readonly limits: Readonly<ResolvedLimits>;
   readonly #store: MemoryStore;
-  readonly #hub: ChangeHub;
-  readonly #history: ResolvedHistoryLimits | undefined;
-  readonly #order = new CallOrder();
-  readonly #writes: WriteRunner;
-  readonly #context: CommandContext;
-  readonly #ahead = new ReadAhead();
-  readonly #access: AccessTimes;
-  readonly #actions: HistoryActionContext;
+  /** The units it hands calls to (./tool-units.ts). */
+  readonly #u: ToolUnits;
   readonly #approve: ApproveHook | undefined;
 
   private constructor(store: MemoryStore, options: IndexedDBMemoryToolOptions) {
+    this.#u = toolUnits(store, options);
     this.#store = store;
     this.#approve = options.approve;
     this.dbName = store.dbName;
-    this.limits = Object.freeze(resolveLimits(options.limits));
-    this.#history =
-      options.history === false ? undefined : positiveIntegers(DEFAULT_HISTORY_LIMITS, options.history, 'history');
-    this.#hub = new ChangeHub(store.dbName);
-    this.#writes = new WriteRunner(store, this.#order, this.#hub, this.#history, this.#ahead);
-    this.#access = new AccessTimes(store);
-    this.#actions = {
-      store,
-      writes: this.#writes,
-      hub: this.#hub,
-      history: this.#history,
-      limits: this.limits,
-      access: this.#access,
-    };
-    this.#context = {
-      limits: this.limits,
-      overwrite: options.overwrite ?? true,
-      ...writeGuards(options.blockSecrets !== false, options.beforeWrite),
-    };
-    registerInternals(this, {
-      store,
-      limits: this.limits,
-      context: this.#context,
-      history: this.#history,
-      write: (body) => this.#writes.run(body),
-      publish: (changes) => this.#hub.publish(changes),
-      inTurn: (task) => this.#inTurn(task),
-    });
+    this.limits = this.#u.limits;
+    registerInternals(this, toolInternals(store, this.#u, (task) => this.#inTurn(task)));
   }
 
   /** Opens (creating or upgrading) the database and returns a ready tool. */
   static async init(options: IndexedDBMemoryToolOptions = {}): Promise<IndexedDBMemoryTool> {
-    // Bad options are refused before the database is opened.
-    resolveLimits(options.limits);
-    if (options.history !== false) positiveIntegers(DEFAULT_HISTORY_LIMITS, options.history, 'history');
+    // Bad options (an unknown key too) are refused before the database is opened.
+    await checkInitOptions(options);
     // Loaded now, not at the first write: a page that reviews Claude's writes keeps working offline.
     if (options.approve) await parts.approval();
     const store = await MemoryStore.open(options.dbName ?? DEFAULT_DB_NAME);
@@ -125,13 +68,13 @@ export class IndexedDBMemoryTool {
 
   /** Closes the connection and stops the listeners; a write under way still commits, and other tabs hear of it. */
   close(): void {
-    this.#hub.close();
+    this.#u.hub.close();
     this.#store.close();
   }
 
   /** Calls `listener` after each committed change, here (`'local'`) or elsewhere (`'remote'`); returns unsubscribe. */
   subscribe(listener: MemoryChangeListener): () => void {
-    return this.#hub.subscribe(listener);
+    return this.#u.hub.subscribe(listener);
   }
 
   /** Shows a folder two levels deep or a file with line numbers. */
@@ -139,10 +82,10 @@ export class IndexedDBMemoryTool {
     const checked = parse(command, 'view');
     const max = this.limits.maxReplyChars;
     const search = searchToolOf(this);
-    return this.#order.enter(() =>
+    return this.#u.order.enter(() =>
       this.#store.run(
         'readonly',
-        (tx) => view(tx, checked, max, (entry) => this.#access.saw(entry), this.#ahead, search),
+        (tx) => view(tx, checked, max, (entry) => this.#u.access.saw(entry), this.#u.ahead, search),
         READ_STORES,
       ),
     );
@@ -185,15 +128,32 @@ export class IndexedDBMemoryTool {
 
   /** Runs a validated command; throws a MemoryToolError on refusal. */
   async execute(command: MemoryCommand, options: RunOptions = {}): Promise<string> {
+    return this.#execute(command, options, this.#u.context);
+  }
+
+  #execute(command: MemoryCommand, options: RunOptions, context: CommandContext): Promise<string> {
     const actor = options.actor ?? 'claude';
     if (command.command === 'view') return this.view(command);
     const source = options.source?.slice(0, 256);
-    const run = this.#writes.command.bind(this.#writes, actor, command.command, this.#context);
+    const run = this.#u.writes.command.bind(this.#u.writes, actor, command.command, context);
     const body: Parameters<typeof run>[0] = (tx, ctx) => runWrite(tx, command, ctx);
     if (!this.#approve || actor !== 'claude') return run(body, source);
     // The approval part is loaded by init() when `approve` is set, so this wait is one tick (./README.md, "Approval").
     const asking = { approve: this.#approve, actor, source, signal: options.signal };
     return parts.approval().then((part) => part.approvedWrite((b) => run(b, source), command, body, asking));
+  }
+
+  /**
+   * Writes `text` to the file at `path` as the app (actor `user` unless `options.actor`), making or overwriting it
+   * (also under `overwrite: false`), with `create`'s checks, limits and guards; a refusal throws a MemoryToolError.
+   */
+  async write(path: string, text: string, options: WriteOptions = {}): Promise<string> {
+    const refused = checkOptionKeys(options, ['actor', 'source', 'signal']);
+    if (refused) return refused;
+    options.signal?.throwIfAborted();
+    const command = parseMemoryCommand({ command: 'create', path, file_text: text });
+    const context = { ...this.#u.context, overwrite: true };
+    return this.#execute(command, { ...options, actor: options.actor ?? 'user' }, context);
   }
 
   /** Each line of the file at `path` with the history entry of the change that wrote it (./README.md, "Blame"). */
@@ -202,11 +162,15 @@ export class IndexedDBMemoryTool {
     return this.#inTurn(async () => (await parts.blame()).blame(this.#store, key, path));
   }
 
-  /** Every entry below `path` (default all, hidden ones too), sorted by path, for an app's tree view; not an access. */
-  async list(path?: string): Promise<MemoryEntry[]> {
+  /**
+   * The entries below `path` (default all, hidden ones too), sorted by path, for an app's tree view; not an access.
+   * `depth` 1 lists the folder's own children; `limit` caps the count, and the list's `truncated` says it cut it.
+   */
+  async list(path?: string, options: ListOptions = {}): Promise<MemoryList> {
     return this.#inTurn(async () => {
-      const { listEntries } = await parts.treeReads();
-      return this.#store.run('readonly', (tx) => listEntries(tx, path), READ_STORES);
+      const { listEntries, listBounds } = await parts.treeReads();
+      const bounds = await listBounds(options);
+      return this.#store.run('readonly', (tx) => listEntries(tx, path, bounds), READ_STORES);
     });
   }
 
@@ -237,7 +201,7 @@ export class IndexedDBMemoryTool {
     });
   }
 
-  /** The journaled changes, newest first. */
+  /** The journaled changes, newest first; a page older than `before` (the last id of the page before). */
   async history(options: HistoryOptions = {}): Promise<HistoryEntry[]> {
     return this.#inTurn(async () => {
       const { readHistory } = await parts.history();
@@ -254,18 +218,18 @@ export class IndexedDBMemoryTool {
   }
 
   /** Reverses change `id` (default the latest not undone) if it applies cleanly; journaled, so it can be undone too. */
-  async undo(id?: number): Promise<HistoryEntry> {
-    return this.#inTurn(async () => (await parts.undo()).undo(this.#actions, id));
+  async undo(id?: number, options: ActorOptions = {}): Promise<HistoryEntry> {
+    return this.#inTurn(async () => (await parts.undo()).undo(this.#u.actions, id, options));
   }
 
   /**
    * Deletes the files not read or written since `olderThan`: a Date not in the future, or an age in ms (0 or more);
-   * anything else is a TypeError and deletes nothing. Journaled, so undoable.
+   * anything else is a TypeError and deletes nothing. Journaled (actor `expire` unless told), so undoable. An abort
+   * of `signal` before it commits deletes nothing and rejects with an `AbortError`.
    */
   async expire(options: ExpireOptions): Promise<ExpireReport> {
     const now = Date.now();
-    const cutoff = expiryCutoff(options, now);
-    return this.#inTurn(async () => (await parts.expire()).expire(this.#actions, cutoff, now));
+    return this.#inTurn(async () => (await parts.expire()).expire(this.#u.actions, options, now));
   }
 
   /**
@@ -276,7 +240,7 @@ export class IndexedDBMemoryTool {
    */
   async forget(path: string): Promise<ForgetReport> {
     const key = normalizeMemoryPath(path);
-    return this.#inTurn(async () => (await parts.forget()).forget(this.#actions, key));
+    return this.#inTurn(async () => (await parts.forget()).forget(this.#u.actions, key));
   }
 
   /**
@@ -285,7 +249,17 @@ export class IndexedDBMemoryTool {
    * this is how to drop what was recorded (also by another tool on the database).
    */
   async clearHistory(): Promise<ClearHistoryReport> {
-    return this.#inTurn(async () => (await parts.forget()).clearHistory(this.#actions));
+    return this.#inTurn(async () => (await parts.forget()).clearHistory(this.#u.actions));
+  }
+
+  /**
+   * Erases the whole memory for good, in one transaction: every file, folder, history entry and search index row.
+   * Other tabs hear a `delete` and a `forget` of `/memories`. Under a sync mount the next pass pulls the remote's
+   * files back; with `remote: true` it deletes them there instead. An abort before it commits erases nothing.
+   */
+  async wipe(options: WipeOptions = {}): Promise<WipeReport> {
+    options.signal?.throwIfAborted();
+    return this.#inTurn(async () => (await parts.forget()).wipe(this.#u.actions, options));
   }
 
   /**
@@ -296,14 +270,14 @@ export class IndexedDBMemoryTool {
    */
   async compactStorage(): Promise<CompactReport> {
     return this.#inTurn(async () => {
-      await this.#access.flush();
+      await this.#u.access.flush();
       return (await parts.compact()).compactStorage(this.dbName);
     });
   }
 
   /** Writes pending access times now (they are otherwise written shortly after the views). */
   async flushAccess(): Promise<void> {
-    await this.#access.flush();
+    await this.#u.access.flush();
   }
 
   /** The memory (or the subtree `options.path`) as a `claude-memory-bundle` JSON file. */
@@ -311,14 +285,14 @@ export class IndexedDBMemoryTool {
     return this.#inTurn(async () => (await parts.bundle()).exportBundle(this.#store, options));
   }
 
-  /** Checks a bundle whole, then applies it in one transaction (or only reports, `dryRun`); one undoable change. */
-  async importBundle(input: Blob | string, options: ImportBundleOptions = {}): Promise<ImportReport> {
-    return this.#inTurn(() => importBundleAction(this.#actions, this.#context, input, options));
+  /** Checks a bundle (a Blob, text or bytes) whole, then applies it in one transaction, one undoable change. */
+  async importBundle(input: BundleInput, options: ImportBundleOptions = {}): Promise<ImportReport> {
+    return this.#inTurn(() => importBundleAction(this.#u.actions, this.#u.context, input, options));
   }
 
   /** Runs `task` in its turn: after the calls made before it, with those made after it waiting for it. */
   #inTurn<T>(task: () => Promise<T>): Promise<T> {
-    return this.#order.enter(task, () => true);
+    return this.#u.order.enter(task, () => true);
   }
 }
 

@@ -10,6 +10,7 @@ import { record } from '../history/journal.js';
 import type { RememberedTotals } from '../storage/optimistic-totals.js';
 import { StaleTotals, mayBeStale, totalsAreCurrent, wasAlone } from '../storage/optimistic-totals.js';
 import { ReadAhead, StagedReadAhead } from '../storage/read-ahead.js';
+import type { StoreName } from '../storage/schema.js';
 import type { MemoryStore, MemoryTx } from '../storage/store.js';
 import type { CallOrder } from './call-order.js';
 
@@ -114,8 +115,11 @@ export class WriteRunner {
     }, mayTrust);
   }
 
-  /** One readwrite transaction; the totals of the journal record passed to `remember` are kept once it commits. */
-  async run<T>(body: (tx: WriteTx, remember: Remember) => Promise<T>): Promise<T> {
+  /**
+   * One readwrite transaction (over `stores`, default the memory's four); the totals of the journal record passed to
+   * `remember` are kept once it commits.
+   */
+  async run<T>(body: (tx: WriteTx, remember: Remember) => Promise<T>, stores?: StoreName[]): Promise<T> {
     let remembered: (() => void) | undefined;
     this.#inFlight++;
     try {
@@ -123,6 +127,7 @@ export class WriteRunner {
         body(tx, (recorded, trusted) => {
           remembered = this.rememberLater(tx, recorded, trusted);
         }),
+        stores,
       );
       remembered?.();
       return result;

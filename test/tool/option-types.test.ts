@@ -10,10 +10,13 @@ import type {
   HistoryCommand,
   HistoryEntry,
   IndexedDBMemoryToolOptions,
+  ListOptions,
   MemoryCommandName,
   MemoryToolErrorCode,
   MemoryToolResult,
   RunOptions,
+  WipeOptions,
+  WriteOptions,
   WriteProposal,
 } from '../../src/index.js';
 import { createMemorySync } from '../../src/entries/sync.js';
@@ -73,7 +76,10 @@ describe('an explicit undefined', () => {
       approve: undefined;
     }>().toExtend<IndexedDBMemoryToolOptions>();
     expectTypeOf<{ actor: undefined; source: undefined; signal: undefined }>().toExtend<RunOptions>();
-    expectTypeOf<ExpireOptions>().toEqualTypeOf<{ olderThan: Date | number }>();
+    expectTypeOf<{ olderThan: Date; actor: undefined; source: undefined; signal: undefined }>().toExtend<ExpireOptions>();
+    expectTypeOf<{ remote: undefined; signal: undefined }>().toExtend<WipeOptions>();
+    expectTypeOf<{ depth: undefined; limit: undefined }>().toExtend<ListOptions>();
+    expectTypeOf<{ actor: undefined; source: undefined; signal: undefined }>().toExtend<WriteOptions>();
   });
 
   it('means the default at run time: overwrite on, history kept, actor claude', async () => {

@@ -1,0 +1,88 @@
+// What a tool is built from: its options checked (before the database opens), and the units they make: the limits,
+// the history bounds, the change hub, the write runner, the access times and the command context.
+
+import { ChangeHub } from '../core/change-events.js';
+import type { ResolvedLimits } from '../core/limits.js';
+import { positiveIntegers, resolveLimits } from '../core/limits.js';
+import { checkOptionKeys } from '../core/option-keys.js';
+import { writeGuards } from '../guards/write-guards.js';
+import type { ResolvedHistoryLimits } from '../history/journal.js';
+import { DEFAULT_HISTORY_LIMITS } from '../history/journal.js';
+import { ReadAhead } from '../storage/read-ahead.js';
+import type { MemoryStore } from '../storage/store.js';
+import { AccessTimes } from './access-times.js';
+import { CallOrder } from './call-order.js';
+import type { HistoryActionContext } from './history-actions.js';
+import type { ToolInternals } from './internals.js';
+import type { IndexedDBMemoryToolOptions } from './options.js';
+import type { CommandContext } from './write-runner.js';
+import { WriteRunner } from './write-runner.js';
+
+/** The keys `init()` takes: any other is a TypeError naming the nearest (a typo must not open another database). */
+const INIT_KEYS = ['dbName', 'overwrite', 'limits', 'history', 'blockSecrets', 'beforeWrite', 'approve'];
+
+/** Refuses bad options before the database is opened: unknown keys, bad limits, bad history bounds. */
+export async function checkInitOptions(options: IndexedDBMemoryToolOptions): Promise<void> {
+  await checkOptionKeys(options, INIT_KEYS);
+  resolveLimits(options.limits);
+  if (options.history !== false) positiveIntegers(DEFAULT_HISTORY_LIMITS, options.history, 'history');
+}
+
+export interface ToolUnits {
+  limits: Readonly<ResolvedLimits>;
+  history: ResolvedHistoryLimits | undefined;
+  order: CallOrder;
+  hub: ChangeHub;
+  writes: WriteRunner;
+  ahead: ReadAhead;
+  access: AccessTimes;
+  /** What the app's actions on the history run with. */
+  actions: HistoryActionContext;
+  /** What Claude's write commands run with. */
+  context: CommandContext;
+}
+
+/** The units of a tool on `store`. */
+export function toolUnits(store: MemoryStore, options: IndexedDBMemoryToolOptions): ToolUnits {
+  const limits = Object.freeze(resolveLimits(options.limits));
+  const history =
+    options.history === false ? undefined : positiveIntegers(DEFAULT_HISTORY_LIMITS, options.history, 'history');
+  const order = new CallOrder();
+  const hub = new ChangeHub(store.dbName);
+  const ahead = new ReadAhead();
+  const writes = new WriteRunner(store, order, hub, history, ahead);
+  const access = new AccessTimes(store);
+  return {
+    limits,
+    history,
+    order,
+    hub,
+    writes,
+    ahead,
+    access,
+    actions: { store, writes, hub, history, limits, access },
+    context: {
+      limits,
+      overwrite: options.overwrite ?? true,
+      ...writeGuards(options.blockSecrets !== false, options.beforeWrite),
+    },
+  };
+}
+
+/** What a feature built on the tool (sync) reaches through `internalsOf`: the units, and the tool's call order. */
+export function toolInternals(
+  store: MemoryStore,
+  units: ToolUnits,
+  inTurn: <T>(task: () => Promise<T>) => Promise<T>,
+): ToolInternals {
+  const { limits, context, history, writes, hub } = units;
+  return {
+    store,
+    limits,
+    context,
+    history,
+    write: (body) => writes.run(body),
+    publish: (changes) => hub.publish(changes),
+    inTurn,
+  };
+}
