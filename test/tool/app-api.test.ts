@@ -72,6 +72,13 @@ describe('history pages', () => {
   });
 });
 
+// `olderThan: 0` expires what was written before now: wait for the clock to pass the last write's millisecond, or a
+// fast machine writes and expires within one and nothing is old enough.
+async function clockMoves(): Promise<void> {
+  const start = Date.now();
+  while (Date.now() <= start) await new Promise((done) => setTimeout(done, 1));
+}
+
 describe('who the app writes as', () => {
   it('undo, expire and import record the actor and source they are given, and their defaults otherwise', async () => {
     const tool = await open();
@@ -80,6 +87,7 @@ describe('who the app writes as', () => {
     await tool.write('/memories/b.md', 'b');
     await tool.undo();
     await tool.importBundle(await bundleOf({ '/memories/c.md': 'c' }), { actor: 'restore', source: 'backup.json' });
+    await clockMoves();
     await tool.expire({ olderThan: 0, actor: 'cleanup', source: 'nightly' });
     const [expired, imported, undone, , undoneBy] = await tool.history();
     expect(expired).toMatchObject({ command: 'expire', actor: 'cleanup', source: 'nightly' });
@@ -87,6 +95,7 @@ describe('who the app writes as', () => {
     expect(undone).toMatchObject({ command: 'undo', actor: 'user' });
     expect(undoneBy).toMatchObject({ command: 'undo', actor: 'review-panel', source: 'tab-2' });
     await tool.write('/memories/d.md', 'd');
+    await clockMoves();
     await tool.expire({ olderThan: 0 });
     expect((await tool.history({ limit: 1 }))[0]?.actor).toBe('expire');
   });
