@@ -1,5 +1,5 @@
 // The main entry as an app sees it (test/bench/size-app.ts): a Vite app importing only `IndexedDBMemoryTool`, each file
-// it loads up front gzipped alone, Vite's preload helper among them. Issue 35 holds it to 18 KiB.
+// it loads up front gzipped alone, Vite's preload helper among them.
 
 import { beforeAll, expect, it } from 'vitest';
 import { measureAppSize } from '../bench/size-app.js';
@@ -23,8 +23,11 @@ it('counts every file the page loads before the app runs, and leaves the parts l
   expect(upFrontGzipped).toBe(upFront.reduce((sum, file) => sum + file.gzipped, 0));
 });
 
-// Known gap (23 KiB on this source): marked `fails` so the suite stays green; it fails once the figure is met, and
-// is then to become a plain `it`.
-it.fails('loads at most 18 KiB gzipped up front', () => {
-  expect(measured().upFrontGzipped).toBeLessThanOrEqual(18 * 1024);
+// Issue 35's goal is 18 KiB (16 KiB the direction), not met: about 23.3 KiB in 8 files today, as the measured app's
+// top-level await keeps Rolldown from merging shared chunks (21.4 KiB in 3 files without it). Until it is met, this
+// bound keeps the figure from growing unnoticed; lower it with each gain.
+const BUDGET_KIB = 24;
+
+it(`loads at most ${BUDGET_KIB} KiB gzipped up front`, () => {
+  expect(measured().upFrontGzipped).toBeLessThanOrEqual(BUDGET_KIB * 1024);
 });
