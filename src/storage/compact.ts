@@ -6,7 +6,8 @@ import { wrap } from 'idb';
 import type { IDBPTransaction } from 'idb';
 import { MemoryToolError } from '../core/errors.js';
 import { reply } from '../core/replies.js';
-import { DB_VERSION, unpackTotals, upgradeMemoryDb } from './schema.js';
+import { DB_VERSION, unpackTotals } from './schema.js';
+import { upgradeMemoryDb } from './upgrade.js';
 import type { EntryRecord, JournalRecord, MemoryDb, MemorySchema, StoreName, SyncRecord } from './schema.js';
 import { databaseExists, deleteRaw, openRaw, settled } from './raw-idb.js';
 

@@ -5,7 +5,8 @@ import type { IDBPTransaction } from 'idb';
 import { MemoryToolError, isMemoryToolError } from '../core/errors.js';
 import { reply } from '../core/replies.js';
 import { settleCompaction } from './compact.js';
-import { DB_VERSION, upgradeMemoryDb } from './schema.js';
+import { DB_VERSION } from './schema.js';
+import { upgradeMemoryDb } from './upgrade.js';
 import { withStorageLock } from './storage-lock.js';
 import type { MemoryDb, MemorySchema, StoreName } from './schema.js';
 

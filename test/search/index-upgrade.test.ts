@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openDB } from 'idb';
-import { upgradeMemoryDb, totalsRecord } from '../../src/storage/schema.js';
+import { totalsRecord } from '../../src/storage/schema.js';
+import { upgradeMemoryDb } from '../../src/storage/upgrade.js';
 import type { MemorySchema } from '../../src/storage/schema.js';
 import { freshDbName, toolsClosedAfterEach } from '../helpers/fresh-tool.js';
 import { INDEX_FORMAT } from '../../src/search/index-stores.js';

@@ -4,7 +4,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../src/storage/store.js';
-import { DB_VERSION, upgradeMemoryDb } from '../../src/storage/schema.js';
+import { DB_VERSION } from '../../src/storage/schema.js';
+import { upgradeMemoryDb } from '../../src/storage/upgrade.js';
 import { wrap } from 'idb';
 import type { IDBPTransaction } from 'idb';
 import type { MemoryDb, MemorySchema, StoreName } from '../../src/storage/schema.js';

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { openDB } from 'idb';
 import { IndexedDBMemoryTool } from '../../src/index.js';
-import { DB_VERSION, upgradeMemoryDb } from '../../src/storage/schema.js';
+import { DB_VERSION } from '../../src/storage/schema.js';
+import { upgradeMemoryDb } from '../../src/storage/upgrade.js';
 import { readTotals } from '../../src/storage/optimistic-totals.js';
 import type { MemorySchema } from '../../src/storage/schema.js';
 import { freshDbName } from '../helpers/fresh-tool.js';
