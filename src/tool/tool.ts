@@ -177,9 +177,7 @@ export class IndexedDBMemoryTool {
   /**
    * Finds files by their words: ranked hits with their matching lines, numbered as `view` numbers them. Case and
    * accents do not matter, `"a phrase"` matches its words in order, and a bad query is refused (`invalid_input`).
-   *
-   * @example
-   * const { hits, total } = await tool.search('green tea', { path: '/memories/prefs', limit: 5 });
+   * @example const { hits, total } = await tool.search('green tea', { path: '/memories/prefs', limit: 5 });
    */
   async search(query: string, options: SearchOptions = {}): Promise<SearchResult> {
     return this.#inTurn(async () => (await parts.search()).search(this.#store, query, options));
