@@ -3,7 +3,8 @@
 // part loaded on first use.
 
 import { compactDatabase } from '../storage/compact-run.js';
-import { BLOCKED_WAIT_MS, toMemoryError } from '../storage/store.js';
+import { BLOCKED_WAIT_MS } from '../storage/store.js';
+import { toMemoryError } from '../storage/store-errors.js';
 import type { CompactReport } from './options.js';
 
 /** Moves every file, history entry and sync baseline of `dbName` to a fresh database of that name. */

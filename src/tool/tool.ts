@@ -12,7 +12,8 @@ import { ERROR_PREFIX } from '../core/replies.js';
 import type { ChangeDetail, HistoryEntry, HistoryOptions } from '../history/read-history.js';
 import type { SearchOptions, SearchResult } from '../search/types.js';
 import { searchToolOf } from './search-offer.js';
-import { MemoryStore, READ_STORES, toMemoryError } from '../storage/store.js';
+import { MemoryStore, READ_STORES } from '../storage/store.js';
+import { toMemoryError } from '../storage/store-errors.js';
 import type { MemoryEntry, MemoryList } from '../storage/tree-reads.js';
 import { registerInternals } from './internals.js';
 import { parts, preloadParts } from './lazy-parts.js';
@@ -28,7 +29,6 @@ import type { BlameLine } from './blame-action.js';
 
 /**
  * Claude's memory tool (`memory_20250818`) with the `/memories` tree kept in IndexedDB.
- *
  * @example
  * const tool = await IndexedDBMemoryTool.init({ dbName: 'my-app-memory' });
  * await client.beta.messages.toolRunner({ model, max_tokens, messages, tools: [memoryTool(tool)] });

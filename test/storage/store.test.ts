@@ -4,7 +4,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDB, unwrap } from 'idb';
 import { IndexedDBMemoryTool, isMemoryToolError } from '../../src/index.js';
-import { MemoryStore, toMemoryError } from '../../src/storage/store.js';
+import { MemoryStore } from '../../src/storage/store.js';
+import { toMemoryError } from '../../src/storage/store-errors.js';
 import { DB_VERSION } from '../../src/storage/schema.js';
 import { upgradeMemoryDb } from '../../src/storage/upgrade.js';
 import type { MemorySchema } from '../../src/storage/schema.js';
