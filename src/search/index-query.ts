@@ -59,7 +59,7 @@ export async function indexSearch(
     }
   });
   // Only the files holding some clause are ranked; the memory's statistics come with the cached live files.
-  const files = [...counts].map(([file, list]) => ({ path: file.path, size: file.size, counts: list }));
+  const files = [...counts].map(([{ path, size, listed }, list]) => ({ path, size, counts: list, listed }));
   const byPath = new Map([...counts.keys()].map((file) => [file.path, file]));
   // Only the hits shown are read, for their lines.
   const textOfPath = async (path: string): Promise<{ text: string; tokens: Token[] }> => {
