@@ -39,11 +39,11 @@ export const fileStats = (files: ReadonlyArray<{ size: number }>): FileStats => 
  * The ranked hits in `scope` of `parsed` over `files` (every file holding some clause; files holding none may be
  * left out when `every` gives the statistics of the whole memory): `textOf` gives a hit's text and words for its lines.
  */
-export async function rankFiles(
-  files: readonly FileCounts[],
+export async function rankFiles<F extends FileCounts>(
+  files: readonly F[],
   parsed: ParsedQuery,
   scope: string,
-  textOf: (path: string) => Promise<{ text: string; tokens: readonly Token[] }>,
+  textOf: (file: F) => Promise<{ text: string; tokens: readonly Token[] }>,
   every: FileStats = fileStats(files),
 ): Promise<SearchResult> {
   const { clauses, limit } = parsed;
@@ -51,7 +51,7 @@ export async function rankFiles(
   const idf = clauses.map((_, i) =>
     inverseFrequency(count, files.filter((file) => (file.counts[i] ?? 0) > 0).length),
   );
-  const ranked = new TopHits<Omit<SearchHit, 'lines'>>(limit);
+  const ranked = new TopHits<Omit<SearchHit, 'lines'> & { file: F }>(limit);
   for (const file of files) {
     if (!isWithin(file.path, scope) || !(file.listed ?? isListed(file.path))) continue;
     let matched = 0;
@@ -61,12 +61,12 @@ export async function rankFiles(
       matched++;
       score += clauseScore(count, idf[i] ?? 0, file.size, meanSize);
     });
-    if (matched > 0) ranked.add({ path: file.path, score, matched });
+    if (matched > 0) ranked.add({ path: file.path, score, matched, file });
   }
   const hits = await Promise.all(
-    ranked.best.map(async (hit) => {
-      const { text, tokens } = await textOf(hit.path);
-      return { ...hit, lines: matchedLines(text, tokens, clauses) };
+    ranked.best.map(async ({ path, score, matched, file }) => {
+      const { text, tokens } = await textOf(file);
+      return { path, score, matched, lines: matchedLines(text, tokens, clauses) };
     }),
   );
   return { hits, total: ranked.seen, clauses: clauses.length };
@@ -88,5 +88,5 @@ export async function scanSearch(
     read.set(entry.path, { text, tokens });
     return { path: entry.path, size: entry.size, counts: parsed.clauses.map((clause) => countClause(tokens, clause)) };
   });
-  return rankFiles(files, parsed, scope, (path) => Promise.resolve(read.get(path) ?? { text: '', tokens: [] }));
+  return rankFiles(files, parsed, scope, (file) => Promise.resolve(read.get(file.path) ?? { text: '', tokens: [] }));
 }
