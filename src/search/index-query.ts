@@ -59,15 +59,19 @@ export async function indexSearch(
     }
   });
   // Only the files holding some clause are ranked; the memory's statistics come with the cached live files.
-  const files = [...counts].map(([file, list]) => ({ path: file.path, size: file.size, counts: list }));
-  const byPath = new Map([...counts.keys()].map((file) => [file.path, file]));
-  // Only the hits shown are read, for their lines.
-  const textOfPath = async (path: string): Promise<{ text: string; tokens: Token[] }> => {
-    const file = byPath.get(path);
-    const text = (file?.bodyId === undefined ? undefined : await getRecord(tx, 'bodies', file.bodyId)) ?? '';
+  const files = [...counts].map(([{ path, size, listed, bodyId }, list]) => ({
+    path,
+    size,
+    counts: list,
+    listed,
+    bodyId,
+  }));
+  // Only the hits shown are read, for their lines (found by the ranked file itself: no map of every hit's path).
+  const textOf = async ({ bodyId }: { bodyId: number | undefined }): Promise<{ text: string; tokens: Token[] }> => {
+    const text = (bodyId === undefined ? undefined : await getRecord(tx, 'bodies', bodyId)) ?? '';
     return { text, tokens: tokenizer.tokens(text) };
   };
-  return rankFiles(files, parsed, scope, textOfPath, live.stats);
+  return rankFiles(files, parsed, scope, textOf, live.stats);
 }
 
 /** How often each live file holding `clause` holds it. */

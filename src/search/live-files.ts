@@ -2,7 +2,7 @@
 // stamp every write changes (./README.md, "Live files").
 
 import type { MemoryTx } from '../storage/store.js';
-import { fileStats } from './scan-search.js';
+import { fileStats, isListed } from './scan-search.js';
 import type { FileStats } from './scan-search.js';
 
 /** A file as ranking sees it before counting: its path and UTF-8 size. */
@@ -10,6 +10,8 @@ export interface LiveFile {
   path: string;
   size: number;
   bodyId: number | undefined;
+  /** Whether `view` lists it (no dot-name below /memories): worked out once here, not per file per query. */
+  listed: boolean;
 }
 
 /** Every file of the memory, and which of them name each body. */
@@ -47,7 +49,7 @@ export class LiveFileCache {
     const byBody = new Map<number, LiveFile[]>();
     for (const entry of entries) {
       if (entry.kind !== 'file') continue;
-      const file = { path: entry.path, size: entry.size, bodyId: entry.bodyId };
+      const file = { path: entry.path, size: entry.size, bodyId: entry.bodyId, listed: isListed(entry.path) };
       files.push(file);
       if (entry.bodyId === undefined) continue;
       const same = byBody.get(entry.bodyId);

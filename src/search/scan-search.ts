@@ -5,8 +5,9 @@ import { readBody } from '../storage/entries.js';
 import type { EntryRecord } from '../storage/schema.js';
 import type { MemoryTx } from '../storage/store.js';
 import { matchedLines } from './lines.js';
-import { byRank, clauseScore, countClause, inverseFrequency } from './matching.js';
+import { clauseScore, countClause, inverseFrequency } from './matching.js';
 import type { ParsedQuery } from './query.js';
+import { TopHits } from './top-hits.js';
 import type { Token, Tokenizer } from './tokens.js';
 import type { SearchHit, SearchResult } from './types.js';
 
@@ -15,6 +16,8 @@ export interface FileCounts {
   path: string;
   size: number;
   counts: number[];
+  /** Whether `view` lists it ({@link isListed}), where the caller knows already (cached with the live files). */
+  listed?: boolean;
 }
 
 /** Whether Claude's `view` would list `key` (no dot-name or `node_modules` below `/memories`). */
@@ -36,11 +39,11 @@ export const fileStats = (files: ReadonlyArray<{ size: number }>): FileStats => 
  * The ranked hits in `scope` of `parsed` over `files` (every file holding some clause; files holding none may be
  * left out when `every` gives the statistics of the whole memory): `textOf` gives a hit's text and words for its lines.
  */
-export async function rankFiles(
-  files: readonly FileCounts[],
+export async function rankFiles<F extends FileCounts>(
+  files: readonly F[],
   parsed: ParsedQuery,
   scope: string,
-  textOf: (path: string) => Promise<{ text: string; tokens: readonly Token[] }>,
+  textOf: (file: F) => Promise<{ text: string; tokens: readonly Token[] }>,
   every: FileStats = fileStats(files),
 ): Promise<SearchResult> {
   const { clauses, limit } = parsed;
@@ -48,9 +51,9 @@ export async function rankFiles(
   const idf = clauses.map((_, i) =>
     inverseFrequency(count, files.filter((file) => (file.counts[i] ?? 0) > 0).length),
   );
-  const ranked: Array<Omit<SearchHit, 'lines'>> = [];
+  const ranked = new TopHits<Omit<SearchHit, 'lines'> & { file: F }>(limit);
   for (const file of files) {
-    if (!isWithin(file.path, scope) || !isListed(file.path)) continue;
+    if (!isWithin(file.path, scope) || !(file.listed ?? isListed(file.path))) continue;
     let matched = 0;
     let score = 0;
     file.counts.forEach((count, i) => {
@@ -58,17 +61,15 @@ export async function rankFiles(
       matched++;
       score += clauseScore(count, idf[i] ?? 0, file.size, meanSize);
     });
-    if (matched > 0) ranked.push({ path: file.path, score, matched });
+    if (matched > 0) ranked.add({ path: file.path, score, matched, file });
   }
-  ranked.sort(byRank);
-  const top = ranked.slice(0, limit);
   const hits = await Promise.all(
-    top.map(async (hit) => {
-      const { text, tokens } = await textOf(hit.path);
-      return { ...hit, lines: matchedLines(text, tokens, clauses) };
+    ranked.best.map(async ({ path, score, matched, file }) => {
+      const { text, tokens } = await textOf(file);
+      return { path, score, matched, lines: matchedLines(text, tokens, clauses) };
     }),
   );
-  return { hits, total: ranked.length, clauses: clauses.length };
+  return { hits, total: ranked.seen, clauses: clauses.length };
 }
 
 /** Searches by reading and cutting every file's text in one read-only transaction. */
@@ -87,5 +88,5 @@ export async function scanSearch(
     read.set(entry.path, { text, tokens });
     return { path: entry.path, size: entry.size, counts: parsed.clauses.map((clause) => countClause(tokens, clause)) };
   });
-  return rankFiles(files, parsed, scope, (path) => Promise.resolve(read.get(path) ?? { text: '', tokens: [] }));
+  return rankFiles(files, parsed, scope, (file) => Promise.resolve(read.get(file.path) ?? { text: '', tokens: [] }));
 }
