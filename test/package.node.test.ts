@@ -80,9 +80,14 @@ describe('package.json', () => {
 });
 
 describe('the tarball', () => {
-  it('is the version the README pins, with the changelog, the licence and every export\'s files', () => {
-    expect(pkg.version).toBe('0.2.0');
-    expect(readFileSync(join(root, 'README.md'), 'utf8')).toContain('idb-memory-tool@0.2');
+  it('is the version the README pins and the changelog releases, with the changelog, the licence and every export\'s files', () => {
+    const [major, minor] = pkg.version.split('.');
+    const pins = [...readFileSync(join(root, 'README.md'), 'utf8').matchAll(/idb-memory-tool@(\d+\.\d+)/gu)];
+    expect(pins.length).toBeGreaterThan(0);
+    for (const [, pinned] of pins) expect(pinned).toBe(`${major}.${minor}`);
+    // The newest release heading is this version: nothing published is left under Unreleased alone.
+    const releases = [...readFileSync(join(root, 'CHANGELOG.md'), 'utf8').matchAll(/^## \[?(\d+\.\d+\.\d+)\]?/gmu)];
+    expect(releases[0]?.[1]).toBe(pkg.version);
     for (const file of ['README.md', 'CHANGELOG.md', 'LICENSE', 'package.json']) expect(packed, file).toContain(file);
     for (const [entry, target] of Object.entries(pkg.exports)) {
       for (const file of typeof target === 'string' ? [target] : Object.values(target)) {
