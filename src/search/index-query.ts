@@ -4,21 +4,17 @@
 import type { MemoryTx } from '../storage/store.js';
 import { getRecord } from '../storage/store.js';
 import { readState, termPositions } from './index-drain.js';
-import { BUCKET_ROWS, bucketOf, bucketRange, unpackBucket } from './delta-buckets.js';
-import { deltaRange, mainKey, prefixRange } from './index-stores.js';
 import type { LiveFile, LiveFileCache } from './live-files.js';
-import { RunWriter, countOf, countPhrase, decodeRun, positionsOf } from './postings.js';
-import type { Postings } from './postings.js';
+import { RunWriter, countOf, countPhrase, decodeRun, positionsOf, scanRun } from './postings.js';
+import type { Posting } from './postings.js';
 import type { Clause, ParsedQuery } from './query.js';
 import { rankFiles } from './scan-search.js';
 import type { Token, Tokenizer } from './tokens.js';
+import { decodeTerm, termRuns } from './term-runs.js';
+import type { Overlay, TermRuns } from './term-runs.js';
 import type { SearchResult } from './types.js';
-import { SEARCH_LIMITS } from './types.js';
 
 type ReadTx = MemoryTx<'readonly'>;
-
-/** Postings of the bodies above the watermark, cut in the query's own transaction: term → body id → posting. */
-type Overlay = Map<string, Postings>;
 
 /**
  * Answers `parsed` from the index in `tx`, or undefined when the index cannot (another tokenizer's, or more than
@@ -82,88 +78,49 @@ async function clauseCounts(
   byBody: ReadonlyMap<number, LiveFile[]>,
 ): Promise<Map<LiveFile, number>> {
   const { terms, prefix } = clause;
-  const lists = await Promise.all(
-    terms.map((term, j) => termPostings(tx, term, prefix && j === terms.length - 1, terms.length > 1, overlay)),
+  const sources = await Promise.all(
+    terms.map((term, j) => termRuns(tx, term, prefix && j === terms.length - 1, terms.length > 1, overlay)),
   );
   const found = new Map<LiveFile, number>();
-  const [first, ...rest] = lists;
-  if (!first) return found;
-  // A phrase: the bodies holding every word, then its words in order counted from their positions.
-  for (const [id, posting] of first) {
-    const files = byBody.get(id);
-    if (!files) continue;
-    let count: number;
-    if (rest.length === 0) count = countOf(posting);
-    else {
-      const others = rest.map((list) => list.get(id));
-      if (!others.every((other) => other !== undefined)) continue;
-      count = countPhrase([positionsOf(posting), ...others.map((other) => (other ? positionsOf(other) : []))]);
+  const [only] = sources;
+  if (!only) return found;
+  if (sources.length === 1) {
+    for (const [id, posting] of decodeTerm(only)) {
+      const count = countOf(posting);
+      if (count > 0) for (const file of byBody.get(id) ?? []) found.set(file, count);
     }
-    if (count > 0) for (const file of files) found.set(file, count);
+    return found;
+  }
+  for (const [id, postings] of phraseBodies(sources, byBody)) {
+    const count = countPhrase(postings.map((posting) => (posting ? positionsOf(posting) : [])));
+    if (count > 0) for (const file of byBody.get(id) ?? []) found.set(file, count);
   }
   return found;
 }
 
 /**
- * One word's postings (or, `prefix`, those of the first words starting with it), from main, delta and overlay;
- * `positions` false: the main record of counts alone (the delta's runs carry positions anyway).
+ * The live bodies holding every word of a phrase, each with its words' postings in the phrase's order: the rarest
+ * word's runs walked first, then each other word's only for the bodies still kept (no map of a common word's bodies).
  */
-async function termPostings(
-  tx: ReadTx,
-  term: string,
-  prefix: boolean,
-  positions: boolean,
-  overlay: Overlay,
-): Promise<Postings> {
-  const main = tx.objectStore('searchTerms');
-  const delta = tx.objectStore('searchDelta');
-  if (!prefix) {
-    const [packed, runs, buckets] = await Promise.all([
-      main.get(mainKey(term, positions)),
-      delta.getAll(deltaRange(term)),
-      delta.getAll(bucketRange(bucketOf(term))),
-    ]);
-    const postings = decodeRun(packed);
-    for (const run of runs) decodeRun(run, postings);
-    for (const row of buckets) for (const [, run] of unpackBucket(row, (word) => word === term)) decodeRun(run, postings);
-    for (const [id, posting] of overlay.get(term) ?? []) postings.set(id, posting);
-    return postings;
+function phraseBodies(sources: readonly TermRuns[], byBody: ReadonlyMap<number, unknown>): Map<number, Posting[]> {
+  const order = sources.map((_, j) => j).sort((a, b) => (sources[a]?.bytes ?? 0) - (sources[b]?.bytes ?? 0));
+  let kept: Map<number, Posting[]> | undefined;
+  for (const j of order) {
+    const source = sources[j];
+    if (!source) continue;
+    const held = kept;
+    const next = new Map<number, Posting[]>();
+    const wanted = held ? (id: number) => held.has(id) : (id: number) => byBody.has(id);
+    const take = (id: number, posting: Posting): void => {
+      let list = next.get(id);
+      if (!list) next.set(id, (list = held?.get(id) ?? []));
+      const had = list[j];
+      list[j] = had ? { ...posting, more: had } : posting;
+    };
+    for (const run of source.runs) scanRun(run, wanted, take);
+    for (const [id, posting] of source.extra) if (wanted(id)) take(id, posting);
+    kept = next;
+    if (kept.size === 0) break;
   }
-  const most = SEARCH_LIMITS.maxPrefixTerms;
-  const range = prefixRange(mainKey(term, positions));
-  const deltaKeys = IDBKeyRange.bound([term], [term + '\uffff'.repeat(65), Infinity]);
-  const [mainTerms, mainLists, keys, runs, buckets] = await Promise.all([
-    main.getAllKeys(range, most),
-    main.getAll(range, most),
-    delta.getAllKeys(deltaKeys),
-    delta.getAll(deltaKeys),
-    // A word's bucket is a hash of it: a prefix's words may be in any (there are none once the delta is merged).
-    delta.getAll(BUCKET_ROWS()),
-  ]);
-  const bucketed = buckets.flatMap((row) => unpackBucket(row, (word) => word.startsWith(term)));
-  const mainWords = positions ? mainTerms.map((key) => key.slice(1)) : mainTerms;
-  const words = new Set(mainWords);
-  for (const [word] of keys) words.add(word);
-  for (const [word] of bucketed) words.add(word);
-  for (const word of overlay.keys()) if (word.startsWith(term)) words.add(word);
-  const kept = new Set([...words].filter((word) => word.startsWith(term)).sort(byCodeUnit).slice(0, most));
-  const postings: Postings = new Map();
-  // A body holding several of the words gets their postings chained (./postings.ts): counts add, positions merge.
-  mainWords.forEach((word, i) => {
-    if (kept.has(word)) decodeRun(mainLists[i], postings);
-  });
-  keys.forEach(([word], i) => {
-    if (kept.has(word)) decodeRun(runs[i], postings);
-  });
-  for (const [word, run] of bucketed) if (kept.has(word)) decodeRun(run, postings);
-  for (const [word, list] of overlay) {
-    if (!kept.has(word)) continue;
-    for (const [id, posting] of list) {
-      const had = postings.get(id);
-      postings.set(id, had ? { ...posting, more: had } : posting);
-    }
-  }
-  return postings;
+  return kept ?? new Map();
 }
-
-const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { termPositions } from '../../src/search/index-drain.js';
 import { countClause } from '../../src/search/matching.js';
-import { RunWriter, countOf, countPhrase, decodeRun, encodeRun, positionsOf } from '../../src/search/postings.js';
+import { RunWriter, countOf, countPhrase, decodeRun, encodeRun, positionsOf, scanRun } from '../../src/search/postings.js';
 import type { Clause } from '../../src/search/query.js';
 import { defaultTokenizer, pairsTokenizer } from '../../src/search/tokens.js';
 import type { Tokenizer } from '../../src/search/tokens.js';
@@ -42,6 +42,22 @@ describe('phrases counted from stored word positions', () => {
     expect(positionsOf(postings.get(2 ** 31) ?? none)).toEqual([2 ** 28]);
     // Re-encoded (as a merge does) in any order: the same bytes.
     expect([...encodeRun(new Map([...postings].reverse()))]).toEqual([...run.done()]);
+  });
+
+  it('walks a run handing over only the wanted bodies, with the positions a full decode gives them', () => {
+    const run = new RunWriter();
+    run.add(3, [0, 1, 200, 70_000]);
+    run.add(130, [5, 9]);
+    run.add(131, []);
+    run.add(2 ** 31, [2 ** 28]);
+    const packed = run.done();
+    const seen: Array<[number, number, number[]]> = [];
+    scanRun(packed, (id) => id !== 3 && id !== 131, (id, posting) => seen.push([id, posting.count, positionsOf(posting)]));
+    expect(seen).toEqual([
+      [130, 2, [5, 9]],
+      [2 ** 31, 1, [2 ** 28]],
+    ]);
+    scanRun('an older format', () => true, () => expect.unreachable());
   });
 
   it('counts repeated words without overlap, as the words do: "of of" in "of of of"', () => {
