@@ -18,7 +18,7 @@ type ReadTx = MemoryTx<'readonly'>;
 
 /**
  * Answers `parsed` from the index in `tx`, or undefined when the index cannot (another tokenizer's, or more than
- * `backlog` bodies not indexed yet): the caller then reads the files.
+ * `backlog` bodies not indexed yet): the caller then reads the files. `seen` hears how many bodies are not indexed.
  */
 export async function indexSearch(
   tx: ReadTx,
@@ -27,12 +27,18 @@ export async function indexSearch(
   tokenizer: Tokenizer,
   cache: LiveFileCache,
   backlog: number,
+  seen: (pending: number) => void = () => undefined,
 ): Promise<SearchResult | undefined> {
   const { state, fresh } = await readState(tx, tokenizer);
-  if (fresh) return undefined;
+  if (fresh) {
+    // Never in step: every body is to index again (a few drained by the next search, many in the background).
+    seen(Math.max(1, await tx.objectStore('bodies').count()));
+    return undefined;
+  }
   const above = IDBKeyRange.lowerBound(state.indexedThrough, true);
   const bodies = tx.objectStore('bodies');
   const [live, pending] = await Promise.all([cache.read(tx), bodies.count(above)]);
+  seen(pending);
   if (pending > backlog) return undefined;
   const overlay: Overlay = new Map();
   if (pending > 0) {
