@@ -2,14 +2,13 @@
 // the live files, phrases counted from their words' positions, then ranked as scanSearch ranks (./README.md, "Queries").
 
 import type { MemoryTx } from '../storage/store.js';
-import { getRecord } from '../storage/store.js';
 import { readState, termPositions } from './index-drain.js';
 import type { LiveFile, LiveFileCache } from './live-files.js';
 import { RunWriter, countOf, countPhrase, decodeRun, positionsOf, scanRun } from './postings.js';
 import type { Posting } from './postings.js';
 import type { Clause, ParsedQuery } from './query.js';
 import { rankFiles } from './scan-search.js';
-import type { Token, Tokenizer } from './tokens.js';
+import type { Tokenizer } from './tokens.js';
 import { decodeTerm, termRuns } from './term-runs.js';
 import type { Overlay, TermRuns } from './term-runs.js';
 import type { SearchResult } from './types.js';
@@ -69,11 +68,32 @@ export async function indexSearch(
     bodyId,
   }));
   // Only the hits shown are read, for their lines (found by the ranked file itself: no map of every hit's path).
-  const textOf = async ({ bodyId }: { bodyId: number | undefined }): Promise<{ text: string; tokens: Token[] }> => {
-    const text = (bodyId === undefined ? undefined : await getRecord(tx, 'bodies', bodyId)) ?? '';
-    return { text, tokens: tokenizer.tokens(text) };
+  const textsOf = async (shown: ReadonlyArray<{ bodyId: number | undefined }>) => {
+    const texts = await bodyTexts(tx, shown.map((file) => file.bodyId));
+    return texts.map((text) => ({ text, tokens: tokenizer.tokens(text) }));
   };
-  return rankFiles(files, parsed, scope, textOf, live.stats);
+  return rankFiles(files, parsed, scope, textsOf, live.stats);
+}
+
+/**
+ * The texts of bodies `ids` in as few requests as may be: one `getAll` over their span when the ids are dense (files
+ * written together), else a `get` each, all issued at once.
+ */
+async function bodyTexts(tx: ReadTx, ids: ReadonlyArray<number | undefined>): Promise<string[]> {
+  const known = ids.filter((id): id is number => id !== undefined);
+  if (known.length === 0) return ids.map(() => '');
+  const low = Math.min(...known);
+  const high = Math.max(...known);
+  const bodies = tx.objectStore('bodies');
+  if (known.length > 1 && high - low < 2 * known.length) {
+    const range = IDBKeyRange.bound(low, high);
+    const [keys, values] = await Promise.all([bodies.getAllKeys(range), bodies.getAll(range)]);
+    const byId = new Map(keys.map((key, i) => [key, values[i] ?? ''] as const));
+    return ids.map((id) => (id === undefined ? '' : byId.get(id) ?? ''));
+  }
+  const texts = await Promise.all(known.map((id) => bodies.get(id)));
+  const byId = new Map(known.map((id, i) => [id, texts[i] ?? ''] as const));
+  return ids.map((id) => (id === undefined ? '' : byId.get(id) ?? ''));
 }
 
 /** How often each live file holding `clause` holds it. */
