@@ -4,12 +4,12 @@
 import type { MemoryTx } from '../storage/store.js';
 import { readState, termPositions } from './index-drain.js';
 import type { LiveFile, LiveFileCache } from './live-files.js';
-import { RunWriter, countOf, countPhrase, decodeRun, positionsOf, scanRun } from './postings.js';
+import { RunWriter, countOf, countPhrase, decodeRun, positionsOf, scanCounts, scanRun } from './postings.js';
 import type { Posting } from './postings.js';
 import type { Clause, ParsedQuery } from './query.js';
 import { rankFiles } from './scan-search.js';
 import type { Tokenizer } from './tokens.js';
-import { decodeTerm, termRuns } from './term-runs.js';
+import { termRuns } from './term-runs.js';
 import type { Overlay, TermRuns } from './term-runs.js';
 import type { SearchResult } from './types.js';
 
@@ -111,10 +111,13 @@ async function clauseCounts(
   const [only] = sources;
   if (!only) return found;
   if (sources.length === 1) {
-    for (const [id, posting] of decodeTerm(only)) {
-      const count = countOf(posting);
-      if (count > 0) for (const file of byBody.get(id) ?? []) found.set(file, count);
-    }
+    // A body in several runs (a prefix's words) has their counts added.
+    const take = (id: number, count: number): void => {
+      const files = byBody.get(id);
+      if (files && count > 0) for (const file of files) found.set(file, (found.get(file) ?? 0) + count);
+    };
+    for (const run of only.runs) scanCounts(run, take);
+    for (const [id, posting] of only.extra) take(id, countOf(posting));
     return found;
   }
   for (const [id, postings] of phraseBodies(sources, byBody)) {

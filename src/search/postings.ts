@@ -153,6 +153,20 @@ export function scanRun(packed: unknown, wanted: (id: number) => boolean, take: 
   }
 }
 
+/** Walks a stored run handing `take` each body's id and count; positions skipped, nothing allocated (a word query). */
+export function scanCounts(packed: unknown, take: (id: number, count: number) => void): void {
+  if (!(packed instanceof Uint8Array)) return;
+  const reader = new VarintReader(packed);
+  let id = 0;
+  while (reader.at < packed.length) {
+    id += reader.next();
+    const count = reader.next();
+    const length = reader.next();
+    reader.at += length;
+    take(id, count);
+  }
+}
+
 /** Packs `postings` (any order) as one run; `positions` false: their counts alone (each positions' length 0). */
 export function encodeRun(postings: Postings, positions = true): Uint8Array {
   const writer = new RunWriter();

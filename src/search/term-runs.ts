@@ -4,7 +4,6 @@
 import type { MemoryTx } from '../storage/store.js';
 import { BUCKET_ROWS, bucketOf, bucketRange, unpackBucket } from './delta-buckets.js';
 import { deltaRange, mainKey, prefixRange } from './index-stores.js';
-import { decodeRun } from './postings.js';
 import type { Posting, Postings } from './postings.js';
 import { SEARCH_LIMITS } from './types.js';
 
@@ -17,17 +16,6 @@ export interface TermRuns {
   extra: Array<[number, Posting]>;
   /** The runs' byte length: a phrase walks its rarest word first. */
   bytes: number;
-}
-
-/** `source` decoded whole: body id → posting. */
-export function decodeTerm({ runs, extra }: TermRuns): Postings {
-  const postings: Postings = new Map();
-  for (const run of runs) decodeRun(run, postings);
-  for (const [id, posting] of extra) {
-    const had = postings.get(id);
-    postings.set(id, had ? { ...posting, more: had } : posting);
-  }
-  return postings;
 }
 
 /**

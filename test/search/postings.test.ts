@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { termPositions } from '../../src/search/index-drain.js';
 import { countClause } from '../../src/search/matching.js';
-import { RunWriter, countOf, countPhrase, decodeRun, encodeRun, positionsOf, scanRun } from '../../src/search/postings.js';
+import { RunWriter, countOf, countPhrase, decodeRun, encodeRun, positionsOf, scanCounts, scanRun } from '../../src/search/postings.js';
 import type { Clause } from '../../src/search/query.js';
 import { defaultTokenizer, pairsTokenizer } from '../../src/search/tokens.js';
 import type { Tokenizer } from '../../src/search/tokens.js';
@@ -58,6 +58,9 @@ describe('phrases counted from stored word positions', () => {
       [2 ** 31, 1, [2 ** 28]],
     ]);
     scanRun('an older format', () => true, () => expect.unreachable());
+    const counts: Array<[number, number]> = [];
+    scanCounts(packed, (id, count) => counts.push([id, count]));
+    expect(counts).toEqual([[3, 4], [130, 2], [131, 0], [2 ** 31, 1]]);
   });
 
   it('counts repeated words without overlap, as the words do: "of of" in "of of of"', () => {
