@@ -4,7 +4,7 @@
 import type { MemoryTx } from '../storage/store.js';
 import { readState, termPositions } from './index-drain.js';
 import type { LiveFile, LiveFileCache } from './live-files.js';
-import { RunWriter, countOf, countPhrase, decodeRun, positionsOf, scanCounts, scanRun } from './postings.js';
+import { RunWriter, countOf, countPhraseIn, decodeRun, scanCounts, scanRun } from './postings.js';
 import type { Posting } from './postings.js';
 import type { Clause, ParsedQuery } from './query.js';
 import { rankFiles } from './scan-search.js';
@@ -120,8 +120,9 @@ async function clauseCounts(
     for (const [id, posting] of only.extra) take(id, countOf(posting));
     return found;
   }
+  const scratch: number[][] = [];
   for (const [id, postings] of phraseBodies(sources, byBody)) {
-    const count = countPhrase(postings.map((posting) => (posting ? positionsOf(posting) : [])));
+    const count = countPhraseIn(postings, scratch);
     if (count > 0) for (const file of byBody.get(id) ?? []) found.set(file, count);
   }
   return found;

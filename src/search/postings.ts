@@ -222,3 +222,48 @@ export function countPhrase(positions: ReadonlyArray<readonly number[]>): number
   }
   return count;
 }
+
+/**
+ * `countPhrase` over one body's postings of the phrase's words (in its order), without a set or array a body: the
+ * positions are decoded into `scratch` (kept by the caller across bodies) and walked with a pointer a word.
+ */
+export function countPhraseIn(postings: ReadonlyArray<Posting | undefined>, scratch: number[][]): number {
+  const n = postings.length;
+  for (let j = 0; j < n; j++) {
+    const posting = postings[j];
+    if (!posting) return 0;
+    const list = (scratch[j] ??= []);
+    list.length = 0;
+    if (posting.more) list.push(...positionsOf(posting));
+    else {
+      const reader = new VarintReader(posting.bytes, posting.start);
+      let position = 0;
+      while (reader.at < posting.end) list.push((position += reader.next()));
+    }
+  }
+  const pointers = (scratch[n] ??= []);
+  pointers.length = 0;
+  for (let j = 0; j < n; j++) pointers.push(0);
+  const first = scratch[0] ?? [];
+  let count = 0;
+  let free = 0;
+  for (const start of first) {
+    if (start < free) continue;
+    let j = 1;
+    for (; j < n; j++) {
+      const list = scratch[j] ?? [];
+      const want = start + j;
+      let at = pointers[j] ?? 0;
+      while (at < list.length && (list[at] ?? 0) < want) at++;
+      pointers[j] = at;
+      // A word's positions all passed: no later start can match either.
+      if (at >= list.length) return count;
+      if (list[at] !== want) break;
+    }
+    if (j < n) continue;
+    count++;
+    free = start + n;
+  }
+  return count;
+}
+
