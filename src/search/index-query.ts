@@ -2,27 +2,22 @@
 // the live files, phrases counted from their words' positions, then ranked as scanSearch ranks (./README.md, "Queries").
 
 import type { MemoryTx } from '../storage/store.js';
-import { getRecord } from '../storage/store.js';
 import { readState, termPositions } from './index-drain.js';
-import { BUCKET_ROWS, bucketOf, bucketRange, unpackBucket } from './delta-buckets.js';
-import { deltaRange, mainKey, prefixRange } from './index-stores.js';
 import type { LiveFile, LiveFileCache } from './live-files.js';
-import { RunWriter, countOf, countPhrase, decodeRun, positionsOf } from './postings.js';
-import type { Postings } from './postings.js';
+import { RunWriter, countOf, countPhraseIn, decodeRun, scanCounts, scanRun } from './postings.js';
+import type { Posting } from './postings.js';
 import type { Clause, ParsedQuery } from './query.js';
 import { rankFiles } from './scan-search.js';
-import type { Token, Tokenizer } from './tokens.js';
+import type { Tokenizer } from './tokens.js';
+import { termRuns } from './term-runs.js';
+import type { Overlay, TermRuns } from './term-runs.js';
 import type { SearchResult } from './types.js';
-import { SEARCH_LIMITS } from './types.js';
 
 type ReadTx = MemoryTx<'readonly'>;
 
-/** Postings of the bodies above the watermark, cut in the query's own transaction: term → body id → posting. */
-type Overlay = Map<string, Postings>;
-
 /**
  * Answers `parsed` from the index in `tx`, or undefined when the index cannot (another tokenizer's, or more than
- * `backlog` bodies not indexed yet): the caller then reads the files.
+ * `backlog` bodies not indexed yet): the caller then reads the files. `seen` hears how many bodies are not indexed.
  */
 export async function indexSearch(
   tx: ReadTx,
@@ -31,12 +26,18 @@ export async function indexSearch(
   tokenizer: Tokenizer,
   cache: LiveFileCache,
   backlog: number,
+  seen: (pending: number) => void = () => undefined,
 ): Promise<SearchResult | undefined> {
   const { state, fresh } = await readState(tx, tokenizer);
-  if (fresh) return undefined;
+  if (fresh) {
+    // Never in step: every body is to index again (a few drained by the next search, many in the background).
+    seen(Math.max(1, await tx.objectStore('bodies').count()));
+    return undefined;
+  }
   const above = IDBKeyRange.lowerBound(state.indexedThrough, true);
   const bodies = tx.objectStore('bodies');
   const [live, pending] = await Promise.all([cache.read(tx), bodies.count(above)]);
+  seen(pending);
   if (pending > backlog) return undefined;
   const overlay: Overlay = new Map();
   if (pending > 0) {
@@ -67,11 +68,32 @@ export async function indexSearch(
     bodyId,
   }));
   // Only the hits shown are read, for their lines (found by the ranked file itself: no map of every hit's path).
-  const textOf = async ({ bodyId }: { bodyId: number | undefined }): Promise<{ text: string; tokens: Token[] }> => {
-    const text = (bodyId === undefined ? undefined : await getRecord(tx, 'bodies', bodyId)) ?? '';
-    return { text, tokens: tokenizer.tokens(text) };
+  const textsOf = async (shown: ReadonlyArray<{ bodyId: number | undefined }>) => {
+    const texts = await bodyTexts(tx, shown.map((file) => file.bodyId));
+    return texts.map((text) => ({ text, tokens: tokenizer.tokens(text) }));
   };
-  return rankFiles(files, parsed, scope, textOf, live.stats);
+  return rankFiles(files, parsed, scope, textsOf, live.stats);
+}
+
+/**
+ * The texts of bodies `ids` in as few requests as may be: one `getAll` over their span when the ids are dense (files
+ * written together), else a `get` each, all issued at once.
+ */
+async function bodyTexts(tx: ReadTx, ids: ReadonlyArray<number | undefined>): Promise<string[]> {
+  const known = ids.filter((id): id is number => id !== undefined);
+  if (known.length === 0) return ids.map(() => '');
+  const low = Math.min(...known);
+  const high = Math.max(...known);
+  const bodies = tx.objectStore('bodies');
+  if (known.length > 1 && high - low < 2 * known.length) {
+    const range = IDBKeyRange.bound(low, high);
+    const [keys, values] = await Promise.all([bodies.getAllKeys(range), bodies.getAll(range)]);
+    const byId = new Map(keys.map((key, i) => [key, values[i] ?? ''] as const));
+    return ids.map((id) => (id === undefined ? '' : byId.get(id) ?? ''));
+  }
+  const texts = await Promise.all(known.map((id) => bodies.get(id)));
+  const byId = new Map(known.map((id, i) => [id, texts[i] ?? ''] as const));
+  return ids.map((id) => (id === undefined ? '' : byId.get(id) ?? ''));
 }
 
 /** How often each live file holding `clause` holds it. */
@@ -82,88 +104,53 @@ async function clauseCounts(
   byBody: ReadonlyMap<number, LiveFile[]>,
 ): Promise<Map<LiveFile, number>> {
   const { terms, prefix } = clause;
-  const lists = await Promise.all(
-    terms.map((term, j) => termPostings(tx, term, prefix && j === terms.length - 1, terms.length > 1, overlay)),
+  const sources = await Promise.all(
+    terms.map((term, j) => termRuns(tx, term, prefix && j === terms.length - 1, terms.length > 1, overlay)),
   );
   const found = new Map<LiveFile, number>();
-  const [first, ...rest] = lists;
-  if (!first) return found;
-  // A phrase: the bodies holding every word, then its words in order counted from their positions.
-  for (const [id, posting] of first) {
-    const files = byBody.get(id);
-    if (!files) continue;
-    let count: number;
-    if (rest.length === 0) count = countOf(posting);
-    else {
-      const others = rest.map((list) => list.get(id));
-      if (!others.every((other) => other !== undefined)) continue;
-      count = countPhrase([positionsOf(posting), ...others.map((other) => (other ? positionsOf(other) : []))]);
-    }
-    if (count > 0) for (const file of files) found.set(file, count);
+  const [only] = sources;
+  if (!only) return found;
+  if (sources.length === 1) {
+    // A body in several runs (a prefix's words) has their counts added.
+    const take = (id: number, count: number): void => {
+      const files = byBody.get(id);
+      if (files && count > 0) for (const file of files) found.set(file, (found.get(file) ?? 0) + count);
+    };
+    for (const run of only.runs) scanCounts(run, take);
+    for (const [id, posting] of only.extra) take(id, countOf(posting));
+    return found;
+  }
+  const scratch: number[][] = [];
+  for (const [id, postings] of phraseBodies(sources, byBody)) {
+    const count = countPhraseIn(postings, scratch);
+    if (count > 0) for (const file of byBody.get(id) ?? []) found.set(file, count);
   }
   return found;
 }
 
 /**
- * One word's postings (or, `prefix`, those of the first words starting with it), from main, delta and overlay;
- * `positions` false: the main record of counts alone (the delta's runs carry positions anyway).
+ * The live bodies holding every word of a phrase, each with its words' postings in the phrase's order: the rarest
+ * word's runs walked first, then each other word's only for the bodies still kept (no map of a common word's bodies).
  */
-async function termPostings(
-  tx: ReadTx,
-  term: string,
-  prefix: boolean,
-  positions: boolean,
-  overlay: Overlay,
-): Promise<Postings> {
-  const main = tx.objectStore('searchTerms');
-  const delta = tx.objectStore('searchDelta');
-  if (!prefix) {
-    const [packed, runs, buckets] = await Promise.all([
-      main.get(mainKey(term, positions)),
-      delta.getAll(deltaRange(term)),
-      delta.getAll(bucketRange(bucketOf(term))),
-    ]);
-    const postings = decodeRun(packed);
-    for (const run of runs) decodeRun(run, postings);
-    for (const row of buckets) for (const [, run] of unpackBucket(row, (word) => word === term)) decodeRun(run, postings);
-    for (const [id, posting] of overlay.get(term) ?? []) postings.set(id, posting);
-    return postings;
+function phraseBodies(sources: readonly TermRuns[], byBody: ReadonlyMap<number, unknown>): Map<number, Posting[]> {
+  const order = sources.map((_, j) => j).sort((a, b) => (sources[a]?.bytes ?? 0) - (sources[b]?.bytes ?? 0));
+  let kept: Map<number, Posting[]> | undefined;
+  for (const j of order) {
+    const source = sources[j];
+    if (!source) continue;
+    const held = kept;
+    const next = new Map<number, Posting[]>();
+    const wanted = held ? (id: number) => held.has(id) : (id: number) => byBody.has(id);
+    const take = (id: number, posting: Posting): void => {
+      let list = next.get(id);
+      if (!list) next.set(id, (list = held?.get(id) ?? []));
+      const had = list[j];
+      list[j] = had ? { ...posting, more: had } : posting;
+    };
+    for (const run of source.runs) scanRun(run, wanted, take);
+    for (const [id, posting] of source.extra) if (wanted(id)) take(id, posting);
+    kept = next;
+    if (kept.size === 0) break;
   }
-  const most = SEARCH_LIMITS.maxPrefixTerms;
-  const range = prefixRange(mainKey(term, positions));
-  const deltaKeys = IDBKeyRange.bound([term], [term + '\uffff'.repeat(65), Infinity]);
-  const [mainTerms, mainLists, keys, runs, buckets] = await Promise.all([
-    main.getAllKeys(range, most),
-    main.getAll(range, most),
-    delta.getAllKeys(deltaKeys),
-    delta.getAll(deltaKeys),
-    // A word's bucket is a hash of it: a prefix's words may be in any (there are none once the delta is merged).
-    delta.getAll(BUCKET_ROWS()),
-  ]);
-  const bucketed = buckets.flatMap((row) => unpackBucket(row, (word) => word.startsWith(term)));
-  const mainWords = positions ? mainTerms.map((key) => key.slice(1)) : mainTerms;
-  const words = new Set(mainWords);
-  for (const [word] of keys) words.add(word);
-  for (const [word] of bucketed) words.add(word);
-  for (const word of overlay.keys()) if (word.startsWith(term)) words.add(word);
-  const kept = new Set([...words].filter((word) => word.startsWith(term)).sort(byCodeUnit).slice(0, most));
-  const postings: Postings = new Map();
-  // A body holding several of the words gets their postings chained (./postings.ts): counts add, positions merge.
-  mainWords.forEach((word, i) => {
-    if (kept.has(word)) decodeRun(mainLists[i], postings);
-  });
-  keys.forEach(([word], i) => {
-    if (kept.has(word)) decodeRun(runs[i], postings);
-  });
-  for (const [word, run] of bucketed) if (kept.has(word)) decodeRun(run, postings);
-  for (const [word, list] of overlay) {
-    if (!kept.has(word)) continue;
-    for (const [id, posting] of list) {
-      const had = postings.get(id);
-      postings.set(id, had ? { ...posting, more: had } : posting);
-    }
-  }
-  return postings;
+  return kept ?? new Map();
 }
-
-const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

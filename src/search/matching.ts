@@ -50,24 +50,3 @@ export function byRank(
 ): number {
   return b.matched - a.matched || b.score - a.score || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 }
-
-const ASCII_TEXT = /^[\x00-\x7f]*$/;
-const ASCII_TERM = /^[a-z0-9_]+$/;
-
-/**
- * `countClause` over `text` without cutting it into words, where that is sure to count the same: the text and the
- * clause's words are ASCII (a word is then a run of `[A-Za-z0-9_]` lower-cased, as `../search/tokens.ts` cuts it)
- * and shorter than the cut at 64. Otherwise undefined: cut the text and use `countClause`. Matches do not overlap,
- * as there: the next one is looked for after the last word of the one before.
- */
-export function countClauseInText(text: string, clause: Clause, maxTermChars: number): number | undefined {
-  const { terms, prefix } = clause;
-  if (!terms.every((term) => term.length < maxTermChars && ASCII_TERM.test(term)) || !ASCII_TEXT.test(text)) {
-    return undefined;
-  }
-  const last = prefix ? '[a-z0-9_]*' : '(?![a-z0-9_])';
-  const pattern = new RegExp(`(?<![a-z0-9_])${terms.join('[^a-z0-9_]+')}${last}`, 'g');
-  let count = 0;
-  for (const _ of text.toLowerCase().matchAll(pattern)) count++;
-  return count;
-}

@@ -135,6 +135,38 @@ export function decodeRun(packed: unknown, into: Postings = new Map()): Postings
   return into;
 }
 
+/**
+ * Walks a stored run, handing `take` a posting for each body `wanted` accepts; the others' positions are skipped
+ * unread and nothing is allocated for them (a phrase keeps a few hundred bodies of a common word's 10,000).
+ */
+export function scanRun(packed: unknown, wanted: (id: number) => boolean, take: (id: number, posting: Posting) => void): void {
+  if (!(packed instanceof Uint8Array)) return;
+  const reader = new VarintReader(packed);
+  let id = 0;
+  while (reader.at < packed.length) {
+    id += reader.next();
+    const count = reader.next();
+    const length = reader.next();
+    const start = reader.at;
+    reader.at = start + length;
+    if (wanted(id)) take(id, { count, bytes: packed, start, end: start + length });
+  }
+}
+
+/** Walks a stored run handing `take` each body's id and count; positions skipped, nothing allocated (a word query). */
+export function scanCounts(packed: unknown, take: (id: number, count: number) => void): void {
+  if (!(packed instanceof Uint8Array)) return;
+  const reader = new VarintReader(packed);
+  let id = 0;
+  while (reader.at < packed.length) {
+    id += reader.next();
+    const count = reader.next();
+    const length = reader.next();
+    reader.at += length;
+    take(id, count);
+  }
+}
+
 /** Packs `postings` (any order) as one run; `positions` false: their counts alone (each positions' length 0). */
 export function encodeRun(postings: Postings, positions = true): Uint8Array {
   const writer = new RunWriter();
@@ -190,3 +222,48 @@ export function countPhrase(positions: ReadonlyArray<readonly number[]>): number
   }
   return count;
 }
+
+/**
+ * `countPhrase` over one body's postings of the phrase's words (in its order), without a set or array a body: the
+ * positions are decoded into `scratch` (kept by the caller across bodies) and walked with a pointer a word.
+ */
+export function countPhraseIn(postings: ReadonlyArray<Posting | undefined>, scratch: number[][]): number {
+  const n = postings.length;
+  for (let j = 0; j < n; j++) {
+    const posting = postings[j];
+    if (!posting) return 0;
+    const list = (scratch[j] ??= []);
+    list.length = 0;
+    if (posting.more) list.push(...positionsOf(posting));
+    else {
+      const reader = new VarintReader(posting.bytes, posting.start);
+      let position = 0;
+      while (reader.at < posting.end) list.push((position += reader.next()));
+    }
+  }
+  const pointers = (scratch[n] ??= []);
+  pointers.length = 0;
+  for (let j = 0; j < n; j++) pointers.push(0);
+  const first = scratch[0] ?? [];
+  let count = 0;
+  let free = 0;
+  for (const start of first) {
+    if (start < free) continue;
+    let j = 1;
+    for (; j < n; j++) {
+      const list = scratch[j] ?? [];
+      const want = start + j;
+      let at = pointers[j] ?? 0;
+      while (at < list.length && (list[at] ?? 0) < want) at++;
+      pointers[j] = at;
+      // A word's positions all passed: no later start can match either.
+      if (at >= list.length) return count;
+      if (list[at] !== want) break;
+    }
+    if (j < n) continue;
+    count++;
+    free = start + n;
+  }
+  return count;
+}
+

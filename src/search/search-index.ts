@@ -25,6 +25,8 @@ export class SearchIndex {
   #checked = 0;
   /** The live files' stamp at that look (../search/live-files.ts). */
   #checkedStamp = '';
+  /** Whether this page's last query found no body above the watermark (the next may skip the catch-up). */
+  #inStep = false;
 
   constructor(store: MemoryStore, tokenizer: Tokenizer, tuning: Partial<IndexTuning> = {}) {
     this.#store = store;
@@ -37,6 +39,13 @@ export class SearchIndex {
    * the backlog is big (it is then indexed in the background, and the caller reads the files meanwhile).
    */
   async catchUp(signal?: AbortSignal): Promise<boolean> {
+    // In step at the last query: no catch-up transaction. The query counts the bodies above the watermark in its own
+    // transaction and cuts them there (another tab's write), so the answer is still that of the files it reads.
+    if (this.#inStep && !this.#running) {
+      signal?.throwIfAborted();
+      this.#scrubLater();
+      return true;
+    }
     if (this.#running) await this.#running.catch(() => undefined);
     signal?.throwIfAborted();
     const backlog = await this.#backlog();
@@ -48,6 +57,15 @@ export class SearchIndex {
     if (backlog > 0) await this.#drain(signal);
     this.#scrubLater();
     return true;
+  }
+
+  /**
+   * What a query found above the watermark: none, the next search skips the catch-up; a few, it drains them; more than
+   * a query cuts (or an index to build again, `Infinity`), indexing starts in the background now.
+   */
+  noteBacklog(pending: number): void {
+    this.#inStep = pending === 0;
+    if (pending > this.tuning.syncBacklog) this.background();
   }
 
   /**

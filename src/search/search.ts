@@ -42,7 +42,9 @@ export async function search(store: MemoryStore, query: unknown, options: Search
         'readonly',
         async (tx) => {
           await inScope(tx);
-          return indexSearch(tx, parsed, scope, tokenizer, index.cache, index.tuning.syncBacklog);
+          return indexSearch(tx, parsed, scope, tokenizer, index.cache, index.tuning.syncBacklog, (pending) => {
+            index.noteBacklog(pending);
+          });
         },
         QUERY_STORES,
       )

@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { toolsClosedAfterEach } from '../helpers/fresh-tool.js';
 import { expectAgrees, indexCounts, indexIdle, tuneIndex } from '../helpers/index-oracle.js';
+import { internalsOf } from '../../src/tool/internals.js';
 
 const open = toolsClosedAfterEach('index-drain');
 
@@ -22,6 +23,28 @@ describe('the search index drain', () => {
     await expectAgrees(second, 'green tea');
     await expectAgrees(second, 'cafe', { prefix: true });
     expect((await indexCounts(second)).searchDocs).toBe(31);
+  });
+
+  it('answers in one transaction when nothing changed since the last search, yet sees another tab at once', async () => {
+    const tool = await open();
+    for (let i = 0; i < 6; i++) await tool.create({ command: 'create', path: `/memories/n${i}.md`, file_text: note(i) });
+    await expectAgrees(tool, 'green tea');
+    const runs = vi.spyOn(internalsOf(tool).store, 'run');
+    await tool.search('coffee');
+    expect(runs).toHaveBeenCalledTimes(1);
+    const other = await open({ dbName: tool.dbName });
+    await other.create({ command: 'create', path: '/memories/other.md', file_text: 'another tab drinks green tea' });
+    // Cut in the query's own transaction (no catch-up before it): found, not yet indexed.
+    const seen = await expectAgrees(tool, '"green tea"');
+    expect(seen.hits.map((hit) => hit.path)).toContain('/memories/other.md');
+    expect((await indexCounts(tool)).searchDocs).toBe(6);
+    // The next search drains it, and the one after that again reads nothing but the query's records.
+    await expectAgrees(tool, 'drinks');
+    expect((await indexCounts(tool)).searchDocs).toBe(7);
+    runs.mockClear();
+    await tool.search('drinks');
+    expect(runs).toHaveBeenCalledTimes(1);
+    runs.mockRestore();
   });
 
   it('lets an aborted search change nothing a later search can see', async () => {
