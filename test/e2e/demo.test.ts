@@ -279,6 +279,7 @@ describe('the demo page', () => {
         await page.getByLabel('Proxy URL').fill(stub.url);
         await send(page, 'hi');
         await page.getByText('Half an answer').waitFor();
+        stub.drop();
         const alert = page.getByRole('alert').filter({ hasText: 'Connection dropped' });
         await alert.waitFor();
         expect(await alert.textContent()).toContain('The connection dropped while Claude was answering.');

@@ -19,6 +19,8 @@ export interface ApiStub {
   url: string;
   /** Every request but CORS preflights, in order. */
   requests: StubRequest[];
+  /** Drops the connection of every `dropMidStream` answer begun so far (the test calls it once the page showed it). */
+  drop(): void;
   close(): Promise<void>;
 }
 
@@ -33,8 +35,9 @@ export interface StubRoutes {
   /** Answers `GET /v1/models` with these, in one page. */
   models?: ListedModel[];
   /**
-   * Answers `POST /v1/messages` with a stream that starts (`message_start`, then `text`) and then drops the
-   * connection, as a network that fails mid-answer does.
+   * Answers `POST /v1/messages` with a stream that starts (`message_start`, then `text`) and is left open until
+   * `drop()` drops the connection, as a network that fails mid-answer does. The test drops it once the page shows the
+   * text, not after a delay: on a busy machine the page may not have read it yet.
    */
   dropMidStream?: { text: string };
 }
@@ -68,7 +71,7 @@ function listModels(res: ServerResponse, headers: Record<string, string>, models
   res.end(JSON.stringify({ data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null }));
 }
 
-function dropMidStream(res: ServerResponse, headers: Record<string, string>, text: string): void {
+function beginStream(res: ServerResponse, headers: Record<string, string>, text: string): void {
   res.writeHead(200, { ...headers, 'content-type': 'text/event-stream', 'request-id': 'req_stub_drop' });
   const message = { id: 'msg_stub', type: 'message', role: 'assistant', model: 'claude-stub', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 5, output_tokens: 1 } };
   res.write(
@@ -76,14 +79,13 @@ function dropMidStream(res: ServerResponse, headers: Record<string, string>, tex
       event('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }) +
       event('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }),
   );
-  // Long enough for the client to read what was sent, so the drop comes after the answer began.
-  setTimeout(() => res.destroy(), 100);
 }
 
 /** Starts the stub on a free port of 127.0.0.1; anything `routes` does not name gets the API's 404. */
 export async function startApiStub(routes: StubRoutes): Promise<ApiStub> {
   const requests: StubRequest[] = [];
   const sockets = new Set<Socket>();
+  const begun = new Set<ServerResponse>();
   const server = createServer((req, res) => {
     const headers = cors(req);
     const method = (req.method ?? 'GET').toUpperCase();
@@ -106,7 +108,10 @@ export async function startApiStub(routes: StubRoutes): Promise<ApiStub> {
     req.on('end', () => {
       const path = new URL(url, 'http://stub').pathname;
       if (method === 'GET' && path === '/v1/models' && routes.models) listModels(res, headers, routes.models);
-      else if (method === 'POST' && path === '/v1/messages' && routes.dropMidStream) dropMidStream(res, headers, routes.dropMidStream.text);
+      else if (method === 'POST' && path === '/v1/messages' && routes.dropMidStream) {
+        begun.add(res);
+        beginStream(res, headers, routes.dropMidStream.text);
+      }
       else notFound(res, headers, `${method} ${url}`);
     });
   });
@@ -121,6 +126,10 @@ export async function startApiStub(routes: StubRoutes): Promise<ApiStub> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    drop: () => {
+      for (const res of begun) res.destroy();
+      begun.clear();
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
