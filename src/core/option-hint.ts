@@ -1,5 +1,4 @@
-// The hint of an unknown-option TypeError: the nearest known key. Loaded only when a key is refused, so the edit
-// distance costs the main entry nothing (./option-keys.ts).
+// The hint of an unknown-option TypeError: the nearest known key, by edit distance (./option-keys.ts).
 
 /** `did you mean `x`?` for the known key nearest `key` (edit distance, ignoring case), else the known keys. */
 export function optionHint(key: string, known: readonly string[]): string {

@@ -1,5 +1,8 @@
 // Unknown option keys refused: a typo (`dbname`) would otherwise be ignored silently and, for `init()`, open the
-// default database. The TypeError names the key and the nearest known one (./option-hint.ts, loaded on refusal).
+// default database. The TypeError names the key and the nearest known one (./option-hint.ts). Imported statically:
+// a service worker may not import(), and the worker entry must hold no import() (test/e2e/workers.test.ts).
+
+import { optionHint } from './option-hint.js';
 
 /**
  * A promise rejecting with a TypeError for the first key of `options` not in `known`, or undefined when all are
@@ -14,10 +17,5 @@ export function checkOptionKeys(options: unknown, known: readonly string[]): Pro
 }
 
 async function refuse(key: string, known: readonly string[]): Promise<never> {
-  // A context that may not import() (a service worker) still gets the TypeError, without the hint.
-  const hint = await import('./option-hint.js').then(
-    (module) => `; ${module.optionHint(key, known)}`,
-    () => '',
-  );
-  throw new TypeError(`Unknown option \`${key}\`${hint}`);
+  throw new TypeError(`Unknown option \`${key}\`; ${optionHint(key, known)}`);
 }
