@@ -1,4 +1,4 @@
-// The built demo's first load: what the page fetches before any conversation holds no SDK and is at most 41 KB of
+// The built demo's first load: what the page fetches before any conversation holds no SDK and is at most 42 KB of
 // gzipped JS and CSS; the SDK comes with the first message, or when the page is idle, after which the Offline demo
 // plays with the network gone. `?prefetch=off` keeps the idle part out, so the first load is seen alone.
 
@@ -12,10 +12,11 @@ const site = builtDemoForFile();
 
 /**
  * The first-load budget: gzipped JS and CSS before any conversation. 40 KB until the linear secret filter and the
- * open's check for a compaction a closed page left (both in the main entry) took it to about 40.1 KB; 41 KB now,
- * 40 KB stays the direction.
+ * open's check for a compaction a closed page left (both in the main entry) took it to about 40.1 KB; 41 KB until
+ * the app's API (`write`, `wipe`, `stat`, `list` bounds, option keys with their hint) and blame's marks in the
+ * journal took it to about 41.6 KB; 42 KB now, 40 KB stays the direction (issue 37).
  */
-const FIRST_LOAD_BUDGET = 41 * 1024;
+const FIRST_LOAD_BUDGET = 42 * 1024;
 /** Words only the SDK's code holds (its error class and its request headers), minified or not. */
 const SDK_MARKS = ['AnthropicError', 'X-Stainless'];
 
@@ -34,7 +35,7 @@ async function holdsSdk(file: { body: Promise<Buffer> }): Promise<boolean> {
 }
 
 describe('the demo’s first load', () => {
-  it('fetches no SDK and at most 41 KB gzipped before a conversation; the first message brings the SDK', async () => {
+  it('fetches no SDK and at most 42 KB gzipped before a conversation; the first message brings the SDK', async () => {
     const api = await startMessagesApiServer([{ text: 'Hello from the loopback API.' }]);
     try {
       await withDiskProfile(async (context) => {
