@@ -1,6 +1,7 @@
 // Why the journal no longer holds a change: marks left on hidden records by forgetting, a clear and pruning, by body
 // id only, and how blame reads them back (./README.md, "Blame").
 
+import { hiddenRecord } from '../storage/schema.js';
 import type { JournalRecord, LostMark } from '../storage/schema.js';
 
 /** Why a line's writer is not in the history (`BlameLine.why`). */
@@ -10,22 +11,7 @@ export type BlameGap = 'forgotten' | 'cleared' | 'pruned' | 'too-big' | 'unrecor
 export const MAX_FORGOTTEN_MARKS = 1000;
 
 /** A hidden record holding `mark` and no totals (so never read as the current totals: a newer record always follows). */
-export function lostRecord(mark: LostMark, id?: number): JournalRecord {
-  const record: JournalRecord = {
-    hidden: true,
-    at: 0,
-    actor: '',
-    command: '',
-    paths: [],
-    ops: [],
-    retains: [],
-    bytes: 0,
-    undoable: false,
-    lost: mark,
-  };
-  if (id !== undefined) record.id = id;
-  return record;
-}
+export const lostRecord = (mark: LostMark, id?: number): JournalRecord => hiddenRecord({ lost: mark }, id);
 
 /** The marks together: every forgotten body (the newest {@link MAX_FORGOTTEN_MARKS}), the highest bounds. */
 export function mergeMarks(marks: readonly LostMark[]): LostMark | undefined {

@@ -118,20 +118,11 @@ class VarintReader {
  * older format's value, never read: the index is rebuilt when its format changes.
  */
 export function decodeRun(packed: unknown, into: Postings = new Map()): Postings {
-  if (!(packed instanceof Uint8Array)) return into;
-  const reader = new VarintReader(packed);
-  let id = 0;
-  while (reader.at < packed.length) {
-    id += reader.next();
-    const count = reader.next();
-    const length = reader.next();
-    const start = reader.at;
-    const posting: Posting = { count, bytes: packed, start, end: start + length };
+  scanRun(packed, () => true, (id, posting) => {
     const had = into.get(id);
     if (had) posting.more = had;
     into.set(id, posting);
-    reader.at = start + length;
-  }
+  });
   return into;
 }
 

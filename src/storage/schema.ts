@@ -126,8 +126,8 @@ export const unpackTotals = ([seq, bytes, files, nextBody, journalBytes, journal
   journalEntries,
 });
 
-/** The hidden record holding `usage` (history off, or an upgrade): at key `id`, or at the journal's next key. */
-export function totalsRecord(usage: Totals, id?: number): JournalRecord {
+/** A hidden journal record carrying only `carried` (totals, or a mark): at key `id`, or at the journal's next key. */
+export function hiddenRecord(carried: Pick<JournalRecord, 'totals' | 'lost'>, id?: number): JournalRecord {
   const record: JournalRecord = {
     hidden: true,
     at: 0,
@@ -138,11 +138,14 @@ export function totalsRecord(usage: Totals, id?: number): JournalRecord {
     retains: [],
     bytes: 0,
     undoable: false,
-    totals: packTotals(usage),
+    ...carried,
   };
   if (id !== undefined) record.id = id;
   return record;
 }
+
+/** The hidden record holding `usage` (history off, or an upgrade): at key `id`, or at the journal's next key. */
+export const totalsRecord = (usage: Totals, id?: number): JournalRecord => hiddenRecord({ totals: packTotals(usage) }, id);
 
 export interface MemorySchema extends DBSchema {
   entries: { key: string; value: EntryRecord; indexes: { parent: string; bodyId: number } };
