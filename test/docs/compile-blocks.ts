@@ -31,11 +31,21 @@ const STRICT: ts.CompilerOptions = {
   noEmit: true,
 };
 
-/** What the compiler said: per block file, and about files no block is (a declaration the blocks reach). */
+/**
+ * What the compiler said: per block file, and about files no block is (a declaration the blocks reach), by the package
+ * that holds the file (`idb-memory-tool` for the package's own, `typescript` for the libs).
+ */
 export interface CompileReport {
   readonly byBlock: ReadonlyMap<string, string[]>;
-  readonly elsewhere: string[];
+  readonly elsewhere: ReadonlyMap<string, string[]>;
 }
+
+/** The package a file belongs to: the name after its last `node_modules/` (`@scope/name` or `name`). */
+export const packageOf = (fileName: string): string => {
+  const tail = fileName.split('/node_modules/').at(-1) ?? fileName;
+  const [first = '', second = ''] = tail.split('/');
+  return first.startsWith('@') ? `${first}/${second}` : first;
+};
 
 const describe = (diagnostic: ts.Diagnostic): string => {
   const text = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n');
@@ -60,18 +70,24 @@ export function compileBlocks(dir: string, blocks: readonly CodeBlock[]): Compil
     const key = libsFor(block).join(',');
     groups.set(key, [...(groups.get(key) ?? []), file]);
   }
-  const elsewhere = new Set<string>();
+  const elsewhere = new Map<string, Set<string>>();
   for (const [libs, files] of groups) {
     const program = ts.createProgram(files, { ...STRICT, lib: libs.split(',') });
     for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
       const own = diagnostic.file === undefined ? undefined : byBlock.get(diagnostic.file.fileName);
-      if (own === undefined) elsewhere.add(describe(diagnostic));
-      else own.push(describe(diagnostic));
+      if (own !== undefined) {
+        own.push(describe(diagnostic));
+        continue;
+      }
+      const holder = diagnostic.file === undefined ? 'options' : packageOf(diagnostic.file.fileName);
+      elsewhere.set(holder, (elsewhere.get(holder) ?? new Set()).add(describe(diagnostic)));
     }
   }
   const named = new Map<string, string[]>();
   for (const [file, messages] of byBlock) named.set(basename(file), messages);
-  return { byBlock: named, elsewhere: [...elsewhere] };
+  const others = new Map<string, string[]>();
+  for (const [holder, messages] of elsewhere) others.set(holder, [...messages]);
+  return { byBlock: named, elsewhere: others };
 }
 
 /** How a block ran in Node: its exit code and what it printed. */

@@ -32,7 +32,11 @@ const BROKEN_SAMPLE = [
 const sample = typescriptBlocks(codeBlocks('broken-sample.md', BROKEN_SAMPLE));
 
 let project: ExampleProject | undefined;
-let report: CompileReport = { byBlock: new Map(), elsewhere: [] };
+let report: CompileReport = { byBlock: new Map(), elsewhere: new Map() };
+
+// `ai`'s own declarations do not compile under exactOptionalPropertyTypes with skipLibCheck off (its `Tool` type
+// lacks `| undefined` on optional properties): a fault of that package, seen by any strict app that imports it.
+const THIRD_PARTY_FAULTS = ['ai'];
 
 beforeAll(() => {
   project = createExampleProject();
@@ -53,8 +57,13 @@ describe('the examples in README.md and docs/', () => {
     expect(blocks.filter((block) => block.attrs.has('run')).length).toBeGreaterThan(3);
   });
 
-  it('reach only declarations that type-check with skipLibCheck off', () => {
-    expect(report.elsewhere).toEqual([]);
+  it("reach the package's declarations, which type-check with skipLibCheck off", () => {
+    expect(report.elsewhere.get('idb-memory-tool')).toBeUndefined();
+    expect(report.elsewhere.get('options')).toBeUndefined();
+  });
+
+  it(`reach no other declarations that fail with skipLibCheck off but those of ${THIRD_PARTY_FAULTS.join(', ')}`, () => {
+    expect([...report.elsewhere.keys()].filter((holder) => !THIRD_PARTY_FAULTS.includes(holder))).toEqual([]);
   });
 
   for (const block of blocks) {
