@@ -2,7 +2,8 @@
 // every file left as they are, so nothing is uploaded again and devices already syncing keep working.
 
 import { SyncRemoteError, isSyncRemoteError } from '../remote.js';
-import { encryptionOption } from './webdav-crypto.js';
+import { encryptionOption, type WebdavEncryption } from './webdav-crypto.js';
+import type { SyncRemote } from '../remote.js';
 import { KEY_FILE, rewrapKeyFile } from './webdav-crypto-keys.js';
 import { webdavRemote, type WebdavRemoteOptions } from './webdav.js';
 
@@ -17,10 +18,18 @@ export async function changeWebdavPassphrase(
   options: WebdavRemoteOptions & { encryption: { passphrase: string } },
   newPassphrase: string,
 ): Promise<void> {
-  const { passphrase, iterations } = encryptionOption(options.encryption);
+  const { encryption, ...plain } = options;
+  await rewrapFolderKey(webdavRemote(plain), encryption, newPassphrase);
+}
+
+/** The key file on `remote` (the plain remote under an encrypted one) re-wrapped for `newPassphrase`. */
+export async function rewrapFolderKey(
+  remote: SyncRemote,
+  encryption: WebdavEncryption,
+  newPassphrase: string,
+): Promise<void> {
+  const { passphrase, iterations } = encryptionOption(encryption);
   encryptionOption({ passphrase: newPassphrase });
-  const { encryption: _current, ...plain } = options;
-  const remote = webdavRemote(plain);
   const { file, text } = await remote.read({ path: KEY_FILE, version: '' }).catch((error: unknown) => {
     if (!isSyncRemoteError(error) || error.kind !== 'not-found') throw error;
     throw new SyncRemoteError('protocol', `WebDAV encryption: the folder is not encrypted (no ${KEY_FILE})`);
