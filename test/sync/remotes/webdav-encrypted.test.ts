@@ -140,6 +140,28 @@ describe('an encrypted WebDAV folder', () => {
     expect(error.message).toMatch(/iterations/);
   });
 
+  it('refuses a key file over 4,096 characters before parsing it', async () => {
+    const remote = server();
+    await remote.handle().write(KEY_FILE, `{"format":"${'x'.repeat(5000)}"}`, null);
+    const error = await refusal(sealed(remote, 'old words').list());
+    expect(error).toMatchObject({ kind: 'protocol', message: expect.stringMatching(/over 4096 characters/) });
+  });
+
+  it('stops a syncing device whose folder key was replaced or whose key file is gone, before it writes', async () => {
+    const remote = server();
+    const device = sealed(remote, 'old words');
+    await device.list();
+    const other = server();
+    await sealed(other, 'old words').list();
+    const handle = remote.handle();
+    const current = { path: KEY_FILE, version: remote.files.get(KEY_FILE)?.version ?? '' };
+    await handle.write(KEY_FILE, other.snapshot()[KEY_FILE] ?? '', current);
+    expect(await refusal(device.list())).toMatchObject({ kind: 'auth', message: expect.stringMatching(/replaced/) });
+    await handle.delete({ path: KEY_FILE, version: remote.files.get(KEY_FILE)?.version ?? '' });
+    expect(await refusal(device.list())).toMatchObject({ kind: 'auth', message: expect.stringMatching(/gone/) });
+    expect(Object.keys(remote.snapshot())).toEqual([]);
+  });
+
   it('leaves alone a file the server swapped under another name, or one not sealed by this key', async () => {
     const remote = server();
     const a = await device(sealed(remote, 'correct horse'));
