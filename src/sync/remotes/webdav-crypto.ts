@@ -181,8 +181,8 @@ export function encryptedRemote(inner: SyncRemote, href: string, encryption: Web
         const found = await opened(open, file, options);
         if (found !== undefined) files.push(found);
       }, options?.signal);
-      const names = new Set(toRead.map((file) => file.path));
-      for (const name of seen.keys()) if (!names.has(name)) seen.delete(name);
+      const listedNames = new Set(toRead.map((file) => file.path));
+      for (const name of seen.keys()) if (!listedNames.has(name)) seen.delete(name);
       known.clear();
       for (const file of files) if (file.refused === undefined) known.add(file.path);
       return files;
