@@ -1,5 +1,6 @@
 // The Sync panel's remote fields: a Memory Store (its id; the Connection panel's key or proxy) or a WebDAV folder (a
-// URL, and a username and password or a token). Held in this tab's memory, in localStorage only if the person opts in.
+// URL, a username and password or a token, end-to-end encryption with a passphrase). Held in this tab's memory, in
+// localStorage only if the person opts in (the passphrase never).
 
 import { createAgentClient } from '../../src/entries/agent.js';
 import { memoryStoreRemote, webdavRemote } from '../../src/entries/sync.js';
@@ -31,6 +32,7 @@ interface Fields {
   username: string;
   password: string;
   token: string;
+  encrypt: boolean;
 }
 
 export function setupSyncRemoteForm(connection: ConnectionPanel): SyncRemoteForm {
@@ -49,6 +51,9 @@ export function setupSyncRemoteForm(connection: ConnectionPanel): SyncRemoteForm
   const password = byId('sync-password', HTMLInputElement);
   const token = byId('sync-token', HTMLInputElement);
   const remember = byId('sync-remember', HTMLInputElement);
+  const encrypt = byId('sync-encrypt', HTMLInputElement);
+  const passphraseFields = byId('sync-passphrase-fields', HTMLElement);
+  const passphrase = byId('sync-passphrase', HTMLInputElement);
 
   const read = (): Fields => ({
     kind: kindWebdav.checked ? 'webdav' : 'memory-store',
@@ -58,6 +63,7 @@ export function setupSyncRemoteForm(connection: ConnectionPanel): SyncRemoteForm
     username: username.value,
     password: password.value,
     token: token.value,
+    encrypt: encrypt.checked,
   });
 
   // Only the fields of the choice made are shown, so a hidden field is never sent by mistake.
@@ -66,6 +72,7 @@ export function setupSyncRemoteForm(connection: ConnectionPanel): SyncRemoteForm
     webdavFields.hidden = !kindWebdav.checked;
     passwordFields.hidden = authToken.checked;
     tokenFields.hidden = !authToken.checked;
+    passphraseFields.hidden = !encrypt.checked;
   };
 
   const stored = readStored();
@@ -77,6 +84,7 @@ export function setupSyncRemoteForm(connection: ConnectionPanel): SyncRemoteForm
     username.value = stored.username;
     password.value = stored.password;
     token.value = stored.token;
+    encrypt.checked = stored.encrypt;
     remember.checked = true;
   }
   showChoice();
@@ -117,8 +125,11 @@ export function setupSyncRemoteForm(connection: ConnectionPanel): SyncRemoteForm
         : fields.username === '' && fields.password === ''
           ? {}
           : { username: fields.username, password: fields.password };
-    const remote = webdavRemote({ url: address, ...credentials });
-    return { remote, where: `WebDAV ${remote.id.replace(/^webdav:/u, '')}` };
+    if (fields.encrypt && passphrase.value === '') throw new Error('Enter the passphrase of the encrypted folder.');
+    const encryption = fields.encrypt ? { encryption: { passphrase: passphrase.value } } : {};
+    const remote = webdavRemote({ url: address, ...credentials, ...encryption });
+    const where = remote.id.replace(/^webdav(-e2ee)?:/u, '');
+    return { remote, where: `WebDAV ${where}${fields.encrypt ? ' (encrypted end to end)' : ''}` };
   };
 
   return {
@@ -158,6 +169,7 @@ function readStored(): Fields | undefined {
     username: field('username'),
     password: field('password'),
     token: field('token'),
+    encrypt: record.encrypt === true,
   };
 }
 

@@ -17,4 +17,5 @@ export type {
 export { memoryStoreRemote } from '../sync/remotes/memory-store.js';
 export type { MemoryStoreRemoteOptions } from '../sync/remotes/memory-store.js';
 export { webdavRemote } from '../sync/remotes/webdav.js';
-export type { WebdavRemoteOptions } from '../sync/remotes/webdav.js';
+export type { WebdavRemoteOptions, WebdavEncryption } from '../sync/remotes/webdav.js';
+export { changeWebdavPassphrase } from '../sync/remotes/webdav-passphrase.js';

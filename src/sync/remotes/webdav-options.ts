@@ -4,6 +4,8 @@
 import { DEFAULT_TIMEOUT_MS, timeoutOption } from './remote-bounds.js';
 import type { DavBounds } from './webdav-folders.js';
 import { basicAuthorization } from './webdav-http.js';
+import type { WebdavEncryption } from './webdav-crypto.js';
+import { optionHint } from '../../core/option-hint.js';
 
 export interface WebdavRemoteOptions {
   /** The folder to mirror, e.g. `https://cloud.example/remote.php/dav/files/alice/memory/`. */
@@ -35,6 +37,26 @@ export interface WebdavRemoteOptions {
   maxFolders?: number | undefined;
   /** Files and folders one listing takes (default 100,000); past it the listing fails as `protocol`. */
   maxEntries?: number | undefined;
+  /**
+   * End-to-end encryption (`{ passphrase }`): the server holds no text and no file or folder name in the clear; every
+   * device of the folder needs the passphrase (`changeWebdavPassphrase` changes it). An encrypted folder refuses a
+   * remote without it, and encryption refuses a plain folder that holds files. WebDAV only: Memory Stores stays
+   * plain, as Anthropic's agents must read it.
+   */
+  encryption?: WebdavEncryption | undefined;
+}
+
+/** Every key of {@link WebdavRemoteOptions}: any other is refused. */
+const WEBDAV_OPTION_KEYS = [
+  'url', 'username', 'password', 'token', 'allowInsecureHttp', 'fetch', 'concurrency', 'maxFileBytes', 'timeoutMs',
+  'maxListingBytes', 'maxFolders', 'maxEntries', 'encryption',
+];
+
+/** Throws a TypeError naming an unknown key of `options` and the nearest known one. */
+export function refuseUnknownKeys(options: WebdavRemoteOptions): void {
+  const unknown = Object.keys(options).find((key) => !WEBDAV_OPTION_KEYS.includes(key));
+  if (unknown === undefined) return;
+  throw new TypeError(`webdavRemote: unknown option \`${unknown}\`; ${optionHint(unknown, WEBDAV_OPTION_KEYS)}`);
 }
 
 const MIB = 1024 * 1024;

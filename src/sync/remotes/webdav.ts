@@ -9,7 +9,8 @@ import type { RemoteCallOptions, RemoteFile, SyncRemote } from '../remote.js';
 import { findConflict, listTree, makeParents, remoteFile, stat, type DavContext } from './webdav-folders.js';
 import { removeEmptyFolder } from './webdav-empty-folders.js';
 import { davSender, discard, statusError, transportError, type DavRequest } from './webdav-http.js';
-import { authorization, davBounds, type WebdavRemoteOptions } from './webdav-options.js';
+import { authorization, davBounds, refuseUnknownKeys, type WebdavRemoteOptions } from './webdav-options.js';
+import { encryptedRemote, refuseKeyFile } from './webdav-crypto.js';
 import { pathUrl, rootUrl } from './webdav-paths.js';
 import { raceError } from './webdav-races.js';
 import { readText } from './webdav-read.js';
@@ -19,6 +20,7 @@ import { WEAK_ETAG_WAIT_MS, conditionHeaders, etagVersion, weakTwin } from './we
 import type { DavEntry } from './webdav-xml.js';
 
 export type { WebdavRemoteOptions } from './webdav-options.js';
+export type { WebdavEncryption } from './webdav-crypto.js';
 
 /** An answer, and what a PROPFIND after its 412 found at the path (null: nothing), when one was made. */
 interface Sent {
@@ -42,8 +44,16 @@ async function throwIfBlocked(
 const changedAgain = (path: string) =>
   new SyncRemoteError('precondition', `WebDAV: ${shown(path)} changed again right after our change`);
 
-/** A {@link SyncRemote} on a WebDAV folder. Throws a TypeError for options that cannot work together. */
+/** A {@link SyncRemote} on a WebDAV folder (end-to-end encrypted with `encryption`). TypeError: options refused. */
 export function webdavRemote(options: WebdavRemoteOptions): SyncRemote {
+  refuseUnknownKeys(options);
+  const { encryption, ...plain } = options;
+  if (encryption === undefined) return plainRemote(plain, false);
+  return encryptedRemote(plainRemote(plain, true), rootUrl(options.url).href, encryption);
+}
+
+/** The plain remote; `sealed`: it lies under an encrypted one, whose key file its listing then keeps. */
+function plainRemote(options: WebdavRemoteOptions, sealed: boolean): SyncRemote {
   const root = rootUrl(options.url);
   const concurrency = options.concurrency ?? 4;
   const { timeoutMs, ...bounds } = davBounds(options);
@@ -127,7 +137,11 @@ export function webdavRemote(options: WebdavRemoteOptions): SyncRemote {
     limits: maxFileBytes === undefined ? {} : { maxFileBytes },
     concurrency,
 
-    list: async (callOptions?: RemoteCallOptions) => weak.check(await listTree(dav, concurrency, callOptions?.signal)),
+    async list(callOptions?: RemoteCallOptions) {
+      const files = await weak.check(await listTree(dav, concurrency, callOptions?.signal));
+      if (!sealed) refuseKeyFile(files);
+      return files;
+    },
 
     read: async (file, callOptions) => {
       const { file: seen, text } = await readText(dav, file.path, callOptions?.signal, file.version);
