@@ -120,7 +120,8 @@ const DEFAULT_PATTERNS: readonly DefaultPattern[] = [
 ];
 
 /**
- * The kinds of secret `blockSecrets` refuses (API keys, private keys, cloud credentials); pass your own list to {@link findSecret} to check others.
+ * The kinds of secret `blockSecrets` refuses (API keys, private keys, cloud credentials); pass your own list to
+ * {@link findSecret} to check others.
  */
 export const SECRET_PATTERNS: readonly SecretPattern[] = DEFAULT_PATTERNS;
 

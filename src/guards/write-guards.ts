@@ -26,9 +26,7 @@ export interface BeforeWrite {
   };
 }
 
-/**
- * See `IndexedDBMemoryToolOptions.beforeWrite`: return a string to store instead, nothing to keep the text, or throw to refuse.
- */
+/** `beforeWrite`: return a string to store instead, nothing to keep the text, or throw to refuse (Claude reads why). */
 export type BeforeWriteHook = (write: BeforeWrite) => string | undefined | void;
 
 export interface WriteGuards {
