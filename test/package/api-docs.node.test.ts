@@ -46,7 +46,7 @@ describe('the API reference', () => {
     expect(problems.filter((problem) => !pending(problem))).toEqual([]);
     // A run that failed without a word (TypeDoc missing, say) must not pass: a failure needs the pending warnings.
     if (status !== 0) expect(problems.length).toBeGreaterThan(0);
-  }, 300_000);
+  }, 600_000);
 
   it('fails the check for an export that has no comment', () => {
     // A one-file package on the repository's options: what makes a missing comment fail is typedoc.json's settings.
@@ -66,5 +66,5 @@ describe('the API reference', () => {
       expect.stringContaining('undocumentedExport'),
     ]);
     expect(status).not.toBe(0);
-  }, 300_000);
+  }, 600_000);
 });
