@@ -1,6 +1,7 @@
 // The package's main entry, `idb-memory-tool`: the tool and everything about it, with no import of
 // `@anthropic-ai/sdk`, at run time or in its types. The other entries are in ./entries/ (their README lists them).
 // Every export users may rely on, by name; nothing else in src/ is public.
+/** @module idb-memory-tool */
 
 export { IndexedDBMemoryTool } from './tool/tool.js';
 export { DEFAULT_DB_NAME } from './tool/options.js';

@@ -11,7 +11,9 @@ import { SEARCH_TOOL_DESCRIPTION, SEARCH_TOOL_NAME, parseSearchInput, searchInpu
 
 /** A call's output: the text Claude reads, flagged as the SDK runner flags an error. */
 export interface MemorySearchToolOutput {
+  /** The search's answer as text, or the refusal (`Error: …`) Claude reads. */
   content: string;
+  /** Set only when the search was refused. */
   is_error?: true;
 }
 

@@ -5,6 +5,7 @@ import type { MemoryCommand } from '../core/command-input.js';
 
 /** Anything that runs a validated memory command and answers its reply, such as an {@link IndexedDBMemoryTool}. */
 export interface MemoryCommandRunner {
+  /** Runs `command` and resolves to the reply Claude reads; rejects with a `MemoryToolError` when refused. */
   execute(command: MemoryCommand, options?: MemoryRunContext): Promise<string>;
 }
 

@@ -21,9 +21,13 @@ export type MemoryToolOptions = MemoryToolExtraProps & {
  * only (its own lives on an internal path).
  */
 export type MemoryRunnableTool = MemoryToolExtraProps & {
+  /** The tool type the API knows: Claude's memory tool. */
   type: 'memory_20250818';
+  /** The tool's name, fixed by the API for this type. */
   name: 'memory';
+  /** Checks Claude's raw input; throws naming the bad field, which the runner tells Claude. */
   parse(input: unknown): MemoryCommand;
+  /** Runs a parsed command and resolves to the reply; the runner's `signal` withdraws an open `approve` question. */
   run(command: MemoryCommand, context?: { signal?: AbortSignal | null | undefined }): Promise<string>;
 };
 

@@ -8,36 +8,52 @@ import { wellFormed } from '../core/utf8.js';
 import type { SearchHit, SearchOptions, SearchResult } from '../search/types.js';
 import { SEARCH_LIMITS } from '../search/types.js';
 
-/** What a search adapter needs of the tool: an {@link IndexedDBMemoryTool} is one. */
+/** What a search adapter needs of the tool: an `IndexedDBMemoryTool` is one. */
 export interface MemorySearcher {
+  /** Finds the files matching `query`, best first; see `IndexedDBMemoryTool.search`. */
   search(query: string, options?: SearchOptions): Promise<SearchResult>;
   /** A file's raw text, for the lines of context around each match. */
   read(path: string): Promise<string>;
-  readonly limits: { readonly maxReplyChars: number };
+  /** The tool's limits; the answer is kept within `maxReplyChars`. */
+  readonly limits: {
+    /** Longest reply Claude reads, in UTF-16 units. */
+    readonly maxReplyChars: number;
+  };
 }
 
 /** What Claude sends to `memory_search`, once `parseSearchInput` has checked its shape. */
 export interface MemorySearchInput {
+  /** The words to look for; a `"quoted phrase"` matches those words in order. */
   query: string;
+  /** A folder (or file) under `/memories` to search in. Default: all of `/memories`. */
   path?: string | undefined;
+  /** The most files to answer, best first. Default 20. */
   limit?: number | undefined;
 }
 
 /** A text block, as the API takes it inside a `tool_result` or a `search_result`. */
 export interface SearchTextBlock {
+  /** The block's kind. */
   type: 'text';
+  /** The text: one numbered line inside a `search_result`, or a note. */
   text: string;
 }
 
 /** The API's `search_result` block (the SDK's `BetaSearchResultBlockParam`), declared here so no SDK is needed. */
 export interface SearchResultBlock {
+  /** The block's kind. */
   type: 'search_result';
   /** The path and the line range shown: `/memories/prefs.md#L3-L5` (`#L3` for one line). */
   source: string;
+  /** The file's path, which the API shows as the citation's title. */
   title: string;
   /** One text block per line, numbered as `view` numbers it: Claude can cite any run of them. */
   content: SearchTextBlock[];
-  citations: { enabled: true };
+  /** Citations on, so Claude can cite the lines it uses. */
+  citations: {
+    /** Always `true`. */
+    enabled: true;
+  };
 }
 
 /** A search's answer: a short text when nothing matches, else the results with a last note when cut. */

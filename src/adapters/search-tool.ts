@@ -15,10 +15,15 @@ export type MemorySearchToolExtraProps = Omit<BetaTool, 'name' | 'input_schema' 
 
 /** What `toolRunner` takes: the SDK's `BetaRunnableTool` for a custom tool, declared from its public types. */
 export type MemorySearchRunnableTool = MemorySearchToolExtraProps & {
+  /** The tool's name as Claude calls it. */
   name: 'memory_search';
+  /** What Claude reads of when to use the tool. */
   description: string;
+  /** The JSON schema of `query`, `path` and `limit`, with the descriptions Claude reads. */
   input_schema: SearchInputSchema;
+  /** Checks Claude's raw input's shape; the values are checked by `tool.search`. */
   parse(input: unknown): MemorySearchInput;
+  /** Searches and resolves to the blocks Claude reads, within `maxReplyChars`; rejects when the search is refused. */
   run(input: MemorySearchInput): Promise<SearchAnswer>;
 };
 

@@ -7,16 +7,23 @@ import type { MemoryCommandRunner, MemoryRunContext } from './command-runner.js'
 
 /** The fields of a `tool_use` block Claude sent that the answer needs; the SDK's `BetaToolUseBlock` is one. */
 export interface MemoryToolUse {
+  /** The `tool_use` block's id, echoed as the result's `tool_use_id`. */
   id: string;
+  /** The tool Claude called; anything but `memory` is answered with an error and nothing runs. */
   name: string;
+  /** The command as Claude sent it, checked before it runs. */
   input: unknown;
 }
 
 /** A `tool_result` block as the SDK's toolRunner sends it: `is_error` only on an error. */
 export interface MemoryToolResultBlock {
+  /** The block's kind. */
   type: 'tool_result';
+  /** The id of the `tool_use` block this answers. */
   tool_use_id: string;
+  /** The reply Claude reads, or the refusal (`Error: …`). */
   content: string;
+  /** Set only when the command was refused. */
   is_error?: true;
 }
 

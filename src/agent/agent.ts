@@ -16,16 +16,21 @@ import { runTurn } from './turn.js';
 import type { AgentUsageTotals } from './usage.js';
 import { emptyUsage } from './usage.js';
 
+/** What `agent.send()` takes besides the text. */
 export interface SendOptions {
   /** Aborting it stops the turn, like `agent.stop()`. */
   signal?: AbortSignal | undefined;
 }
 
+/** A conversation with Claude that has the memory tool, made by {@link createMemoryAgent}; one turn at a time. */
 export interface MemoryAgent {
+  /** The SDK client the agent sends with: the one passed as `client`, or the one it made. */
   readonly client: Anthropic;
   /** The conversation so far, as the next request will send it (a copy). */
   readonly messages: BetaMessageParam[];
+  /** Whether a turn (or a compaction) is in progress; `send()` and `reset()` are refused meanwhile. */
   readonly running: boolean;
+  /** Tokens used over the agent's life (`reset()` does not zero them), as a copy. */
   readonly usage: AgentUsageTotals;
   /** This conversation's id, the `source` of the memory writes it makes; a new one after `reset()`. */
   readonly conversationId: string;

@@ -19,6 +19,7 @@ export type AgentErrorKind =
 
 /** An error told in words for a person, with what a program needs to branch on. */
 export interface AgentErrorDescription {
+  /** What went wrong, for a program to branch on. */
   kind: AgentErrorKind;
   /** A few words, e.g. "Bad API key". */
   title: string;
@@ -26,6 +27,7 @@ export interface AgentErrorDescription {
   message: string;
   /** The HTTP status, when an answer came. */
   status?: number;
+  /** The API's own error message, when it sent one. */
   apiMessage?: string;
   /** The answer's `request-id`, for a support request. */
   requestId?: string;
@@ -133,10 +135,15 @@ const NO_MESSAGE_MESSAGE =
 
 /** Thrown by `agent.send()`: a failed turn, told by its {@link AgentErrorDescription}, the original as `cause`. */
 export class MemoryAgentError extends Error {
+  /** Always `'MemoryAgentError'`, so {@link isMemoryAgentError} can tell it across realms. */
   override readonly name = 'MemoryAgentError' as const;
+  /** The description's `kind`, for a program to branch on. */
   readonly kind: AgentErrorKind;
+  /** The description's `title`: a few words for a person. */
   readonly title: string;
+  /** The HTTP status, when an answer came. */
   readonly status: number | undefined;
+  /** The whole description, as the `error` event carried it. */
   readonly description: AgentErrorDescription;
 
   constructor(description: AgentErrorDescription, options?: { cause?: unknown }) {

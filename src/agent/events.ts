@@ -17,12 +17,44 @@ import { callEach } from '../core/listeners.js';
  * while idle sends `compacted` and `usage` alone.
  */
 export type MemoryAgentEvent =
-  | { type: 'turn_start'; text: string }
-  | { type: 'text'; delta: string }
-  | { type: 'tool_call'; id: string; name: string; input: unknown }
-  | { type: 'tool_result'; tool_use_id: string; content: BetaToolResultBlockParam['content']; is_error: boolean }
-  | ({ type: 'compacted' } & Compaction)
   | {
+      /** A turn began. */
+      type: 'turn_start';
+      /** The text the person sent. */
+      text: string;
+    }
+  | {
+      /** Claude's reply streamed a piece of text. */
+      type: 'text';
+      /** The new text, to append to what came before. */
+      delta: string;
+    }
+  | {
+      /** Claude called a tool; its `tool_result` follows once it ran. */
+      type: 'tool_call';
+      /** The `tool_use` block's id, which its `tool_result` names. */
+      id: string;
+      /** The tool called: `memory` or `memory_search`. */
+      name: string;
+      /** What Claude sent, unchecked. */
+      input: unknown;
+    }
+  | {
+      /** A tool call ran (or was refused) and its answer goes back to Claude. */
+      type: 'tool_result';
+      /** The `tool_call`'s `id`. */
+      tool_use_id: string;
+      /** What Claude reads: the reply, or the refusal. */
+      content: BetaToolResultBlockParam['content'];
+      /** `true` when the call was refused. */
+      is_error: boolean;
+    }
+  | ({
+      /** The conversation was summarized; see {@link Compaction}. */
+      type: 'compacted';
+    } & Compaction)
+  | {
+      /** The API cleared old context from this request (the `contextManagement` and `clearThinking` options). */
       type: 'context_cleared';
       /** Old tool uses the API cleared from this request (`clear_tool_uses_20250919`). */
       toolUses: number;
@@ -30,11 +62,31 @@ export type MemoryAgentEvent =
       thinkingTurns: number;
       /** Input tokens cleared, all edits together. */
       tokens: number;
+      /** The API's own report of each edit, as it sent it. */
       edits: BetaContextManagementResponse['applied_edits'];
     }
-  | { type: 'usage'; usage: BetaUsage; total: AgentUsageTotals }
-  | { type: 'error'; error: AgentErrorDescription }
-  | { type: 'turn_end'; outcome: TurnOutcome; stopReason: BetaStopReason | null };
+  | {
+      /** A message of Claude's ended, with what it cost. */
+      type: 'usage';
+      /** This message's usage, as the API reported it. */
+      usage: BetaUsage;
+      /** The agent's totals so far, this message included. */
+      total: AgentUsageTotals;
+    }
+  | {
+      /** The turn failed; `send()` rejects with the same description. */
+      type: 'error';
+      /** What went wrong, in words for a person. */
+      error: AgentErrorDescription;
+    }
+  | {
+      /** The turn is over and the agent is idle: the last event of every `send()`. */
+      type: 'turn_end';
+      /** How it ended. */
+      outcome: TurnOutcome;
+      /** Claude's last `stop_reason`, or `null` when no message came. */
+      stopReason: BetaStopReason | null;
+    };
 
 /** A compaction: the summary that stands, from now on, for the conversation before it. */
 export interface Compaction {
@@ -48,6 +100,7 @@ export interface Compaction {
   replacedMessages: number;
 }
 
+/** Hears each {@link MemoryAgentEvent}; it must not throw (a thrown error is dropped, and the turn goes on). */
 export type MemoryAgentListener = (event: MemoryAgentEvent) => void;
 
 /** How a `send()` ended: Claude finished, the iteration cap cut it short, it was stopped, or it failed. */

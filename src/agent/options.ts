@@ -18,6 +18,7 @@ export interface MemoryAgentOptions extends AgentConnection {
   tool: MemoryCommandRunner;
   /** Default {@link DEFAULT_AGENT_MODEL}. */
   model?: string | undefined;
+  /** The system prompt of every request. Default: none. */
   system?: string | undefined;
   /**
    * Default false. True offers Claude `memory_search` beside the memory tool (the tool must have `search`, as an

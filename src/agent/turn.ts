@@ -15,6 +15,7 @@ import { addUsage } from './usage.js';
 
 /** What a successful `send()` resolves to. */
 export interface MemoryAgentTurn {
+  /** `done`: Claude ended its turn; `max_iterations`: the tool-call cap (`maxIterations`) cut it short. */
   outcome: 'done' | 'max_iterations';
   /** Claude's last message of the turn. */
   message: BetaMessage;

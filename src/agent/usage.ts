@@ -7,9 +7,13 @@ import type { BetaCompactionIterationUsage, BetaUsage } from '../core/sdk-types.
  * so are compactions: the API reports their tokens only in `usage.iterations`, never in the fields above them.
  */
 export interface AgentUsageTotals {
+  /** Input tokens read outside the prompt cache. */
   input_tokens: number;
+  /** Tokens Claude wrote. */
   output_tokens: number;
+  /** Input tokens read from the prompt cache. */
   cache_read_input_tokens: number;
+  /** Input tokens written to the prompt cache. */
   cache_creation_input_tokens: number;
   /** Compactions the API ran (its `compaction` iterations). */
   compactions: number;

@@ -9,20 +9,50 @@ import { callEach } from './listeners.js';
  * Every kind has a `path`, so a listener that only reads `path` keeps working as kinds are added.
  */
 export type MemoryChange =
-  | { type: 'write'; path: string }
-  | { type: 'delete'; path: string }
-  | { type: 'rename'; path: string; from: string }
-  | { type: 'forget'; path: string }
-  | { type: 'history-cleared'; path: string };
+  | {
+      /** A file written (or, by an import, a folder made). */
+      type: 'write';
+      /** The normalized path written. */
+      path: string;
+    }
+  | {
+      /** A file or folder deleted; a folder's is one change, not one per file. */
+      type: 'delete';
+      /** The normalized path deleted. */
+      path: string;
+    }
+  | {
+      /** A file or folder moved. */
+      type: 'rename';
+      /** Where it is now. */
+      path: string;
+      /** Where it was. */
+      from: string;
+    }
+  | {
+      /** A path and its history erased for good. */
+      type: 'forget';
+      /** The normalized path forgotten. */
+      path: string;
+    }
+  | {
+      /** The whole history emptied; no file changed. */
+      type: 'history-cleared';
+      /** Always `/memories`. */
+      path: string;
+    };
 
 /** One committed command (or import): what changed, and whether it happened in this tool or elsewhere. */
 export interface MemoryChangeEvent {
+  /** The database the change was committed to. */
   dbName: string;
+  /** What the command changed, in order; an expiry, an undo or an import may change several paths. */
   changes: MemoryChange[];
   /** `local`: this tool instance; `remote`: another tab, worker or tool instance on the same database. */
   source: 'local' | 'remote';
 }
 
+/** Called after each committed command, here or in another tab; it must not throw (an error is not reported). */
 export type MemoryChangeListener = (event: MemoryChangeEvent) => void;
 
 interface WireMessage {

@@ -9,42 +9,64 @@ import { showText } from './shown-text.js';
 
 /** Shows a folder two levels deep, or a file with line numbers (`view_range`: first and last line, -1 for the end). */
 export interface ViewCommand {
+  /** The command's name, the union's tag. */
   command: 'view';
+  /** The file or folder to show, under `/memories`. */
   path: string;
+  /**
+   * For a file: `[first, last]` line, 1-based and inclusive; `-1` as last reads to the end. Omitted: the whole file.
+   */
   view_range?: number[];
 }
 /** Writes a file, making its parent folders. */
 export interface CreateCommand {
+  /** The command's name, the union's tag. */
   command: 'create';
+  /** The file to write, under `/memories`; missing parent folders are made. */
   path: string;
+  /** The file's whole new text. */
   file_text: string;
 }
 /** Replaces the one occurrence of `old_str` with `new_str`. */
 export interface StrReplaceCommand {
+  /** The command's name, the union's tag. */
   command: 'str_replace';
+  /** The file to edit, under `/memories`. */
   path: string;
+  /** The text to replace: it must occur exactly once in the file, or nothing is changed. */
   old_str: string;
+  /** The text put in its place (Claude may omit it: the empty string). */
   new_str: string;
 }
 /** Inserts `insert_text` after line `insert_line` (0: before the first). */
 export interface InsertCommand {
+  /** The command's name, the union's tag. */
   command: 'insert';
+  /** The file to edit, under `/memories`. */
   path: string;
+  /** The line to insert after, 1-based; `0` inserts before the first line. */
   insert_line: number;
+  /** The text to insert, as one or more lines. */
   insert_text: string;
 }
 /** Deletes a file, or a folder with everything in it. */
 export interface DeleteCommand {
+  /** The command's name, the union's tag. */
   command: 'delete';
+  /** The file or folder to delete, under `/memories`; `/memories` itself is refused. */
   path: string;
 }
 /** Moves a file or folder. */
 export interface RenameCommand {
+  /** The command's name, the union's tag. */
   command: 'rename';
+  /** The file or folder to move. */
   old_path: string;
+  /** Where it goes; refused if something is already there. */
   new_path: string;
 }
 
+/** Any command of memory_20250818, as `parseMemoryCommand` returns it; narrow on `command`. */
 export type MemoryCommand =
   | ViewCommand
   | CreateCommand
@@ -52,6 +74,7 @@ export type MemoryCommand =
   | InsertCommand
   | DeleteCommand
   | RenameCommand;
+/** The six command names: `view`, `create`, `str_replace`, `insert`, `delete`, `rename`. */
 export type MemoryCommandName = MemoryCommand['command'];
 
 type FieldKind = 'string' | 'optional string' | 'integer' | 'optional range';

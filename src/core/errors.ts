@@ -35,7 +35,9 @@ export type MemoryToolErrorCode =
  * catch (e) { if (isMemoryToolError(e) && e.code === 'not_found') … }
  */
 export class MemoryToolError extends Error {
+  /** Always `'MemoryToolError'`, so {@link isMemoryToolError} can tell it across realms. */
   override readonly name = 'MemoryToolError' as const;
+  /** What went wrong, for programs to branch on; `message` is the wording Claude reads. */
   readonly code: MemoryToolErrorCode;
 
   constructor(code: MemoryToolErrorCode, message: string, options?: { cause?: unknown }) {

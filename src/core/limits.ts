@@ -18,6 +18,10 @@ export interface MemoryLimits {
 /** Every limit set: `Required` alone would keep the `| undefined` an explicit option may hold. */
 export type ResolvedLimits = { [K in keyof MemoryLimits]-?: number };
 
+/**
+ * The limits used where {@link MemoryLimits} leaves a field out: 1 MiB a file, 256 MiB in all, 50,000 files, replies
+ * of 16,000 characters.
+ */
 export const DEFAULT_LIMITS: Readonly<ResolvedLimits> = {
   maxFileBytes: 1024 * 1024,
   maxTotalBytes: 256 * 1024 * 1024,

@@ -10,7 +10,14 @@ import { utf8Length } from './utf8.js';
 export const MEMORY_ROOT = '/memories';
 
 /** Longest path, name and nesting accepted (R-paths: a segment over 255 bytes, 32 levels, 1024 bytes). */
-export const PATH_LIMITS = { maxPathBytes: 1024, maxSegmentBytes: 255, maxDepth: 32 } as const;
+export const PATH_LIMITS = {
+  /** Longest normalized path, in UTF-8 bytes. */
+  maxPathBytes: 1024,
+  /** Longest file or folder name, in UTF-8 bytes. */
+  maxSegmentBytes: 255,
+  /** Deepest nesting below `/memories`, in levels. */
+  maxDepth: 32,
+} as const;
 
 /** What a key past the nesting or the length limit is, in words ("it is …", "… would be …"). */
 export const PAST_LIMITS = {

@@ -1,5 +1,6 @@
 // `idb-memory-tool/agent`: Claude and the memory in one loop, driven from the page through `@anthropic-ai/sdk`
 // (imported at run time: install it).
+/** @module idb-memory-tool/agent */
 
 export { createMemoryAgent } from '../agent/agent.js';
 export type { MemoryAgent, SendOptions } from '../agent/agent.js';

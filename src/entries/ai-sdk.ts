@@ -1,5 +1,6 @@
 // `idb-memory-tool/ai-sdk`: the memory tool for the Vercel AI SDK (`ai` 6 or 7, with `@ai-sdk/anthropic`). Types only
 // from `ai`; nothing of it or the provider is loaded.
+/** @module idb-memory-tool/ai-sdk */
 
 export { aiSdkMemoryTool } from '../adapters/ai-sdk.js';
 export type { AiSdkMemoryToolOptions } from '../adapters/ai-sdk.js';

@@ -1,6 +1,7 @@
 // `idb-memory-tool/react`: the memory as React state (`useMemoryTree`, `useMemoryFile`, `useMemorySearch`), on
 // `useSyncExternalStore`.
 // Needs `react` 18 or later; the framework-free stores under them are in the main entry.
+/** @module idb-memory-tool/react */
 
 export { useMemoryTree } from '../react/use-memory-tree.js';
 export { useMemoryFile } from '../react/use-memory-file.js';

@@ -1,5 +1,6 @@
 // `idb-memory-tool/sdk`: the tool as `@anthropic-ai/sdk`'s tool runner takes it. No import of the SDK at run time;
 // its types name the SDK's public `Anthropic` namespace only.
+/** @module idb-memory-tool/sdk */
 
 export { memoryTool } from '../adapters/sdk-runnable.js';
 export type {

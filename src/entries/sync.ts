@@ -1,5 +1,6 @@
 // `idb-memory-tool/sync`: the memory kept in step with a remote store — Anthropic's Memory Stores (through the SDK
 // client the app already has) or any WebDAV server — by a three-way merge that loses nothing.
+/** @module idb-memory-tool/sync */
 
 export { createMemorySync } from '../sync/memory-sync.js';
 export type { MemorySync, MemorySyncOptions, SyncNowOptions } from '../sync/memory-sync.js';

@@ -1,6 +1,7 @@
 // `idb-memory-tool/worker`: the main entry with every part of the tool loaded with it, for contexts that may not
 // `import()` (service workers, MV3 extension background workers). Importing it has that one effect, which
 // package.json's `sideEffects` names so that bundlers keep it.
+/** @module idb-memory-tool/worker */
 
 import * as bundle from '../bundle/bundle.js';
 import * as history from '../history/read-history.js';

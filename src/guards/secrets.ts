@@ -6,7 +6,9 @@ import { PRIVATE_KEY } from './private-key.js';
 
 /** A kind of secret and how to recognise it. */
 export interface SecretPattern {
+  /** What the text holds, in words Claude reads in the refusal, e.g. `an Anthropic API key`. */
   name: string;
+  /** Matches the secret; tested with `test`, so leave out the `g` and `y` flags, which make it stateful. */
   pattern: RegExp;
 }
 
@@ -117,6 +119,10 @@ const DEFAULT_PATTERNS: readonly DefaultPattern[] = [
   { name: 'a Hugging Face token', pattern: /\bhf_[A-Za-z0-9]{34,}/u, needle: '\\bhf_', placeholders: 'words-and-runs' },
 ];
 
+/**
+ * The kinds of secret `blockSecrets` refuses (API keys, private keys, cloud credentials); pass your own list to
+ * {@link findSecret} to check others.
+ */
 export const SECRET_PATTERNS: readonly SecretPattern[] = DEFAULT_PATTERNS;
 
 /** `word` matching in any case, as a pattern source (`ab` → `[Aa][Bb]`). */

@@ -18,9 +18,15 @@ export interface BeforeWrite {
   /** The command that writes it (a sync pull or a bundle's new file is checked as a `create`). */
   command: 'create' | 'str_replace' | 'insert';
   /** For `str_replace` and `insert`: the span of `content` the edit wrote (UTF-16 offsets, `to` exclusive). */
-  changed?: { from: number; to: number };
+  changed?: {
+    /** Where the written span starts in `content`. */
+    from: number;
+    /** Where it ends, exclusive. */
+    to: number;
+  };
 }
 
+/** `beforeWrite`: return a string to store instead, nothing to keep the text, or throw to refuse (Claude reads why). */
 export type BeforeWriteHook = (write: BeforeWrite) => string | undefined | void;
 
 export interface WriteGuards {

@@ -15,10 +15,13 @@ export type { BlameGap };
 export interface BlameLine {
   /** 1-based, as `view` numbers lines (`split('\n')`: a text ending in a newline has an empty last line). */
   line: number;
+  /** The line's text, without its newline. */
   text: string;
   /** The history id (as `tool.history()` lists it) of the change that wrote the line, or `null` when none is held. */
   change: number | null;
+  /** Who made that change, or `null` when none is held. */
   actor: string | null;
+  /** When that change was committed, or `null` when none is held. */
   at: Date | null;
   /** Where that change came from, when its writer named it (`run`'s `source`). */
   source?: string;

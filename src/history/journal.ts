@@ -24,6 +24,7 @@ export interface HistoryLimits {
 
 export type ResolvedHistoryLimits = { [K in keyof HistoryLimits]-?: number };
 
+/** The history bounds used where `history` leaves a field out: 1,000 changes and 32 MiB. */
 export const DEFAULT_HISTORY_LIMITS: Readonly<ResolvedHistoryLimits> = {
   maxEntries: 1000,
   maxBytes: 32 * 1024 * 1024,

@@ -6,12 +6,19 @@ import type { MemoryTx } from '../storage/store.js';
 
 /** One change in `tool.history()`. Paths are normalized keys. */
 export interface HistoryEntry {
+  /** The change's id, rising with time: what `change(id)` and `undo(id)` take. */
   id: number;
+  /** When it was committed. */
   at: Date;
+  /** Who made it: `claude`, `user`, `expire`, or the app's own `actor`. */
   actor: string;
+  /** What made it: a memory command, or an app operation such as an undo or an import. */
   command: HistoryCommand;
+  /** The paths it touched. */
   paths: string[];
+  /** Whether `tool.undo(id)` may reverse it: `false` once undone, forgotten, or kept without its texts. */
   undoable: boolean;
+  /** Whether a later undo reversed it. */
   undone: boolean;
   /** For an undo, the change it reversed. */
   undoOf?: number;
@@ -23,17 +30,28 @@ export interface HistoryEntry {
 
 /** One file a change touched, with its text before and after (`null`: absent, or no longer kept). */
 export interface ChangedFile {
+  /** The file's normalized path. */
   path: string;
+  /** Its text before the change, or `null`. */
   before: string | null;
+  /** Its text after the change, or `null`. */
   after: string | null;
 }
 
 /** A change with what it did to each file and each move, for a diff view. */
 export interface ChangeDetail extends HistoryEntry {
+  /** Each file the change wrote or deleted, with its texts. */
   files: ChangedFile[];
-  moves: Array<{ from: string; to: string }>;
+  /** Each file or folder the change moved (a `rename`, or its undo). */
+  moves: Array<{
+    /** Where it was. */
+    from: string;
+    /** Where it went. */
+    to: string;
+  }>;
 }
 
+/** `tool.history()`'s options: a page of changes, newest first. */
 export interface HistoryOptions {
   /** At most this many, newest first. Default 100. */
   limit?: number | undefined;

@@ -9,23 +9,34 @@ import { DEFAULT_MODEL, buildMessage } from './wire-message.js';
 
 /** What a POST /v1/messages carried: its parsed JSON body, plus its headers under lower-case names. */
 export type ScriptedRequest = {
+  /** The model asked for. */
   model?: string;
+  /** The request's `max_tokens`. */
   max_tokens?: number;
+  /** Whether a stream of events was asked for (the fake answers either way). */
   stream?: boolean;
+  /** The conversation sent, the whole history each time. */
   messages?: MessageParamShape[];
   [field: string]: unknown;
-} & { headers: Record<string, string> };
+} & {
+  /** The request's headers, under lower-case names (e.g. `x-api-key`, `anthropic-beta`). */
+  headers: Record<string, string>;
+};
 
 /** A turn, or a function that makes the turn from the request it answers. */
 export type ScriptedStep = ScriptedTurn | ((request: ScriptedRequest) => ScriptedTurn);
 
 /** A `tool_result` block as the fake received it. */
 export interface ReceivedToolResult {
+  /** The id of the `tool_use` it answers. */
   tool_use_id: string;
+  /** What the tool answered, as sent: a string or content blocks. */
   content: unknown;
+  /** Present as the client sent it: `true` for a refusal. */
   is_error?: boolean;
 }
 
+/** How the fake answers: the model it names, and how slowly. */
 export interface ScriptedClaudeOptions {
   /** The `model` of each reply. Defaults to the request's model, else `claude-scripted`. */
   model?: string | undefined;
@@ -33,6 +44,7 @@ export interface ScriptedClaudeOptions {
   delayMs?: number | undefined;
 }
 
+/** A fake Claude, made by {@link createScriptedClaude}: a `fetch` to give the SDK, and what it received. */
 export interface ScriptedClaude {
   /** Pass as `new Anthropic({ fetch })`. */
   fetch: typeof fetch;

@@ -5,7 +5,16 @@ export interface ScriptedTurn {
   /** A `text` block, sent before any tool use. */
   text?: string | undefined;
   /** `tool_use` blocks, in order. `name` defaults to `'memory'`, `id` to `toolu_scripted_<n>`. */
-  toolUses?: Array<{ name?: string | undefined; input: unknown; id?: string | undefined }> | undefined;
+  toolUses?:
+    | Array<{
+        /** The tool called. Default `'memory'`. */
+        name?: string | undefined;
+        /** What Claude sends the tool, e.g. `{ command: 'view', path: '/memories' }`; sent as is, unchecked. */
+        input: unknown;
+        /** The block's id. Default `toolu_scripted_<n>`, counting over the whole script. */
+        id?: string | undefined;
+      }>
+    | undefined;
   /**
    * A `compaction` block, first in the reply: the API summarized the conversation before Claude answered (the
    * `compact_20260112` edit), or was asked to (the `compaction` parameter). Alone, it stops with `compaction`.
@@ -31,8 +40,22 @@ export interface ScriptedCompaction {
 
 /** An entry of `context_management.applied_edits`, as the API words it. */
 export type ScriptedAppliedEdit =
-  | { type: 'clear_tool_uses_20250919'; cleared_tool_uses: number; cleared_input_tokens: number }
-  | { type: 'clear_thinking_20251015'; cleared_thinking_turns: number; cleared_input_tokens: number };
+  | {
+      /** Old tool uses were cleared. */
+      type: 'clear_tool_uses_20250919';
+      /** How many tool uses. */
+      cleared_tool_uses: number;
+      /** Input tokens that freed. */
+      cleared_input_tokens: number;
+    }
+  | {
+      /** Old thinking was cleared. */
+      type: 'clear_thinking_20251015';
+      /** How many turns' thinking. */
+      cleared_thinking_turns: number;
+      /** Input tokens that freed. */
+      cleared_input_tokens: number;
+    };
 
 /** How a built message is named and counted. */
 export interface MessageFields {

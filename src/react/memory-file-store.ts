@@ -7,6 +7,7 @@ import { constantStore, liveRead } from './live-read.js';
 
 /** What the live file needs of the tool: `IndexedDBMemoryTool` has it, and so may a wrapper or a fake. */
 export interface MemoryFileSource extends MemoryChangeSource {
+  /** The file's raw text; rejects for a missing file (`not_found`) or a folder (`not_a_file`). */
   read(path: string): Promise<string>;
 }
 
@@ -16,10 +17,32 @@ export interface MemoryFileSource extends MemoryChangeSource {
  * `not_a_file` for a folder; `text` stays that of the last read that worked).
  */
 export type MemoryFileSnapshot =
-  | { readonly status: 'idle' | 'loading' | 'missing'; readonly text: undefined; readonly error: undefined }
-  | { readonly status: 'ready'; readonly text: string; readonly error: undefined }
-  | { readonly status: 'error'; readonly text: string | undefined; readonly error: Error };
+  | {
+      /** Nothing to show: no tool or no path, the first read under way, or no file at the path. */
+      readonly status: 'idle' | 'loading' | 'missing';
+      /** No text. */
+      readonly text: undefined;
+      /** No error. */
+      readonly error: undefined;
+    }
+  | {
+      /** The file was read. */
+      readonly status: 'ready';
+      /** The file's raw text, as `tool.read()` gives it. */
+      readonly text: string;
+      /** No error. */
+      readonly error: undefined;
+    }
+  | {
+      /** The latest read failed. */
+      readonly status: 'error';
+      /** The text of the last read that worked, if any. */
+      readonly text: string | undefined;
+      /** Why it failed: usually a `MemoryToolError`. */
+      readonly error: Error;
+    };
 
+/** A live file: its snapshot, kept current while subscribed; see {@link createMemoryFileStore}. */
 export type MemoryFileStore = MemorySnapshotStore<MemoryFileSnapshot>;
 
 const IDLE: MemoryFileSnapshot = Object.freeze({ status: 'idle', text: undefined, error: undefined });

@@ -9,6 +9,7 @@ import { subscribers } from './subscribers.js';
 
 /** What the live search needs of the tool: `IndexedDBMemoryTool` has it, and so may a wrapper or a fake. */
 export interface MemorySearchSource extends MemoryChangeSource {
+  /** Finds the files matching `query`, best first; see `IndexedDBMemoryTool.search`. */
   search(query: string, options?: SearchOptions): Promise<SearchResult>;
 }
 
@@ -30,18 +31,27 @@ export interface MemorySearchOptions {
  */
 export type MemorySearchSnapshot =
   | {
+      /** Nothing searched, the first search under way, or the answer is in. */
       readonly status: 'idle' | 'loading' | 'ready';
+      /** The query these hits answer (while a new one is searched, still the previous). */
       readonly query: string;
+      /** The best matching files, best first, at most `limit`. */
       readonly hits: readonly SearchHit[];
       /** Every matching file, beyond the `limit` shown. */
       readonly total: number;
+      /** No error. */
       readonly error: undefined;
     }
   | {
+      /** The latest search failed. */
       readonly status: 'error';
+      /** The query that failed. */
       readonly query: string;
+      /** The hits of the last answer to the same query, or none. */
       readonly hits: readonly SearchHit[];
+      /** Every file matching in that answer. */
       readonly total: number;
+      /** Why it failed: a bad query is a `MemoryToolError` with code `invalid_input`. */
       readonly error: Error;
     };
 

@@ -11,6 +11,7 @@ import { MOST_PATHS_PATCHED, patchTree, pathsToRead } from './tree-patch.js';
 
 /** What the live tree needs of the tool: `IndexedDBMemoryTool` has it, and so may a wrapper or a fake. */
 export interface MemoryTreeSource extends MemoryChangeSource {
+  /** Every entry below `path` (default `/memories`), sorted by path; see `IndexedDBMemoryTool.list`. */
   list(path?: string): Promise<MemoryEntry[]>;
   /**
    * One entry (`IndexedDBMemoryTool.stat`). With it a change is read again alone; a source without it (an older
@@ -19,6 +20,7 @@ export interface MemoryTreeSource extends MemoryChangeSource {
   stat?(path: string): Promise<MemoryEntry>;
 }
 
+/** What part of the memory a live tree shows. */
 export interface MemoryTreeOptions {
   /** The folder whose subtree is shown (default `/memories`, the whole memory). */
   path?: string | undefined;
@@ -31,13 +33,23 @@ export interface MemoryTreeOptions {
  */
 export type MemoryTreeSnapshot =
   | {
+      /** No tool yet, the first read under way, the entries read, or no folder at the path. */
       readonly status: 'idle' | 'loading' | 'ready' | 'missing';
       /** Every entry below the folder, hidden ones too, sorted by path, as `tool.list()` gives them. */
       readonly entries: readonly MemoryEntry[];
+      /** No error. */
       readonly error: undefined;
     }
-  | { readonly status: 'error'; readonly entries: readonly MemoryEntry[]; readonly error: Error };
+  | {
+      /** The latest read failed. */
+      readonly status: 'error';
+      /** The entries of the last read that worked, or none. */
+      readonly entries: readonly MemoryEntry[];
+      /** Why it failed: usually a `MemoryToolError` (`not_a_folder` for a file). */
+      readonly error: Error;
+    };
 
+/** A live tree: its snapshot, kept current while subscribed; see {@link createMemoryTreeStore}. */
 export type MemoryTreeStore = MemorySnapshotStore<MemoryTreeSnapshot>;
 
 const NO_ENTRIES: readonly MemoryEntry[] = Object.freeze([]);

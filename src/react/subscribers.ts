@@ -6,6 +6,7 @@ import { callEach } from '../core/listeners.js';
 
 /** What a live view needs of the tool to hear of changes: `IndexedDBMemoryTool.subscribe`. */
 export interface MemoryChangeSource {
+  /** Calls `listener` after every committed change, here or in another tab; returns the function that stops it. */
   subscribe(listener: MemoryChangeListener): () => void;
 }
 

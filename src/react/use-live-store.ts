@@ -4,7 +4,10 @@ import { useMemo, useSyncExternalStore } from 'react';
 import type { MemorySnapshotStore } from './live-read.js';
 
 /** A hook's answer: the store's snapshot and its `refresh()`, which reads everything again now. */
-export type WithRefresh<S> = S & { readonly refresh: () => void };
+export type WithRefresh<S> = S & {
+  /** Reads everything again now, e.g. after a change the store could not hear of. */
+  readonly refresh: () => void;
+};
 
 /**
  * The snapshot of `store`, re-rendered on each new one, with `refresh`. The answer is one object per snapshot, so it

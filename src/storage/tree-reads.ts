@@ -9,21 +9,29 @@ import { getEntry, readBody, subtreeRange } from './entries.js';
 
 /** One file or folder, as `tool.list()` returns it. Paths are normalized keys. */
 export interface MemoryEntry {
+  /** The entry's normalized path. */
   path: string;
+  /** Its last segment, e.g. `prefs.md`. */
   name: string;
+  /** Whether it is a file or a folder. */
   kind: 'file' | 'folder';
   /** Left out of Claude's `view` listings: its name, or a folder above it, is a dot-name or `node_modules`. */
   hidden: boolean;
   /** UTF-8 bytes (0 for folders). */
   size: number;
+  /** When it was first written (a folder: made). */
   createdAt: Date;
+  /** When it was last written. */
   updatedAt: Date;
 }
 
 type ReadTx = MemoryTx<'readonly'>;
 
 /** `list()`'s entries; `truncated`: a `limit` left some out. */
-export type MemoryList = MemoryEntry[] & { truncated: boolean };
+export type MemoryList = MemoryEntry[] & {
+  /** Whether `limit` left some entries out. */
+  truncated: boolean;
+};
 
 /** How deep and how many `list()` reads: levels below the folder (1: its children), and at most `limit` entries. */
 export interface ListBounds {

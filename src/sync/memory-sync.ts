@@ -18,7 +18,9 @@ import type { SyncReport } from './sync-report.js';
 import { initialStatus } from './sync-status.js';
 import type { SyncStatus } from './sync-status.js';
 
+/** What {@link createMemorySync} takes: the remote, the folder it mirrors, and when passes run. */
 export interface MemorySyncOptions {
+  /** The store to mirror: `memoryStoreRemote()`, `webdavRemote()`, or an app's own {@link SyncRemote}. */
   remote: SyncRemote;
   /** The local folder that mirrors the remote's root. Default `/memories`. */
   mount?: string | undefined;
@@ -27,19 +29,31 @@ export interface MemorySyncOptions {
   /** How long after the last local change a pass starts (ms). Default 2,000. */
   debounce?: number | undefined;
   /** Deletes in one direction are held when a pass would make more than `min` and more than `share` of the synced files. */
-  deleteGuard?: { min?: number | undefined; share?: number | undefined } | undefined;
+  deleteGuard?:
+    | {
+        /** Deletes a pass may make without asking, at most. Default 10. */
+        min?: number | undefined;
+        /** Share of the synced files a pass may delete without asking, 0 to 1. Default 0.25. */
+        share?: number | undefined;
+      }
+    | undefined;
 }
 
+/** What `sync.syncNow()` takes. */
 export interface SyncNowOptions {
   /** Carry out the deletes the mass-deletion guard holds. */
   confirmDeletes?: boolean | undefined;
 }
 
+/** A remote mounted at a local folder, made by {@link createMemorySync}: its passes, status and conflicts. */
 export interface MemorySync {
+  /** The local folder that mirrors the remote's root, normalized. */
   readonly mount: string;
+  /** The remote it mirrors. */
   readonly remote: SyncRemote;
   /** One whole pass now (after one under way); rejects with a SyncRemoteError when the remote fails. */
   syncNow(options?: SyncNowOptions): Promise<SyncReport>;
+  /** The status now: state, last pass, pending changes, conflicts, skipped files, the error and its retry. */
   status(): SyncStatus;
   /** Calls `listener` with every new status; returns unsubscribe. */
   subscribe(listener: (status: SyncStatus) => void): () => void;
@@ -62,6 +76,14 @@ const DEFAULTS = { interval: 60_000, debounce: 2_000, min: 10, share: 0.25 };
 /** Mount folders in use, per tool: an outer mount leaves the folders of the mounts inside it alone. */
 const mounted = new WeakMap<object, Set<string>>();
 
+/**
+ * Mounts `options.remote` at a folder of `tool` and keeps the two in step by three-way merge: background passes start
+ * at once unless `interval` is `null`. Throws a TypeError when the folder is already mounted on this tool.
+ *
+ * @example
+ * const sync = createMemorySync(tool, { remote: memoryStoreRemote({ client, storeId: 'memstore_…' }) });
+ * const report = await sync.syncNow();
+ */
 export function createMemorySync(tool: IndexedDBMemoryTool, options: MemorySyncOptions): MemorySync {
   return new Mount(tool, options);
 }

@@ -33,7 +33,9 @@ export interface RemoteLimits {
   maxSegments?: number | undefined;
 }
 
+/** What the engine passes with each remote call. */
 export interface RemoteCallOptions {
+  /** Aborted when the pass stops (`sync.stop()`, `close()`): the call should end with kind `aborted`. */
   signal?: AbortSignal | undefined;
 }
 
@@ -43,13 +45,22 @@ export interface SyncRemote {
   readonly id: string;
   /** `memory-store`, `webdav`, or an app's own word; shown in status and errors. */
   readonly kind: string;
+  /** What the remote refuses, known before sending: files past them are skipped, not sent. */
   readonly limits: RemoteLimits;
   /** How many requests the engine may have in flight at once (reads and writes). */
   readonly concurrency: number;
   /** Every file below the root, in any order, each page fetched in turn. */
   list(options?: RemoteCallOptions): Promise<RemoteFile[]>;
   /** The file's text and what the remote now says of it (the text is the one its `version` stands for). */
-  read(file: RemoteFile, options?: RemoteCallOptions): Promise<{ file: RemoteFile; text: string }>;
+  read(
+    file: RemoteFile,
+    options?: RemoteCallOptions,
+  ): Promise<{
+    /** What the remote now says of the file. */
+    file: RemoteFile;
+    /** Its text, decoded from UTF-8. */
+    text: string;
+  }>;
   /**
    * Writes `text` at `path` only if the remote still holds what the caller last saw: `expected` null means the path
    * must be free (else `precondition` or `path-conflict`), a file means its version (or hash) must be unchanged.
@@ -65,7 +76,17 @@ export interface SyncRemote {
   readMany?(
     files: readonly RemoteFile[],
     options?: RemoteCallOptions,
-  ): Promise<Map<string, { file: RemoteFile; text: string }>>;
+  ): Promise<
+    Map<
+      string,
+      {
+        /** What the remote now says of the file. */
+        file: RemoteFile;
+        /** Its text, decoded from UTF-8. */
+        text: string;
+      }
+    >
+  >;
   /** Moves the file to `to` if unchanged since seen and `to` is free; absent where the remote has no move. */
   move?(expected: RemoteFile, to: string, options?: RemoteCallOptions): Promise<RemoteFile>;
   /**
@@ -123,12 +144,15 @@ export interface SyncRemoteErrorOptions {
   retryAfterMs?: number | undefined;
   /** For `path-conflict`: the remote path in the way, when the remote names it. */
   conflictingPath?: string | undefined;
+  /** The error behind this one, kept as the error's `cause`. */
   cause?: unknown;
 }
 
 /** The one error an adapter throws. `message` is for people; programs branch on `kind`. */
 export class SyncRemoteError extends Error {
+  /** Always `'SyncRemoteError'`, so {@link isSyncRemoteError} can tell it across realms. */
   override readonly name = 'SyncRemoteError' as const;
+  /** What went wrong, for the engine (and programs) to branch on. */
   readonly kind: RemoteErrorKind;
   /** The HTTP status, when there was one. */
   readonly status: number | undefined;

@@ -2,7 +2,9 @@
 
 /** A file a side would not take, with the reason in a sentence. */
 export interface SkippedFile {
+  /** The file's memory path. */
   path: string;
+  /** Why it was refused, in a sentence for people. */
   reason: string;
   /** `remote`: the remote refused this memory's version; `local`: this memory refused the remote's. */
   refusedBy: 'remote' | 'local';
@@ -10,7 +12,9 @@ export interface SkippedFile {
 
 /** A delete the mass-deletion guard holds: `side` is where it would be made (`local`: here, `remote`: there). */
 export interface HeldDelete {
+  /** The file's memory path. */
   path: string;
+  /** Where the delete would be made. */
   side: 'local' | 'remote';
 }
 

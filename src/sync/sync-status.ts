@@ -13,28 +13,35 @@ export interface SyncConflict {
   at: Date | undefined;
 }
 
+/** The error that stopped the last pass, and when it is tried again. */
 export interface SyncError {
   /** A remote's kind, `storage` (IndexedDB failed), or `unknown`. */
   kind: RemoteErrorKind | 'storage' | 'unknown';
+  /** What went wrong, in words for people. */
   message: string;
+  /** When it happened. */
   at: Date;
   /** When the engine tries again by itself; null when it waits for `syncNow()` (refused credentials, stopped). */
   retryAt: Date | null;
 }
 
+/** Where a sync stands, for a UI: `sync.status()`, and what `sync.subscribe()` hears. */
 export interface SyncStatus {
   /** `other-tab`: another tab is syncing this mount and this one waits for its result. */
   state: 'idle' | 'syncing' | 'other-tab' | 'error' | 'stopped';
   /** When the last whole pass ended, here or in another tab. */
   lastSync: Date | null;
+  /** What the last whole pass did, or `null` before the first. */
   lastReport: SyncReport | null;
   /** Files changed here since the last pass began, not yet sent. */
   pending: number;
+  /** Conflict copies in the memory, waiting for `sync.resolve()`. */
   conflicts: SyncConflict[];
   /** Files a side refused, from the last pass. */
   skipped: SkippedFile[];
   /** Deletes the mass-deletion guard holds back. */
   held: HeldDelete[];
+  /** The error of the last pass, or `null` when it succeeded. */
   error: SyncError | null;
 }
 

@@ -13,7 +13,13 @@ import { readProposal } from './proposal.js';
 export type { WriteProposal };
 
 /** The person's answer: `'allow'`, `'deny'`, or a denial with a reason Claude reads. */
-export type ApproveAnswer = 'allow' | 'deny' | { deny: string };
+export type ApproveAnswer =
+  | 'allow'
+  | 'deny'
+  | {
+      /** Why the person declined, told to Claude with the refusal. */
+      deny: string;
+    };
 
 /** Asked before each write by `claude` is stored; see `IndexedDBMemoryToolOptions.approve`. */
 export type ApproveHook = (proposal: WriteProposal) => ApproveAnswer | PromiseLike<ApproveAnswer>;

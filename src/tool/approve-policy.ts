@@ -7,6 +7,7 @@ import type { ApproveAnswer, ApproveHook, WriteProposal } from './approval.js';
 /** What `ask` may answer: an {@link ApproveAnswer}, or `'allow-conversation'` to allow this write and the source's next. */
 export type PolicyAnswer = ApproveAnswer | 'allow-conversation';
 
+/** What {@link approvePolicy} takes: who to ask, and the folders that need no asking. */
 export interface ApprovePolicyOptions {
   /** Asked for every write the policy does not settle, e.g. the app's review card. */
   ask: (proposal: WriteProposal) => PolicyAnswer | PromiseLike<PolicyAnswer>;
@@ -16,6 +17,7 @@ export interface ApprovePolicyOptions {
 
 /** An `approve` hook with its remembered conversations; pass `approve` to `IndexedDBMemoryTool.init`. */
 export interface ApprovePolicy {
+  /** The hook to pass as `approve` to `IndexedDBMemoryTool.init`. */
   approve: ApproveHook;
   /** Allows, without asking, every later write whose `source` is `source` (a conversation id). */
   allowConversation(source: string): void;

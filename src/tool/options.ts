@@ -6,6 +6,7 @@ import type { BeforeWriteHook } from '../guards/write-guards.js';
 import type { ApproveHook } from './approval.js';
 import type { HistoryLimits } from '../history/journal.js';
 
+/** What `IndexedDBMemoryTool.init` takes; every field is optional. */
 export interface IndexedDBMemoryToolOptions {
   /** IndexedDB database name. Default `"claude-memory"`; use one per user or per app to keep memories apart. */
   dbName?: string | undefined;
@@ -63,7 +64,6 @@ export interface ForgetReport {
   keptIn: string[];
 }
 
-/** What `tool.clearHistory()` erased. It cannot be undone. */
 /** What `tool.compactStorage()` moved to the fresh database. */
 export interface CompactReport {
   /** Files in the memory. */
@@ -74,6 +74,7 @@ export interface CompactReport {
   changes: number;
 }
 
+/** What `tool.clearHistory()` erased. It cannot be undone. */
 export interface ClearHistoryReport {
   /** How many history entries were deleted. */
   removedChanges: number;
@@ -87,7 +88,9 @@ export type MemoryToolResult = MemoryToolSuccess | MemoryToolFailure;
 
 /** A command that ran: `content` is the reply Claude reads. */
 export interface MemoryToolSuccess {
+  /** The reply Claude reads. */
   content: string;
+  /** `false`: the command ran. */
   is_error: false;
   /** Never set: declared so `result.code` reads without narrowing first. */
   code?: undefined;
@@ -95,12 +98,15 @@ export interface MemoryToolSuccess {
 
 /** A command refused: `content` is the refusal as the SDK runner words it (`Error: …`). */
 export interface MemoryToolFailure {
+  /** The refusal Claude reads, starting `Error: `. */
   content: string;
+  /** `true`: the command was refused and nothing was changed. */
   is_error: true;
   /** The MemoryToolError code, for programs (e.g. `storage` to show a full disk). */
   code: MemoryToolErrorCode;
 }
 
+/** The IndexedDB database used when `dbName` is not given: `"claude-memory"`. */
 export const DEFAULT_DB_NAME = 'claude-memory';
 
 /** Who an app-side write is made for, recorded in its history entry. */
@@ -113,6 +119,7 @@ export interface ActorOptions {
 
 /** `tool.write()`'s options: who writes, and a signal that stops it before it starts. */
 export interface WriteOptions extends ActorOptions {
+  /** Aborted before the write starts: nothing is stored, and it rejects with an `AbortError`. */
   signal?: AbortSignal | undefined;
 }
 

@@ -8,6 +8,7 @@ import type { MemoryTx } from '../storage/store.js';
 
 /** A write Claude asks for, as `approve` is shown it. Paths are normalized keys. */
 export interface WriteProposal {
+  /** The write command Claude sent. */
   command: Exclude<MemoryCommand['command'], 'view'>;
   /** The file or folder written, deleted, or renamed from. */
   path: string;
@@ -22,7 +23,9 @@ export interface WriteProposal {
   after: string | null;
   /** For a folder deleted or renamed: the files it holds (paths before the change), whose texts are not copied in. */
   files?: string[];
+  /** Who asks for the write, as recorded in the history (`claude` for Claude's writes). */
   actor: string;
+  /** Where the write comes from (the `source` passed to `run`, e.g. a conversation id), if any. */
   source?: string;
 }
 

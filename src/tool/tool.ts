@@ -35,7 +35,9 @@ import type { BlameLine } from './blame-action.js';
  */
 // It is the SDK's `MemoryToolHandlers` without naming it, so its types need no SDK (test/adapters/sdk-runnable.test.ts).
 export class IndexedDBMemoryTool {
+  /** The IndexedDB database this tool reads and writes. */
   readonly dbName: string;
+  /** The limits in force: the defaults overlaid with those passed to `init`. */
   readonly limits: Readonly<ResolvedLimits>;
   readonly #store: MemoryStore;
   /** The units it hands calls to (./tool-units.ts). */

@@ -16,6 +16,7 @@ import {
   type SyncRemote,
 } from '../remote.js';
 
+/** What `memoryStoreRemote()` takes: a client, the store, and how hard to press it. */
 export interface MemoryStoreRemoteOptions {
   /** An `@anthropic-ai/sdk` client; only `client.beta.memoryStores.memories` is called. */
   client: MemoryStoreClient;
