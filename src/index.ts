@@ -43,7 +43,7 @@ export { approvePolicy } from './tool/approve-policy.js';
 export type { ApprovePolicy, ApprovePolicyOptions, PolicyAnswer } from './tool/approve-policy.js';
 export type { BlameGap, BlameLine } from './history/blame.js';
 export type { HistoryEntry, HistoryOptions, ChangeDetail, ChangedFile } from './history/read-history.js';
-export type { HistoryCommand, HistoryLimits } from './history/journal.js';
+export type { HistoryCommand, HistoryLimits, ResolvedHistoryLimits } from './history/journal.js';
 export type { MemoryEntry, MemoryList } from './storage/tree-reads.js';
 export { SEARCH_LIMITS } from './search/types.js';
 export type { SearchOptions, SearchResult, SearchHit, SearchLine } from './search/types.js';

@@ -18,3 +18,4 @@ export type {
   MemorySearchToolExtraProps,
 } from '../adapters/search-tool.js';
 export type { SearchAnswer, SearchResultBlock, SearchTextBlock } from '../adapters/search-answer.js';
+export type { SearchInputSchema } from '../adapters/search-input.js';

@@ -7,6 +7,7 @@ import { basicAuthorization } from './webdav-http.js';
 import type { WebdavEncryption } from './webdav-crypto.js';
 import { optionHint } from '../../core/option-hint.js';
 
+/** What {@link webdavRemote} takes: the folder's address, the credentials, the bounds, and end-to-end encryption. */
 export interface WebdavRemoteOptions {
   /** The folder to mirror, e.g. `https://cloud.example/remote.php/dav/files/alice/memory/`. */
   url: string;
@@ -15,6 +16,7 @@ export interface WebdavRemoteOptions {
    * (`localhost`, 127.0.0.0/8, `[::1]`) unless `allowInsecureHttp` is set.
    */
   username?: string | undefined;
+  /** Basic auth's password (an app password where the server has them), sent with `username`. */
   password?: string | undefined;
   /** A bearer token (`Authorization: Bearer …`), instead of a username and password; over `http://` as Basic. */
   token?: string | undefined;
