@@ -24,16 +24,21 @@ const HEAD_TAGS: HtmlTagDescriptor[] = [
  */
 export function offlineApp(options: { worker: string }): Plugin {
   let publicDir = '';
+  let building = false;
   return {
     name: 'offline-app',
-    apply: 'build',
     // After Vite's own plugins, so index.html and every chunk are in the bundle.
     enforce: 'post',
+    // The page registers the worker only where there is one: in a build (not by NODE_ENV, which a build under
+    // vitest leaves at `test`).
+    config: (_config, { command }) => ({ define: { __OFFLINE_APP__: JSON.stringify(command === 'build') } }),
     configResolved(config) {
       publicDir = config.publicDir;
+      building = config.command === 'build';
     },
-    transformIndexHtml: () => HEAD_TAGS,
+    transformIndexHtml: () => (building ? HEAD_TAGS : []),
     async generateBundle(_output, bundle) {
+      if (!building) return;
       const built = Object.keys(bundle).filter((name) => !name.endsWith('.map') && name !== WORKER_FILE);
       const copied = publicDir === '' ? [] : await filesUnder(publicDir);
       const files = ['./', ...new Set([...built, ...copied])].sort();

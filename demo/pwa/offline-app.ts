@@ -12,7 +12,7 @@ const WORKER_URL = './sw.js';
  * (the dev server, a browser without one, a refused registration) the page works as before, online.
  */
 export async function installOfflineApp(): Promise<void> {
-  if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
+  if (!__OFFLINE_APP__ || !('serviceWorker' in navigator)) return;
   let registration: ServiceWorkerRegistration;
   try {
     registration = await navigator.serviceWorker.register(WORKER_URL);
