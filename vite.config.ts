@@ -67,7 +67,13 @@ const browserSuite = {
 export default defineConfig({
   // Relative asset URLs, so dist/demo works from any folder of any static host.
   base: './',
-  plugins: [anthropicDevProxy(), noFraming(), clearSiteData(), offlineApp({ worker: fileURLToPath(new URL('./demo/pwa/service-worker.ts', import.meta.url)) })],
+  plugins: [
+    anthropicDevProxy(),
+    noFraming(),
+    clearSiteData(),
+    // The build as an installable offline app: manifest tags, and sw.js from this worker (demo/pwa/README.md).
+    offlineApp({ worker: fileURLToPath(new URL('./demo/pwa/service-worker.ts', import.meta.url)) }),
+  ],
   // The manifest and icons (offline-app.ts): the demo's, so the library's browser build never copies them.
   publicDir: 'demo/public',
   build: { outDir: 'dist/demo', emptyOutDir: true },
