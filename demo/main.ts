@@ -89,7 +89,9 @@ async function start(): Promise<void> {
   // and the Sync panel, so that the demo keeps working offline once they are here.
   const cards = reviewing ? [reviewCards] : [];
   const panels = [sync.load, search.load, options.load, expiry.load];
-  prefetchWhenIdle([() => IndexedDBMemoryTool.preload(), loadAgent, loadFailureWords, loadOfflineDemo, ...panels, ...cards]);
+  // Last, the service worker of the built demo (demo/pwa/): it caches the whole build, so a reload offline works too.
+  const offlineApp = async () => (await import('./pwa/offline-app.js')).installOfflineApp();
+  prefetchWhenIdle([() => IndexedDBMemoryTool.preload(), loadAgent, loadFailureWords, loadOfflineDemo, ...panels, ...cards, offlineApp]);
 }
 
 /** The Sync panel (its remotes, and the SDK for Memory Stores), loaded when the person reaches for it. */

@@ -58,6 +58,13 @@ export function explainFailure(
   const base: Problem = { kind: error.kind, title: error.title, lines: [error.message], ...detail };
   if (error.kind === 'aborted') return base;
   const said = causeText(cause);
+  const unreached = proxyCouldNotReach(error, cause);
+  if (unreached !== undefined) {
+    // The dev proxy (vite-plugins/anthropic-dev-proxy.ts) names why the API was out of its reach: said as it is.
+    const where = route.devProxy ? "this machine's network (and ANTHROPIC_PROXY_TARGET, if set)" : 'the network of the proxy';
+    const lines = [`${url} answered ${error.status ?? 502} from the proxy: ${unreached}`, `Check ${where}, then Send again — ${OR_OFFLINE}`];
+    return { kind: 'network', title: 'The proxy could not reach the API', lines, offerOffline: true };
+  }
   switch (error.status) {
     case 401: {
       const whose = route.ownKey ? 'the key typed in Connection' : 'the key the proxy adds';
@@ -69,7 +76,7 @@ export function explainFailure(
       return { ...base, lines: [`${url} answered 401: the API did not accept ${whose}.`, check] };
     }
     case 403:
-      // The dev server's guard (vite.config.ts) answers in its own words, which say why.
+      // The dev server's guard (vite-plugins/anthropic-dev-proxy.ts) answers in its own words, which say why.
       if (/Refused: the dev server's API proxy/u.test(said)) {
         const why = said.replace(/^403\s*/u, '').trim();
         const open = 'Open the demo at the address npm run dev printed.';
@@ -166,6 +173,16 @@ function originOf(tried: Attempt | undefined): string {
   } catch {
     return API_ORIGIN;
   }
+}
+
+/**
+ * The dev proxy's words when it could not reach the API (a 502 or 504 whose body is the API's error shape with type
+ * `proxy_error`), else undefined. The SDK's error, the cause, carries the type; its message says "Could not reach".
+ */
+function proxyCouldNotReach(error: AgentErrorDescription, cause: unknown): string | undefined {
+  if ((error.status !== 502 && error.status !== 504) || error.apiMessage === undefined) return undefined;
+  const type = typeof cause === 'object' && cause !== null ? Reflect.get(cause, 'type') : undefined;
+  return type === 'proxy_error' || error.apiMessage.startsWith('Could not reach ') ? error.apiMessage : undefined;
 }
 
 function causeText(cause: unknown): string {

@@ -209,6 +209,52 @@ describe('the dev server proxy', () => {
   });
 });
 
+describe('the dev server proxy when the API is out of reach', () => {
+  it('answers in the API\'s error shape naming the cause: a refused connection, a name that does not resolve', async () => {
+    const refused = await closedPort();
+    for (const [target, cause] of [
+      [`http://127.0.0.1:${refused}`, /^Could not reach 127\.0\.0\.1:\d+: the connection was refused \(nothing listens at that address\) — .*ECONNREFUSED/u],
+      // `.invalid` never resolves (RFC 2606); with no DNS at all the lookup fails too (EAI_AGAIN), said the same way.
+      ['https://api.idb-memory-tool.invalid', /^Could not reach api\.idb-memory-tool\.invalid: its name does not resolve \(no network, or DNS fails here\) — .*(ENOTFOUND|EAI_AGAIN)/u],
+    ] as const) {
+      const dev = await startDevServer({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_PROXY_TARGET: target });
+      try {
+        const own = { origin: new URL(dev.url).origin, 'sec-fetch-site': 'same-origin' };
+        const answer = await requestFromNode(dev.url, 'POST', '/anthropic/v1/messages', own);
+        expect(answer.status, target).toBe(502);
+        const body: unknown = JSON.parse(answer.text);
+        expect(body, target).toMatchObject({ type: 'error', error: { type: 'proxy_error' } });
+        expect((body as { error: { message: string } }).error.message, target).toMatch(cause);
+        expect(answer.text).not.toContain(KEY);
+      } finally {
+        await dev.close();
+      }
+    }
+  });
+
+  it('shows the page the cause it named, not an empty 502, and offers the Offline demo', async () => {
+    const dev = await startDevServer({ ANTHROPIC_API_KEY: KEY, ANTHROPIC_PROXY_TARGET: `http://127.0.0.1:${await closedPort()}` });
+    const context = await browser.newContext();
+    try {
+      const page = await openDemo(context, dev.url);
+      await page.getByLabel('Message').fill('hi');
+      await page.getByRole('button', { name: 'Send' }).click();
+      // The SDK retries a 502 twice before it gives up; then the card says what the proxy said.
+      const card = page.locator('#transcript').getByText('The proxy could not reach the API');
+      await card.waitFor();
+      const text = await page.locator('#transcript').textContent();
+      expect(text).toMatch(/answered 502 from the proxy: Could not reach 127\.0\.0\.1:\d+: the connection was refused/u);
+      expect(text).toContain('ECONNREFUSED');
+      expect(text).toContain("Check this machine's network (and ANTHROPIC_PROXY_TARGET, if set)");
+      expect(text).not.toContain('check that it is running');
+      expect(await page.locator('#transcript').getByRole('button', { name: 'Play a scripted conversation offline' }).count()).toBe(1);
+    } finally {
+      await context.close();
+      await dev.close();
+    }
+  });
+});
+
 describe('what the dev server proxy forwards', () => {
   it('forwards only the calls the demo makes: another path gets a 404, another method a 405, and the API sees neither', async () => {
     const upstream = await startRecordingUpstream();
@@ -302,6 +348,15 @@ describe('what the dev server proxy forwards', () => {
     }
   });
 });
+
+/** A loopback port nothing listens on (a server's, closed again): a connection to it is refused. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((closed) => server.close(() => closed()));
+  return port;
+}
 
 /** A loopback stand-in for the API: records every request and answers 200 with a JSON body and a Set-Cookie. */
 async function startRecordingUpstream(): Promise<{
