@@ -60,7 +60,7 @@ export function explainFailure(
   const said = causeText(cause);
   const unreached = proxyCouldNotReach(error, cause);
   if (unreached !== undefined) {
-    // The dev proxy (vite-plugins/anthropic-dev-proxy.ts) names why the API was out of its reach: said as it is.
+    // The dev proxy (../vite/anthropic-dev-proxy.ts) names why the API was out of its reach: said as it is.
     const where = route.devProxy ? "this machine's network (and ANTHROPIC_PROXY_TARGET, if set)" : 'the network of the proxy';
     const lines = [`${url} answered ${error.status ?? 502} from the proxy: ${unreached}`, `Check ${where}, then Send again — ${OR_OFFLINE}`];
     return { kind: 'network', title: 'The proxy could not reach the API', lines, offerOffline: true };
@@ -76,7 +76,7 @@ export function explainFailure(
       return { ...base, lines: [`${url} answered 401: the API did not accept ${whose}.`, check] };
     }
     case 403:
-      // The dev server's guard (vite-plugins/anthropic-dev-proxy.ts) answers in its own words, which say why.
+      // The dev server's guard (../vite/anthropic-dev-proxy.ts) answers in its own words, which say why.
       if (/Refused: the dev server's API proxy/u.test(said)) {
         const why = said.replace(/^403\s*/u, '').trim();
         const open = 'Open the demo at the address npm run dev printed.';

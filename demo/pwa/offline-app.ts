@@ -3,7 +3,7 @@
 
 import { showUpdateNotice } from './update-notice.js';
 
-/** Next to index.html in the build (vite-plugins/offline-app.ts), so its scope is the demo's folder. */
+/** Next to index.html in the build (../vite/offline-app.ts), so its scope is the demo's folder. */
 const WORKER_URL = './sw.js';
 
 /**

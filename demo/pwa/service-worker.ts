@@ -1,4 +1,4 @@
-// The demo's service worker (built to `sw.js` by vite-plugins/offline-app.ts, which puts PRECACHE before it): keeps
+// The demo's service worker (built to `sw.js` by ../vite/offline-app.ts, which puts PRECACHE before it): keeps
 // the page and every chunk of this build in a cache on install and answers them from it, so a reload offline works.
 // It caches nothing else, ever: no API call, no proxy route, no request that carries a key passes through its cache.
 
