@@ -2,6 +2,8 @@
 // `import()` (service workers, MV3 extension background workers). Importing it has that one effect, which
 // package.json's `sideEffects` names so that bundlers keep it.
 
+import * as ageCrypto from '../bundle/age-crypto.js';
+import { provideAgeCrypto } from '../bundle/age-part.js';
 import * as bundle from '../bundle/bundle.js';
 import * as history from '../history/read-history.js';
 import * as compact from '../tool/compact-action.js';
@@ -15,5 +17,6 @@ import * as approval from '../tool/approval.js';
 import * as undo from '../tool/undo-action.js';
 
 provideParts({ undo, history, treeReads, expire, forget, bundle, compact, search, blame, approval });
+provideAgeCrypto(ageCrypto);
 
 export * from '../index.js';
