@@ -9,14 +9,14 @@ export async function withPassphrase(plain: Blob | string, passphrase: string, l
   const encrypter = new Encrypter();
   encrypter.setScryptWorkFactor(logN);
   encrypter.setPassphrase(passphrase);
-  return new Blob([await encrypter.encrypt(await bytesOf(plain))]);
+  return new Blob([(await encrypter.encrypt(await bytesOf(plain))).slice()]);
 }
 
 /** A bundle encrypted to `recipients`. */
 export async function toRecipients(plain: Blob | string, recipients: readonly string[]): Promise<Blob> {
   const encrypter = new Encrypter();
   for (const recipient of recipients) encrypter.addRecipient(recipient);
-  return new Blob([await encrypter.encrypt(await bytesOf(plain))]);
+  return new Blob([(await encrypter.encrypt(await bytesOf(plain))).slice()]);
 }
 
 /** An X25519 identity as `age-keygen` writes its file, and its recipient. */
