@@ -79,7 +79,7 @@ export function setupImportKey(changed: () => void): ImportKey {
     'fieldset',
     { className: 'bundle-encryption' },
     el('legend', { text: 'Key of an encrypted bundle (.age)' }),
-    el('div', { className: 'field' }, el('label', { text: 'Passphrase', attrs: { for: passphrase.id } }), passphrase),
+    el('div', { className: 'field' }, el('label', { text: 'Bundle passphrase', attrs: { for: passphrase.id } }), passphrase),
     el('div', { className: 'field' }, el('label', { text: 'or an identity file (age-keygen)', attrs: { for: identity.id } }), identity),
   );
   file.closest('.field')?.after(group);

@@ -180,7 +180,7 @@ function describe(report: ImportReport, dryRun: boolean): string {
     ...counted(report.added, 'file', 'files', 'added'),
     ...counted(report.replaced, 'file', 'files', 'replaced'),
     ...counted(report.unchanged, 'file', 'files', 'unchanged (the same text is here already)'),
-    ...counted(report.skipped, 'file', 'files', 'left as the memory has it (keep mine)'),
+    ...counted(report.skipped, 'file', 'files', report.skipped === 1 ? 'kept as it is' : 'kept as they are'),
     ...counted(report.removed, 'file', 'files', 'removed'),
     ...counted(report.folders, 'folder', 'folders', 'created'),
     ...counted(report.removedFolderPaths.length, 'folder', 'folders', 'removed'),
