@@ -4,7 +4,6 @@
 
 import type { IndexedDBMemoryTool } from '../../src/index.js';
 import { byId, el, messageOf } from '../page/dom.js';
-import './bundle-panel.css';
 
 /** What the panel reads of the import's key, and where a "key needed" refusal sends the keyboard. */
 export interface ImportKey {
@@ -12,8 +11,8 @@ export interface ImportKey {
   focus(): void;
 }
 
-/** The encrypted export's controls, after the export buttons; `download` saves the file. */
-export function setupEncryptedExport(tool: IndexedDBMemoryTool, download: (blob: Blob, name: string) => void): void {
+/** The encrypted export's controls, after the export buttons; `download` saves the file and names it. */
+export function setupEncryptedExport(tool: IndexedDBMemoryTool, download: (blob: Blob, extension: string) => string): void {
   const status = byId('bundle-status', HTMLElement);
   const passphrase = passwordInput('bundle-passphrase', 'new-password');
   const confirm = passwordInput('bundle-passphrase-confirm', 'new-password');
@@ -51,8 +50,7 @@ export function setupEncryptedExport(tool: IndexedDBMemoryTool, download: (blob:
       .exportBundle({ passphrase: passphrase.value })
       .then(
         (blob) => {
-          const name = `claude-memory-${localDate(new Date())}.json.age`;
-          download(blob, name);
+          const name = download(blob, 'json.age');
           passphrase.value = '';
           confirm.value = '';
           strength.textContent = '';
@@ -117,9 +115,4 @@ export function strengthOf(passphrase: string): string {
 
 function passwordInput(id: string, autocomplete: string): HTMLInputElement {
   return el('input', { attrs: { id, type: 'password', autocomplete, spellcheck: 'false' } });
-}
-
-export function localDate(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }

@@ -1,12 +1,14 @@
 // The bundles panel: Export downloads the whole memory as claude-memory-YYYY-MM-DD.json (or .zip); Import reads a file,
 // shows a dry-run report, and applies it only after a confirmation, with a progress bar. A refusal changes nothing.
 // "replace" deletes what the bundle lacks: it is marked as such while chosen, and each import ends back on "merge".
-// Encrypted export and the key of an encrypted import: ./bundle-encryption.ts.
+// Encrypted export and the key of an encrypted import: ./bundle-encryption.ts, loaded the first time the panel shows,
+// so the demo's first load stays within its budget (test/e2e/demo-first-load.test.ts).
 
 import { isMemoryToolError } from '../../src/index.js';
 import type { IndexedDBMemoryTool } from '../../src/index.js';
 import { byId, focusLost, messageOf } from '../page/dom.js';
-import { localDate, setupEncryptedExport, setupImportKey } from './bundle-encryption.js';
+import type { ImportKey } from './bundle-encryption.js';
+import './bundle-panel.css';
 
 type ImportOptions = NonNullable<Parameters<IndexedDBMemoryTool['importBundle']>[1]>;
 type ImportReport = Awaited<ReturnType<IndexedDBMemoryTool['importBundle']>>;
@@ -36,7 +38,9 @@ export function setupBundlePanel(tool: IndexedDBMemoryTool, afterImport: () => P
     apply.textContent = replacing && removed > 0 ? `Apply import and delete ${removed} file${removed === 1 ? '' : 's'}` : 'Apply import';
   };
 
-  const download = (blob: Blob, name: string) => {
+  /** Saves `blob` as claude-memory-<date>.<extension>, and says under what name. */
+  const download = (blob: Blob, extension: string): string => {
+    const name = `claude-memory-${localDate(new Date())}.${extension}`;
     const url = URL.createObjectURL(blob);
     const link = document.createElement('a');
     link.href = url;
@@ -44,13 +48,13 @@ export function setupBundlePanel(tool: IndexedDBMemoryTool, afterImport: () => P
     link.click();
     // The download has started from the URL; the Blob can go once the click is handled.
     setTimeout(() => URL.revokeObjectURL(url), 1000);
+    return name;
   };
   const exportAs = (format: 'json' | 'zip') => {
     status.textContent = 'Exporting…';
     void tool.exportBundle({ format }).then(
       (blob) => {
-        const name = `claude-memory-${localDate(new Date())}.${format}`;
-        download(blob, name);
+        const name = download(blob, format);
         status.textContent = `Exported ${name} (${blob.size} bytes).`;
       },
       (error: unknown) => {
@@ -60,14 +64,26 @@ export function setupBundlePanel(tool: IndexedDBMemoryTool, afterImport: () => P
   };
   exportButton.addEventListener('click', () => exportAs('json'));
   byId('bundle-export-zip', HTMLButtonElement).addEventListener('click', () => exportAs('zip'));
-  setupEncryptedExport(tool, download);
-  const key = setupImportKey(() => void check(false));
+  let key: ImportKey | undefined;
+  const section = byId('bundles', HTMLElement);
+  const loadEncryption = () => {
+    shown.disconnect();
+    void import('./bundle-encryption.js').then((encryption) => {
+      encryption.setupEncryptedExport(tool, download);
+      key = encryption.setupImportKey(() => void check(false));
+    });
+  };
+  const shown = new MutationObserver(() => {
+    if (!section.hidden) loadEncryption();
+  });
+  if (section.hidden) shown.observe(section, { attributes: true, attributeFilter: ['hidden'] });
+  else loadEncryption();
 
   const options = (dryRun: boolean): ImportOptions => ({
     mode: mode.value === 'replace' ? 'replace' : 'merge',
     onConflict: conflict.value === 'skip' ? 'skip' : conflict.value === 'fail' ? 'fail' : 'overwrite',
     dryRun,
-    ...key.options(),
+    ...key?.options(),
     onProgress: (done, total) => {
       progress.max = Math.max(1, total);
       progress.value = done;
@@ -117,7 +133,7 @@ export function setupBundlePanel(tool: IndexedDBMemoryTool, afterImport: () => P
       // Cancel drops it.
       status.textContent = refusal(error);
       cancel.hidden = false;
-      if (isMemoryToolError(error) && (error.code === 'key_needed' || error.code === 'wrong_key')) key.focus();
+      if (isMemoryToolError(error) && (error.code === 'key_needed' || error.code === 'wrong_key')) key?.focus();
     } finally {
       if (run === checks) progress.hidden = true;
     }
@@ -203,4 +219,9 @@ function refusal(error: unknown): string {
     return /Nothing was changed\.$/u.test(error.message) ? `Import refused: ${error.message}` : `Import refused, nothing was changed: ${error.message}`;
   }
   return `Import failed, nothing was changed: ${messageOf(error)}`;
+}
+
+function localDate(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }
