@@ -4,6 +4,8 @@
 
 import type { IndexedDBMemoryTool } from '../../src/index.js';
 import { byId, el, messageOf } from '../page/dom.js';
+// The panel's styles come with it: the first time the panel shows, before anyone reads its selects.
+import './bundle-panel.css';
 
 /** What the panel reads of the import's key, and where a "key needed" refusal sends the keyboard. */
 export interface ImportKey {

@@ -1,14 +1,13 @@
 // The bundles panel: Export downloads the whole memory as claude-memory-YYYY-MM-DD.json (or .zip); Import reads a file,
 // shows a dry-run report, and applies it only after a confirmation, with a progress bar. A refusal changes nothing.
 // "replace" deletes what the bundle lacks: it is marked as such while chosen, and each import ends back on "merge".
-// Encrypted export and the key of an encrypted import: ./bundle-encryption.ts, loaded the first time the panel shows,
-// so the demo's first load stays within its budget (test/e2e/demo-first-load.test.ts).
+// Encrypted export and the key of an encrypted import: ./bundle-encryption.ts, loaded (with ./bundle-panel.css) the
+// first time the panel shows, so the demo's first load grows by as little as it can (test/e2e/demo-first-load.test.ts).
 
 import { isMemoryToolError } from '../../src/index.js';
 import type { IndexedDBMemoryTool } from '../../src/index.js';
 import { byId, focusLost, messageOf } from '../page/dom.js';
 import type { ImportKey } from './bundle-encryption.js';
-import './bundle-panel.css';
 
 type ImportOptions = NonNullable<Parameters<IndexedDBMemoryTool['importBundle']>[1]>;
 type ImportReport = Awaited<ReturnType<IndexedDBMemoryTool['importBundle']>>;
