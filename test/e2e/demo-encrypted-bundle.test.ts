@@ -38,6 +38,8 @@ describe('the demo’s encrypted bundles, in Chromium', () => {
       const panel = page.locator('#bundles');
       const status = panel.getByRole('status');
 
+      // The encryption controls and the panel's styles load the first time it shows.
+      await page.getByRole('button', { name: 'Export encrypted' }).waitFor();
       // Each select is as wide as its options, not the panel.
       const panelWidth = (await panel.boundingBox())?.width ?? 0;
       for (const label of ['Mode', 'Same file in both']) {
