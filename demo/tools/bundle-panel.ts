@@ -1,10 +1,13 @@
 // The bundles panel: Export downloads the whole memory as claude-memory-YYYY-MM-DD.json (or .zip); Import reads a file,
 // shows a dry-run report, and applies it only after a confirmation, with a progress bar. A refusal changes nothing.
 // "replace" deletes what the bundle lacks: it is marked as such while chosen, and each import ends back on "merge".
+// Encrypted export and the key of an encrypted import: ./bundle-encryption.ts, loaded (with ./bundle-panel.css) the
+// first time the panel shows, so the demo's first load grows by as little as it can (test/e2e/demo-first-load.test.ts).
 
 import { isMemoryToolError } from '../../src/index.js';
 import type { IndexedDBMemoryTool } from '../../src/index.js';
 import { byId, focusLost, messageOf } from '../page/dom.js';
+import type { ImportKey } from './bundle-encryption.js';
 
 type ImportOptions = NonNullable<Parameters<IndexedDBMemoryTool['importBundle']>[1]>;
 type ImportReport = Awaited<ReturnType<IndexedDBMemoryTool['importBundle']>>;
@@ -34,18 +37,23 @@ export function setupBundlePanel(tool: IndexedDBMemoryTool, afterImport: () => P
     apply.textContent = replacing && removed > 0 ? `Apply import and delete ${removed} file${removed === 1 ? '' : 's'}` : 'Apply import';
   };
 
+  /** Saves `blob` as claude-memory-<date>.<extension>, and says under what name. */
+  const download = (blob: Blob, extension: string): string => {
+    const name = `claude-memory-${localDate(new Date())}.${extension}`;
+    const url = URL.createObjectURL(blob);
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = name;
+    link.click();
+    // The download has started from the URL; the Blob can go once the click is handled.
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
+    return name;
+  };
   const exportAs = (format: 'json' | 'zip') => {
     status.textContent = 'Exporting…';
     void tool.exportBundle({ format }).then(
       (blob) => {
-        const name = `claude-memory-${localDate(new Date())}.${format}`;
-        const url = URL.createObjectURL(blob);
-        const link = document.createElement('a');
-        link.href = url;
-        link.download = name;
-        link.click();
-        // The download has started from the URL; the Blob can go once the click is handled.
-        setTimeout(() => URL.revokeObjectURL(url), 1000);
+        const name = download(blob, format);
         status.textContent = `Exported ${name} (${blob.size} bytes).`;
       },
       (error: unknown) => {
@@ -55,11 +63,26 @@ export function setupBundlePanel(tool: IndexedDBMemoryTool, afterImport: () => P
   };
   exportButton.addEventListener('click', () => exportAs('json'));
   byId('bundle-export-zip', HTMLButtonElement).addEventListener('click', () => exportAs('zip'));
+  let key: ImportKey | undefined;
+  const section = byId('bundles', HTMLElement);
+  const loadEncryption = () => {
+    shown.disconnect();
+    void import('./bundle-encryption.js').then((encryption) => {
+      encryption.setupEncryptedExport(tool, download);
+      key = encryption.setupImportKey(() => void check(false));
+    });
+  };
+  const shown = new MutationObserver(() => {
+    if (!section.hidden) loadEncryption();
+  });
+  if (section.hidden) shown.observe(section, { attributes: true, attributeFilter: ['hidden'] });
+  else loadEncryption();
 
   const options = (dryRun: boolean): ImportOptions => ({
     mode: mode.value === 'replace' ? 'replace' : 'merge',
     onConflict: conflict.value === 'skip' ? 'skip' : conflict.value === 'fail' ? 'fail' : 'overwrite',
     dryRun,
+    ...key?.options(),
     onProgress: (done, total) => {
       progress.max = Math.max(1, total);
       progress.value = done;
@@ -105,10 +128,11 @@ export function setupBundlePanel(tool: IndexedDBMemoryTool, afterImport: () => P
       if (fromPicker) apply.focus();
     } catch (error) {
       if (run !== checks) return;
-      // The file stays chosen: with other options (say "keep mine" for "refuse the import") it may pass. Cancel
-      // drops it.
+      // The file stays chosen: with other options (say "keep mine" for "refuse the import") or its key it may pass.
+      // Cancel drops it.
       status.textContent = refusal(error);
       cancel.hidden = false;
+      if (isMemoryToolError(error) && (error.code === 'key_needed' || error.code === 'wrong_key')) key?.focus();
     } finally {
       if (run === checks) progress.hidden = true;
     }
@@ -160,16 +184,23 @@ export function setupBundlePanel(tool: IndexedDBMemoryTool, afterImport: () => P
   });
 }
 
+/** The report, saying only what is not zero. */
 function describe(report: ImportReport, dryRun: boolean): string {
-  const verb = dryRun ? 'would be' : 'were';
+  const counted = (count: number, one: string, many: string, what: string) => {
+    if (count === 0) return [];
+    const is = dryRun ? 'would be' : count === 1 ? 'was' : 'were';
+    return [`${count} ${count === 1 ? one : many} ${is} ${what}`];
+  };
   const lines = [
-    `${report.added} file(s) ${verb} added`,
-    `${report.replaced} file(s) ${verb} replaced`,
-    `${report.unchanged} file(s) ${verb} unchanged (the same text is here already)`,
-    `${report.skipped} file(s) ${verb} kept as they are`,
-    `${report.removed} file(s) ${verb} removed`,
-    `${report.folders} folder(s) ${verb} created`,
+    ...counted(report.added, 'file', 'files', 'added'),
+    ...counted(report.replaced, 'file', 'files', 'replaced'),
+    ...counted(report.unchanged, 'file', 'files', 'unchanged (the same text is here already)'),
+    ...counted(report.skipped, 'file', 'files', report.skipped === 1 ? 'kept as it is' : 'kept as they are'),
+    ...counted(report.removed, 'file', 'files', 'removed'),
+    ...counted(report.folders, 'folder', 'folders', 'created'),
+    ...counted(report.removedFolderPaths.length, 'folder', 'folders', 'removed'),
   ];
+  if (lines.length === 0) lines.push(dryRun ? 'Nothing would change.' : 'Nothing changed.');
   const list = (title: string, paths: string[]) =>
     paths.length > 0 ? [`${title}:`, ...paths.slice(0, 50).map((path) => `  ${path}`), ...(paths.length > 50 ? [`  … and ${paths.length - 50} more`] : [])] : [];
   return [

@@ -1,18 +1,38 @@
 // Export: one readonly transaction, then the hashes and the JSON, one file a line, or the zip (./README.md).
 
 import { MemoryToolError } from '../core/errors.js';
+import { checkOptionKeys } from '../core/option-keys.js';
 import { MEMORY_ROOT, compareKeys, normalizeMemoryPath } from '../core/paths.js';
 import { reply } from '../core/replies.js';
 import { getEntry, subtreeRange } from '../storage/entries.js';
 import type { MemoryStore } from '../storage/store.js';
+import { exportTarget } from './age-keys.js';
+import { loadAgeCrypto } from './age-part.js';
 import { BUNDLE_FORMAT, BUNDLE_VERSION } from './format.js';
 import type { BundleFile, ExportBundleOptions } from './format.js';
 import { isWritableDate, isoTime } from './iso-time.js';
 import { sha256All } from './sha256.js';
 import { zipOf } from './zip-export.js';
 
-/** The memory, or the subtree `options.path`, as a `claude-memory-bundle` JSON Blob, or a zip of the plain tree. */
+const OPTION_KEYS = ['path', 'format', 'onProgress', 'exportedAt', 'signal', 'passphrase', 'recipients'];
+
+/**
+ * The memory, or the subtree `options.path`, as a `claude-memory-bundle` JSON Blob or a zip of the plain tree; with a
+ * `passphrase` or `recipients`, that same file inside an age file.
+ */
 export async function exportBundle(store: MemoryStore, options: ExportBundleOptions = {}): Promise<Blob> {
+  await checkOptionKeys(options, OPTION_KEYS);
+  const target = exportTarget(options);
+  // Loaded and checked (each recipient) before anything is read, so a bad recipient fails first.
+  const encrypter = target === undefined ? undefined : (await loadAgeCrypto()).encrypterFor(target);
+  const plain = await exportPlain(store, options);
+  if (encrypter === undefined) return plain;
+  const age = await loadAgeCrypto();
+  return age.encryptBlob(encrypter, plain, options.signal);
+}
+
+/** The bundle in the clear, JSON or zip. */
+async function exportPlain(store: MemoryStore, options: ExportBundleOptions): Promise<Blob> {
   const shownPath = options.path ?? MEMORY_ROOT;
   const key = normalizeMemoryPath(shownPath);
   const format = options.format ?? 'json';

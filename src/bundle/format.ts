@@ -50,6 +50,16 @@ export interface ExportBundleOptions {
   exportedAt?: Date | undefined;
   /** Stops the export: it rejects with an `AbortError` (the signal's reason). */
   signal?: AbortSignal | undefined;
+  /**
+   * Encrypts the bundle (JSON or zip) into an age file (age-encryption.org/v1) that `age -d` opens with this
+   * passphrase: scrypt (work factor 2^18, as age writes) wraps a random file key. Not with `recipients`.
+   */
+  passphrase?: string | undefined;
+  /**
+   * Encrypts the bundle into an age file for these age recipients (`age1…`, as `age-keygen` prints them): any one
+   * of their identities opens it (`age -d -i key.txt`). Not with `passphrase`.
+   */
+  recipients?: readonly string[] | undefined;
 }
 
 export interface ImportBundleOptions {
@@ -69,6 +79,17 @@ export interface ImportBundleOptions {
   /** The history entry's actor (default `user`) and source. */
   actor?: string | undefined;
   source?: string | undefined;
+  /**
+   * Opens an encrypted bundle (an age file, binary or armored) made with this passphrase. An age file with no key is
+   * refused (`key_needed`), a wrong key too (`wrong_key`), and a key given for a bundle in the clear as well
+   * (`invalid_bundle`): whoever gives one counts on the file being encrypted.
+   */
+  passphrase?: string | undefined;
+  /**
+   * Opens an age file encrypted to a recipient: the text of an identity file as `age-keygen` writes it (comments
+   * allowed, one or more `AGE-SECRET-KEY-1…` lines), or the bare key line. May be given with `passphrase`.
+   */
+  identity?: string | undefined;
 }
 
 /** What an import did (or, with `dryRun`, would do). Paths are normalized memory paths. */

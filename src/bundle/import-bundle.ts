@@ -6,6 +6,7 @@ import type { JournalDraft, Recorded, ResolvedHistoryLimits } from '../history/j
 import { record } from '../history/journal.js';
 import { readTotals } from '../storage/optimistic-totals.js';
 import type { MemoryStore, MemoryTx } from '../storage/store.js';
+import { importKeys } from './age-keys.js';
 import { applyPlan } from './apply-import.js';
 import { parseBundle, readText } from './check-bundle.js';
 import type { ParsedBundle, PathSecret } from './check-entries.js';
@@ -18,9 +19,10 @@ import { sameSize, sameText } from './same-text.js';
 import { sha256All } from './sha256.js';
 import { inflateZip } from './zip-inflate.js';
 import { listZip, startsAsZip } from './zip-listing.js';
+import { openIfEncrypted } from './open-age.js';
 
 /**
- * Checks `input` (JSON, or a zip Blob known by its first bytes) whole, then applies it in one readwrite transaction;
+ * Checks `input` (JSON, or a zip Blob known by its first bytes, either maybe inside an age file) whole, then applies it in one readwrite transaction;
  * any refusal names the first bad entry.
  */
 export async function importBundle(
@@ -34,9 +36,11 @@ export async function importBundle(
 ): Promise<ImportReport> {
   await checkOptionKeys(options, OPTION_KEYS);
   const settings = checkOptions(options);
+  const keys = importKeys(options);
   const { signal } = options;
   signal?.throwIfAborted();
-  const input = asBlobOrText(given);
+  // An age file is decrypted first, whole, before anything below reads it; nothing is open while that runs.
+  const input = await openIfEncrypted(asBlobOrText(given), keys, limits, signal);
   const zip = await startsAsZip(input);
   const listing = zip ? await listZip(input as Blob, limits, pathSecret) : undefined;
   const bundle: ParsedBundle = listing?.bundle ?? parseBundle(await readText(input), limits, pathSecret);
@@ -129,7 +133,7 @@ function asBlobOrText(input: Blob | string | ArrayBuffer | ArrayBufferView): Blo
   return input;
 }
 
-const OPTION_KEYS = ['mode', 'onConflict', 'dryRun', 'onProgress', 'signal', 'actor', 'source'];
+const OPTION_KEYS = ['mode', 'onConflict', 'dryRun', 'onProgress', 'signal', 'actor', 'source', 'passphrase', 'identity'];
 
 /** Wrong options are a programming error, like bad limits: a TypeError, not a refusal Claude reads. */
 function checkOptions(options: ImportBundleOptions): Settings {

@@ -11,7 +11,7 @@ const SHOWN_CHARS = 200;
 export function refused(
   where: string,
   why: string,
-  code: 'invalid_bundle' | 'too_large' = 'invalid_bundle',
+  code: 'invalid_bundle' | 'too_large' | 'key_needed' | 'wrong_key' = 'invalid_bundle',
 ): MemoryToolError {
   return new MemoryToolError(code, bundleReply.refused(where, why));
 }

@@ -84,4 +84,30 @@ export const bundleReply = {
   zipBadData: (detail: string) => `its compressed data cannot be inflated (${detail})`,
   zipCrc: () => 'its content does not match its CRC-32',
   zipNotText: () => 'its content is not UTF-8 text; a memory holds text files only',
+
+  // An age file (age-encryption.org/v1): the key it needs, a wrong one, a hostile or damaged header.
+  ageKeyNeeded: () =>
+    'it is encrypted (an age file); give the passphrase or the identity (AGE-SECRET-KEY-1…) that opens it',
+  ageWrongPassphrase: () => 'it is encrypted with a passphrase, and the passphrase given does not open it',
+  ageNeedsPassphrase: () => 'it is encrypted with a passphrase, and none was given (only an identity)',
+  ageWrongIdentity: (recipients: number) =>
+    `it is encrypted to ${recipients} ${recipients === 1 ? 'recipient' : 'recipients'}, and no identity given is one of them`,
+  ageNeedsIdentity: () => 'it is encrypted to age recipients, not with a passphrase; give the identity that opens it',
+  ageNotIdentity: (line: number) =>
+    `line ${line} of the identity is neither a comment (#) nor an age secret key (AGE-SECRET-KEY-1…)`,
+  ageBadIdentity: (line: number) => `line ${line} of the identity is not a valid age secret key (checksum or length)`,
+  ageNoIdentity: () => 'the identity holds no age secret key (AGE-SECRET-KEY-1…)',
+  ageAsText: () => 'it is a binary age file passed as text, which cannot hold its bytes; pass it as a Blob or bytes',
+  ageTooLarge: (bytes: number, limit: number) =>
+    `it is an age file of ${bytes} bytes, more than the ${limit} bytes the largest bundle this memory's limits ` +
+    'allow can take; nothing was decrypted',
+  ageWorkFactor: (logN: number, max: number) =>
+    `its passphrase's scrypt work factor is 2^${logN}, above the 2^${max} an import runs (age writes 2^18), ` +
+    'so it would hold the page for minutes; encrypt it again with age -p',
+  ageTooManyStanzas: (count: number, max: number) =>
+    `its header names ${count} recipients, more than the ${max} an import reads`,
+  ageDamaged: (detail: string) => `it is an age file, but it is damaged or was altered (${detail})`,
+  notEncrypted: () =>
+    'it is not encrypted (not an age file), yet a passphrase or identity was given; import it without one if a ' +
+    'bundle in the clear is what you meant',
 } as const;

@@ -17,6 +17,10 @@ export type MemoryToolErrorCode =
   | 'forbidden'
   | 'conflict'
   | 'invalid_bundle'
+  /** An encrypted (age) bundle imported without a passphrase or identity. */
+  | 'key_needed'
+  /** The passphrase or identity given does not open the encrypted (age) bundle. */
+  | 'wrong_key'
   | 'storage'
   /** The app's `beforeWrite` hook returned something other than a string or nothing: a fault in the app's code. */
   | 'invalid_hook'

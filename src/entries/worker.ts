@@ -3,6 +3,8 @@
 // package.json's `sideEffects` names so that bundlers keep it.
 /** @module idb-memory-tool/worker */
 
+import * as ageCrypto from '../bundle/age-crypto.js';
+import { provideAgeCrypto } from '../bundle/age-part.js';
 import * as bundle from '../bundle/bundle.js';
 import * as history from '../history/read-history.js';
 import * as compact from '../tool/compact-action.js';
@@ -16,5 +18,6 @@ import * as approval from '../tool/approval.js';
 import * as undo from '../tool/undo-action.js';
 
 provideParts({ undo, history, treeReads, expire, forget, bundle, compact, search, blame, approval });
+provideAgeCrypto(ageCrypto);
 
 export * from '../index.js';

@@ -38,3 +38,16 @@ describe('zip support', () => {
     expect([...part].filter((id) => /^src\/bundle\/zip-/u.test(id)).length).toBeGreaterThanOrEqual(4);
   });
 });
+
+describe('age encryption', () => {
+  it('is in neither the main entry nor the bundle part, only in the chunk an encrypted bundle loads; the worker entry holds it', () => {
+    const main = staticGraph('src/index.ts');
+    const part = staticGraph('src/bundle/bundle.ts');
+    for (const graph of [main, part]) {
+      expect([...graph].filter((id) => id === 'age-encryption' || id === 'src/bundle/age-crypto.ts')).toEqual([]);
+    }
+    expect(part.has('src/bundle/age-part.ts')).toBe(true);
+    expect(staticGraph('src/bundle/age-crypto.ts').has('age-encryption')).toBe(true);
+    expect(staticGraph('src/entries/worker.ts').has('age-encryption')).toBe(true);
+  });
+});

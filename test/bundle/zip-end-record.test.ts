@@ -82,8 +82,9 @@ async function expectRefused(zip: CountingBlob, code: string, says: string[]): P
     expect(error.code).toBe(code);
     expect(error.message).toMatch(/^Cannot import the bundle: .*\. Nothing was changed\.$/su);
     for (const fragment of says) expect(error.message).toContain(fragment);
-    // The sniff of its first bytes and the end of the file (the end record's search spans at most 64 KiB + 22).
-    expect(zip.sliced).toBeLessThanOrEqual(4 + 22 + 0xffff);
+    // The sniffs of its first bytes (64 for an age header, 4 for a zip's) and the end of the file (the end record's
+    // search spans at most 64 KiB + 22).
+    expect(zip.sliced).toBeLessThanOrEqual(64 + 4 + 22 + 0xffff);
   }
   expect(await snapshot(tool)).toBe(before);
   expect(await usageOf(tool)).toEqual(usage);

@@ -516,7 +516,7 @@ describe('the demo page', () => {
       const bundleStatus = page.locator('#bundles').getByRole('status');
       const conflict = page.getByLabel('Same file in both');
       await picker.setInputFiles(bundle);
-      await expect.poll(() => report.textContent()).toContain('1 file(s) would be replaced');
+      await expect.poll(() => report.textContent()).toContain('1 file would be replaced');
 
       // The file is already here: "refuse the import" refuses, and the file stays picked (Cancel drops it).
       await conflict.selectOption('fail');
@@ -530,11 +530,11 @@ describe('the demo page', () => {
       await conflict.focus();
       await conflict.selectOption('skip');
       await bundleStatus.filter({ hasText: 'claude-memory.json is a valid bundle.' }).waitFor();
-      await expect.poll(() => report.textContent()).toContain('1 file(s) would be kept as they are');
+      await expect.poll(() => report.textContent()).toContain('1 file would be kept as it is');
       expect(await isFocused(conflict)).toBe(true);
       await page.getByRole('button', { name: 'Apply import' }).click();
       await bundleStatus.filter({ hasText: 'Imported claude-memory.json.' }).waitFor();
-      await expect.poll(() => report.textContent()).toContain('1 file(s) were kept as they are');
+      await expect.poll(() => report.textContent()).toContain('1 file was kept as it is');
     });
   });
 
@@ -550,7 +550,7 @@ describe('the demo page', () => {
       const apply = page.getByRole('button', { name: 'Apply import' });
       await page.getByLabel('Same file in both').selectOption('fail');
       await picker.setInputFiles(bundle);
-      await expect.poll(() => report.textContent()).toContain('1 file(s) would be added');
+      await expect.poll(() => report.textContent()).toContain('1 file would be added');
       // Between the dry run and Apply, the file comes back: the import now refuses (onConflict "fail").
       await runCommand(page, 'create', { path: '/memories/mine.md', file_text: 'written meanwhile' });
       await showTool(page, 'Bundles');
@@ -563,7 +563,7 @@ describe('the demo page', () => {
       // Another option checks the same file again, without picking it anew.
       await showTool(page, 'Bundles');
       await page.getByLabel('Same file in both').selectOption('skip');
-      await expect.poll(() => report.textContent()).toContain('1 file(s) would be kept as they are');
+      await expect.poll(() => report.textContent()).toContain('1 file would be kept as it is');
       await page.getByRole('button', { name: 'Cancel' }).click();
       await bundleStatus.filter({ hasText: 'Import cancelled; nothing was changed.' }).waitFor();
       expect(await picker.inputValue()).toBe('');
@@ -604,7 +604,7 @@ describe('the demo page', () => {
       expect(saysOnceNothingChanged(await refused.textContent())).toBe(true);
 
       await picker.setInputFiles({ name: 'claude-memory.json', mimeType: 'application/json', buffer: Buffer.from(bundle) });
-      await expect.poll(() => page.getByLabel('Import report').textContent()).toContain('1 file(s) would be added');
+      await expect.poll(() => page.getByLabel('Import report').textContent()).toContain('1 file would be added');
       // A dry run changes nothing.
       expect(await page.getByLabel('Memory files').getByRole('treeitem').count()).toBe(0);
       await page.getByRole('button', { name: 'Apply import' }).click();
@@ -644,7 +644,7 @@ describe('the demo page', () => {
     await withPage([], async (page) => {
       await showTool(page, 'Bundles');
       await page.getByLabel('Import a bundle').setInputFiles({ name: 'claude-memory.zip', mimeType: 'application/zip', buffer: zip });
-      await expect.poll(() => page.getByLabel('Import report').textContent()).toContain('1 file(s) would be added');
+      await expect.poll(() => page.getByLabel('Import report').textContent()).toContain('1 file would be added');
       await page.getByRole('button', { name: 'Apply import' }).click();
       await page.getByRole('status').filter({ hasText: 'Imported claude-memory.zip.' }).waitFor();
       await page.getByLabel('Memory files').getByRole('treeitem', { name: 'notes.md' }).click();
