@@ -16,8 +16,9 @@ import * as search from '../search/search.js';
 import * as blame from '../tool/blame-action.js';
 import * as approval from '../tool/approval.js';
 import * as undo from '../tool/undo-action.js';
+import * as writing from '../tool/write-part.js';
 
-provideParts({ undo, history, treeReads, expire, forget, bundle, compact, search, blame, approval });
+provideParts({ undo, history, treeReads, expire, forget, bundle, compact, search, blame, approval, writing });
 provideAgeCrypto(ageCrypto);
 
 export * from '../index.js';

@@ -15,6 +15,7 @@ type Compact = typeof import('./compact-action.js');
 type Search = typeof import('../search/search.js');
 type Blame = typeof import('./blame-action.js');
 type Approval = typeof import('./approval.js');
+export type WritePart = typeof import('./write-part.js');
 
 /** Every part, as modules: what the worker entry imports statically. */
 export interface LoadedParts {
@@ -28,6 +29,7 @@ export interface LoadedParts {
   search: Search;
   blame: Blame;
   approval: Approval;
+  writing: WritePart;
 }
 
 let provided: LoadedParts | undefined;
@@ -66,6 +68,7 @@ export const parts = {
   search: () => (provided ? Promise.resolve(provided.search) : load(() => import('../search/search.js'))),
   blame: () => (provided ? Promise.resolve(provided.blame) : load(() => import('./blame-action.js'))),
   approval: () => (provided ? Promise.resolve(provided.approval) : load(() => import('./approval.js'))),
+  writing: () => (provided ? Promise.resolve(provided.writing) : load(() => import('./write-part.js'))),
 };
 
 /** Fetches every part now. */

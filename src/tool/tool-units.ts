@@ -5,18 +5,19 @@ import { ChangeHub } from '../core/change-events.js';
 import type { ResolvedLimits } from '../core/limits.js';
 import { positiveIntegers, resolveLimits } from '../core/limits.js';
 import { checkOptionKeys } from '../core/option-keys.js';
-import { writeGuards } from '../guards/write-guards.js';
-import type { ResolvedHistoryLimits } from '../history/journal.js';
-import { DEFAULT_HISTORY_LIMITS } from '../history/journal.js';
+import type { ResolvedHistoryLimits } from '../history/history-limits.js';
+import { DEFAULT_HISTORY_LIMITS } from '../history/history-limits.js';
 import { ReadAhead } from '../storage/read-ahead.js';
-import type { MemoryStore } from '../storage/store.js';
+import { MemoryStore } from '../storage/store.js';
 import { AccessTimes } from './access-times.js';
 import { CallOrder } from './call-order.js';
 import type { HistoryActionContext } from './history-actions.js';
 import type { ToolInternals } from './internals.js';
 import type { IndexedDBMemoryToolOptions } from './options.js';
-import type { CommandContext } from './write-runner.js';
-import { WriteRunner } from './write-runner.js';
+import { type WritePart, parts } from './lazy-parts.js';
+import type { CommandContext, WriteRunner } from './write-runner.js';
+
+export type { CommandContext } from './write-runner.js';
 
 /** The keys `init()` takes: any other is a TypeError naming the nearest (a typo must not open another database). */
 const INIT_KEYS = ['dbName', 'overwrite', 'limits', 'history', 'blockSecrets', 'beforeWrite', 'approve'];
@@ -26,6 +27,22 @@ export async function checkInitOptions(options: IndexedDBMemoryToolOptions): Pro
   await checkOptionKeys(options, INIT_KEYS);
   resolveLimits(options.limits);
   if (options.history !== false) positiveIntegers(DEFAULT_HISTORY_LIMITS, options.history, 'history');
+}
+
+/**
+ * Opens the database while the write path loads (./README.md, "Size"): an app's first script does not carry it, and
+ * the first write does not wait for it. If either fails, nothing is left open.
+ */
+export async function openWithWritePath(dbName: string): Promise<{ store: MemoryStore; writing: WritePart }> {
+  const loading = parts.writing();
+  loading.catch(() => undefined); // awaited below; an opening that fails first must not leave it unhandled
+  const store = await MemoryStore.open(dbName);
+  try {
+    return { store, writing: await loading };
+  } catch (error) {
+    store.close();
+    throw error;
+  }
 }
 
 export interface ToolUnits {
@@ -42,15 +59,15 @@ export interface ToolUnits {
   context: CommandContext;
 }
 
-/** The units of a tool on `store`. */
-export function toolUnits(store: MemoryStore, options: IndexedDBMemoryToolOptions): ToolUnits {
+/** The units of a tool on `store`, the write path (`writing`) loaded. */
+export function toolUnits(store: MemoryStore, options: IndexedDBMemoryToolOptions, writing: WritePart): ToolUnits {
   const limits = Object.freeze(resolveLimits(options.limits));
   const history =
     options.history === false ? undefined : positiveIntegers(DEFAULT_HISTORY_LIMITS, options.history, 'history');
   const order = new CallOrder();
   const hub = new ChangeHub(store.dbName);
   const ahead = new ReadAhead();
-  const writes = new WriteRunner(store, order, hub, history, ahead);
+  const writes = new writing.WriteRunner(store, order, hub, history, ahead);
   const access = new AccessTimes(store);
   return {
     limits,
@@ -64,7 +81,7 @@ export function toolUnits(store: MemoryStore, options: IndexedDBMemoryToolOption
     context: {
       limits,
       overwrite: options.overwrite ?? true,
-      ...writeGuards(options.blockSecrets !== false, options.beforeWrite),
+      ...writing.writeGuards(options.blockSecrets !== false, options.beforeWrite),
     },
   };
 }

@@ -12,18 +12,16 @@ import { ERROR_PREFIX } from '../core/replies.js';
 import type { ChangeDetail, HistoryEntry, HistoryOptions } from '../history/read-history.js';
 import type { SearchOptions, SearchResult } from '../search/types.js';
 import { searchToolOf } from './search-offer.js';
-import { MemoryStore, READ_STORES } from '../storage/store.js';
+import { type MemoryStore, READ_STORES } from '../storage/store.js';
 import { toMemoryError } from '../storage/store-errors.js';
 import type { MemoryEntry, MemoryList } from '../storage/tree-reads.js';
 import { registerInternals } from './internals.js';
-import { parts, preloadParts } from './lazy-parts.js';
+import { type WritePart, parts, preloadParts } from './lazy-parts.js';
 import type { ActorOptions, ClearHistoryReport, CompactReport, ExpireOptions, ExpireReport } from './options.js';
 import type { ForgetReport, IndexedDBMemoryToolOptions, ListOptions, MemoryToolResult } from './options.js';
 import { DEFAULT_DB_NAME, type RunOptions, type WipeOptions, type WipeReport, type WriteOptions } from './options.js';
-import { type BundleInput, importBundleAction } from './import-action.js';
-import { type ToolUnits, checkInitOptions, toolInternals, toolUnits } from './tool-units.js';
-import { runWrite } from './write-commands.js';
-import type { CommandContext } from './write-runner.js';
+import type { BundleInput } from './import-action.js';
+import { type CommandContext, type ToolUnits, checkInitOptions, openWithWritePath, toolInternals, toolUnits } from './tool-units.js';
 import type { ApproveHook } from './approval.js';
 import type { BlameLine } from './blame-action.js';
 
@@ -43,9 +41,11 @@ export class IndexedDBMemoryTool {
   /** The units it hands calls to (./tool-units.ts). */
   readonly #u: ToolUnits;
   readonly #approve: ApproveHook | undefined;
+  readonly #writing: WritePart;
 
-  private constructor(store: MemoryStore, options: IndexedDBMemoryToolOptions) {
-    this.#u = toolUnits(store, options);
+  private constructor(store: MemoryStore, options: IndexedDBMemoryToolOptions, writing: WritePart) {
+    this.#u = toolUnits(store, options, writing);
+    this.#writing = writing;
     this.#store = store;
     this.#approve = options.approve;
     this.dbName = store.dbName;
@@ -59,8 +59,8 @@ export class IndexedDBMemoryTool {
     await checkInitOptions(options);
     // Loaded now, not at the first write: a page that reviews Claude's writes keeps working offline.
     if (options.approve) await parts.approval();
-    const store = await MemoryStore.open(options.dbName ?? DEFAULT_DB_NAME);
-    return new IndexedDBMemoryTool(store, options);
+    const { store, writing } = await openWithWritePath(options.dbName ?? DEFAULT_DB_NAME);
+    return new IndexedDBMemoryTool(store, options, writing);
   }
 
   /** Fetches the parts loaded on first use now, for an app that must work offline later; call it while online. */
@@ -138,7 +138,7 @@ export class IndexedDBMemoryTool {
     if (command.command === 'view') return this.view(command);
     const source = options.source?.slice(0, 256);
     const run = this.#u.writes.command.bind(this.#u.writes, actor, command.command, context);
-    const body: Parameters<typeof run>[0] = (tx, ctx) => runWrite(tx, command, ctx);
+    const body: Parameters<typeof run>[0] = (tx, ctx) => this.#writing.runWrite(tx, command, ctx);
     if (!this.#approve || actor !== 'claude') return run(body, source);
     // The approval part is loaded by init() when `approve` is set, so this wait is one tick (./README.md, "Approval").
     const asking = { approve: this.#approve, actor, source, signal: options.signal };
@@ -287,7 +287,7 @@ export class IndexedDBMemoryTool {
 
   /** Checks a bundle (a Blob, text or bytes) whole, then applies it in one transaction, one undoable change. */
   async importBundle(input: BundleInput, options: ImportBundleOptions = {}): Promise<ImportReport> {
-    return this.#inTurn(() => importBundleAction(this.#u.actions, this.#u.context, input, options));
+    return this.#inTurn(() => this.#writing.importBundleAction(this.#u.actions, this.#u.context, input, options));
   }
 
   /** Runs `task` in its turn: after the calls made before it, with those made after it waiting for it. */

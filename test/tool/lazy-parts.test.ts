@@ -4,7 +4,9 @@
 
 import { describe, expect, it, vi } from 'vitest';
 import { engine } from '../helpers/engine.js';
-import { freshToolEach } from '../helpers/fresh-tool.js';
+import { freshDbName, freshToolEach } from '../helpers/fresh-tool.js';
+import { IndexedDBMemoryTool } from '../../src/index.js';
+import { MemoryStore } from '../../src/storage/store.js';
 
 const fresh = freshToolEach('lazy-parts');
 const { create, read } = fresh;
@@ -72,6 +74,29 @@ describe('a part loaded on first use that cannot be loaded', () => {
     } finally {
       vi.doUnmock('../../src/history/read-history.js');
       vi.unstubAllGlobals();
+    }
+  });
+
+  it.skipIf(engine !== 'node')('refuses init() as unavailable when the write path it loads beside the opening cannot be loaded, leaving the database closed (Node only: browser mode cannot make a module fail to load)', async () => {
+    const dbName = freshDbName('write-part');
+    vi.doMock('../../src/tool/write-part.js', () => {
+      throw new TypeError('Failed to fetch dynamically imported module: write-part.js');
+    });
+    // Nothing left open: the connection opened beside the failed load is closed again.
+    const closing = vi.spyOn(MemoryStore.prototype, 'close');
+    try {
+      await expect(IndexedDBMemoryTool.init({ dbName })).rejects.toMatchObject({ name: 'MemoryToolError', code: 'unavailable' });
+      expect(closing).toHaveBeenCalledTimes(1);
+    } finally {
+      closing.mockRestore();
+      vi.doUnmock('../../src/tool/write-part.js');
+    }
+    // And once it can be loaded, the same database opens and writes.
+    const tool = await IndexedDBMemoryTool.init({ dbName });
+    try {
+      expect(await tool.create({ command: 'create', path: '/memories/a.md', file_text: 'a' })).toBe('File created successfully at: /memories/a.md');
+    } finally {
+      tool.close();
     }
   });
 });

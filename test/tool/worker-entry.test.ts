@@ -15,6 +15,7 @@ const PART_MODULES = [
   '../../src/tool/expire-action.js',
   '../../src/tool/forget-action.js',
   '../../src/bundle/bundle.js',
+  '../../src/tool/write-part.js',
 ];
 
 describe.skipIf(engine !== 'node')('the worker entry (Node only: browser mode cannot make a module fail to load)', () => {
