@@ -11,6 +11,7 @@ export interface HistoryLimits {
   maxBytes?: number | undefined;
 }
 
+/** {@link HistoryLimits} with every field filled in, as the tool uses them. */
 export type ResolvedHistoryLimits = { [K in keyof HistoryLimits]-?: number };
 
 /** The history bounds used where `history` leaves a field out: 1,000 changes and 32 MiB. */
