@@ -13,9 +13,13 @@ export const SEARCH_TOOL_DESCRIPTION =
 
 /** The input schema sent to the API, as a JSON schema. */
 export interface SearchInputSchema {
+  /** Always `object`. */
   type: 'object';
+  /** `query`, `path` and `limit`, each with the description Claude reads. */
   properties: Record<string, Record<string, unknown>>;
+  /** `['query']`. */
   required: string[];
+  /** `false`: any other field is refused. */
   additionalProperties: boolean;
   [field: string]: unknown;
 }

@@ -2,6 +2,7 @@
 
 import type { MemoryChange } from '../core/change-events.js';
 
+/** The `format` field of every bundle this library writes, and the one it reads. */
 export const BUNDLE_FORMAT = 'claude-memory-bundle';
 /** The format version this library writes and the newest it reads. */
 export const BUNDLE_VERSION = 1;
@@ -13,10 +14,15 @@ export const BUNDLE_VERSION = 1;
  * lowercase hex digest of the UTF-8 content.
  */
 export interface BundleFile {
+  /** The file's memory path, `/memories/…`. */
   path: string;
+  /** Its whole text. */
   content: string;
+  /** When it was made (ISO 8601). */
   createdAt: string;
+  /** When its text last changed (ISO 8601). */
   updatedAt: string;
+  /** The lowercase hex SHA-256 of the UTF-8 content, checked on import. */
   sha256: string;
 }
 
@@ -26,16 +32,22 @@ export interface BundleFile {
  * only empty folders (the others are made from the file paths).
  */
 export interface MemoryBundle {
+  /** Always {@link BUNDLE_FORMAT}. */
   format: typeof BUNDLE_FORMAT;
+  /** {@link BUNDLE_VERSION}; a newer version is refused. */
   version: typeof BUNDLE_VERSION;
+  /** When it was exported (ISO 8601). */
   exportedAt: string;
+  /** Every file, sorted by path. */
   files: BundleFile[];
+  /** The empty folders' paths only. */
   folders: string[];
 }
 
 /** `(done, total)`: `done` only grows, is reported at least every 1,000 files, and ends equal to `total`. */
 export type BundleProgress = (done: number, total: number) => void;
 
+/** What `exportBundle` takes: the subtree, the format, encryption, progress and a signal. */
 export interface ExportBundleOptions {
   /** The subtree to export (a folder or one file). Default `/memories`, the whole memory. */
   path?: string | undefined;
@@ -62,6 +74,7 @@ export interface ExportBundleOptions {
   recipients?: readonly string[] | undefined;
 }
 
+/** What `importBundle` takes: how to merge, a dry run, the key of an encrypted bundle, progress and a signal. */
 export interface ImportBundleOptions {
   /** `merge` (default) keeps what the memory holds; `replace` leaves exactly the bundle's files and folders. */
   mode?: 'merge' | 'replace' | undefined;
@@ -76,8 +89,9 @@ export interface ImportBundleOptions {
   onProgress?: BundleProgress | undefined;
   /** Stops the import before it commits: nothing is written, and it rejects with an `AbortError`. */
   signal?: AbortSignal | undefined;
-  /** The history entry's actor (default `user`) and source. */
+  /** The history entry's actor (default `user`). */
   actor?: string | undefined;
+  /** The history entry's source (a file name, a URL), at most 256 characters kept. */
   source?: string | undefined;
   /**
    * Opens an encrypted bundle (an age file, binary or armored) made with this passphrase. An age file with no key is
@@ -109,11 +123,17 @@ export interface ImportReport {
   removed: number;
   /** Folders created. */
   folders: number;
+  /** Whether it was a dry run: nothing was written. */
   dryRun: boolean;
+  /** The paths counted in `added`. */
   addedPaths: string[];
+  /** The paths counted in `replaced`. */
   replacedPaths: string[];
+  /** The paths counted in `unchanged`. */
   unchangedPaths: string[];
+  /** The paths counted in `skipped`. */
   skippedPaths: string[];
+  /** The paths counted in `removed`. */
   removedPaths: string[];
   /** Folders created. */
   folderPaths: string[];

@@ -11,4 +11,4 @@ export type {
   ReceivedToolResult,
 } from '../offline/scripted-claude.js';
 export type { ScriptedTurn, ScriptedCompaction, ScriptedAppliedEdit } from '../offline/wire-message.js';
-export type { MessageParamShape } from '../core/message-shapes.js';
+export type { ContentBlockShape, MessageParamShape } from '../core/message-shapes.js';

@@ -17,7 +17,6 @@ export type {
 } from '../sync/remote.js';
 export { memoryStoreRemote } from '../sync/remotes/memory-store.js';
 export type { MemoryStoreRemoteOptions } from '../sync/remotes/memory-store.js';
-export type { MemoryStoreClient } from '../sync/remotes/memory-store-client.js';
 export { webdavRemote } from '../sync/remotes/webdav.js';
 export type { WebdavRemoteOptions, WebdavEncryption } from '../sync/remotes/webdav.js';
 export { changeWebdavPassphrase } from '../sync/remotes/webdav-passphrase.js';

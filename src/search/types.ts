@@ -46,7 +46,9 @@ export interface SearchResult {
 
 /** The bounds of a search: a query past them is refused, an answer is cut to them. */
 export const SEARCH_LIMITS = Object.freeze({
+  /** Hits returned when `limit` is not given. */
   defaultLimit: 20,
+  /** The largest `limit` taken. */
   maxLimit: 1000,
   /** UTF-16 code units of the query. */
   maxQueryChars: 1000,
@@ -54,7 +56,9 @@ export const SEARCH_LIMITS = Object.freeze({
   maxClauses: 32,
   /** Words a prefix (`prefix: true`) may stand for; the first ones in code-unit order. */
   maxPrefixTerms: 100,
+  /** Matching lines shown per hit. */
   linesPerHit: 8,
+  /** A shown line longer than this is cut to a window around its first match (UTF-16 code units). */
   lineChars: 400,
   /** A word is cut to this many UTF-16 code units, in the index and in a query alike. */
   maxTermChars: 64,
