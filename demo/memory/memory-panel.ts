@@ -6,6 +6,7 @@ import { MEMORY_ROOT } from '../../src/index.js';
 import type { IndexedDBMemoryTool, MemoryChangeEvent } from '../../src/index.js';
 import { byId, el, messageOf } from '../page/dom.js';
 import { formatSize } from '../../src/index.js';
+import { setupMemoryActions } from './memory-actions.js';
 import { buildTree } from './memory-tree.js';
 import type { MemoryNode } from './memory-tree.js';
 
@@ -32,6 +33,7 @@ export function setupMemoryPanel(tool: IndexedDBMemoryTool, onChoose?: (path: st
 
   const showFile = async (path: string | undefined, changed?: ReadonlySet<number>, kind: MarkKind = 'changed') => {
     selected = path;
+    actions.follow(path);
     for (const item of tree.querySelectorAll<HTMLElement>('[role="treeitem"][data-kind="file"]')) {
       item.setAttribute('aria-selected', String(item.dataset.path === path));
     }
@@ -260,6 +262,8 @@ export function setupMemoryPanel(tool: IndexedDBMemoryTool, onChoose?: (path: st
     mark.scrollIntoView({ block: 'nearest' });
   };
 
+  // New file, Edit, Rename and Delete: the person's own writes (memory-actions.ts).
+  const actions = setupMemoryActions(tool, { open });
   viewerPath.textContent = `Choose a file in ${MEMORY_ROOT}.`;
   return { refresh, open, reveal };
 }
