@@ -12,6 +12,9 @@ import './memory-editor.css';
 /** The `source` of the person's writes from the pane, kept in their history entries. */
 const SOURCE = 'memory-pane';
 
+/** A refusal by the pane's own rule (New file does not overwrite), shown as the tool's refusals are. */
+class PaneRefusal extends Error {}
+
 interface FormSpec {
   title: string;
   fields: HTMLElement[];
@@ -72,7 +75,8 @@ export function setupMemoryEditor(
         (error: unknown) => {
           busy = false;
           // What the person typed stays; the refusal says why, in the words Claude would get.
-          refusal.textContent = isMemoryToolError(error) ? error.message : `It failed, nothing was changed: ${messageOf(error)}`;
+          const refused = isMemoryToolError(error) || error instanceof PaneRefusal;
+          refusal.textContent = refused ? error.message : `It failed, nothing was changed: ${messageOf(error)}`;
           refusal.hidden = false;
         },
       );
@@ -124,7 +128,7 @@ export function setupMemoryEditor(
               throw error;
             },
           );
-          if (existing) throw new Error(`${existing.path} already exists: open it and press Edit, or choose another path.`);
+          if (existing) throw new PaneRefusal(`${existing.path} already exists: open it and press Edit, or choose another path.`);
           await tool.write(path.value, text.value, { source: SOURCE });
           const made = (await tool.stat(path.value)).path;
           await panel.open(made);
