@@ -176,7 +176,7 @@ export function setupChat(
     // As after a script: the file Claude wrote in this turn opens, its new lines marked.
     const mark = await historyMark(tool).catch(() => undefined);
     await run(runner, text, false);
-    await openWritten(tool, memory, mark, (note) => transcript.note(note), 'Claude');
+    await openWritten(tool, memory, mark, transcript, 'Claude');
   };
 
   form.addEventListener('submit', (event) => {
@@ -217,7 +217,7 @@ export function setupChat(
       transcript.note(script.intro);
       const between = () => transcript.newConversation('New conversation: Claude knows only what /memories holds.');
       const done = await code.playConversations(script, demo, (text) => run(demo, text, true), between);
-      await openWritten(tool, memory, done ? mark : undefined, (text) => transcript.note(text), 'the script');
+      await openWritten(tool, memory, done ? mark : undefined, transcript, 'the script');
     } finally {
       hold(false);
     }

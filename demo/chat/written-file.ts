@@ -47,18 +47,18 @@ export async function writtenSince(tool: IndexedDBMemoryTool, mark: number): Pro
 
 /**
  * Opens in the Memory panel the file Claude wrote since `mark` (undefined: nothing to show), its new lines marked,
- * and says so with `note`; `who` names the writer in that note ("Claude", "the script").
+ * and says so in a note in the transcript; `who` names the writer there ("Claude", "the script").
  */
 export async function openWritten(
   tool: IndexedDBMemoryTool,
   memory: { open(path: string, changed?: ReadonlySet<number>): Promise<void> },
   mark: number | undefined,
-  note: (text: string) => void,
+  transcript: { note(text: string): void },
   who: string,
 ): Promise<void> {
   const written = mark === undefined ? undefined : await writtenSince(tool, mark).catch(() => undefined);
   if (!written) return;
   await memory.open(written.path, written.changed);
   const what = written.changed.size > 0 ? `the lines ${who} wrote marked` : `unchanged since ${who} began`;
-  note(`Opened ${written.path} in the Memory panel, ${what}.`);
+  transcript.note(`Opened ${written.path} in the Memory panel, ${what}.`);
 }

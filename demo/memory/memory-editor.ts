@@ -2,12 +2,12 @@
 // is done or cancelled (Cancel or Escape). Each is the person's write through the tool's app API (actor `user`), so it
 // shows in the History panel and Undo there takes it back; a refusal is the tool's own words, and the form stays.
 
-import { isMemoryToolError } from '../../src/index.js';
-import type { IndexedDBMemoryTool, MemoryCommand } from '../../src/index.js';
+import type { IndexedDBMemoryTool, MemoryCommand, isMemoryToolError } from '../../src/index.js';
 import { byId, el, focusLost, messageOf } from '../page/dom.js';
-import type { MemoryAction, MemoryActionParts } from './memory-actions.js';
 import type { MemoryPanel } from './memory-panel.js';
 import './memory-editor.css';
+
+type MemoryAction = 'new' | 'edit' | 'rename' | 'delete';
 
 /** The `source` of the person's writes from the pane, kept in their history entries. */
 const SOURCE = 'memory-pane';
@@ -28,13 +28,28 @@ interface FormSpec {
   after?: () => HTMLElement;
 }
 
+/**
+ * Puts the buttons New file, Edit, Rename… and Delete… under the viewer's path. The last three act on the file the
+ * viewer shows, read from its heading as the blame gutter reads it, and show only while there is one.
+ */
 export function setupMemoryEditor(
   tool: IndexedDBMemoryTool,
   panel: Pick<MemoryPanel, 'open'>,
-  { buttons, area, current }: MemoryActionParts,
+  isRefusal: typeof isMemoryToolError,
 ): void {
+  const viewerPath = byId('viewer-path', HTMLElement);
   const status = byId('memory-status', HTMLElement);
+  const button = (text: string) => el('button', { text, attrs: { type: 'button' } });
+  const buttons = { new: button('New file'), edit: button('Edit'), rename: button('Rename…'), delete: button('Delete…') };
+  const bar = el('div', { className: 'buttons', attrs: { role: 'group', 'aria-label': 'File actions' } }, ...Object.values(buttons));
+  const area = el('div', { className: 'memory-editor' });
+  viewerPath.after(bar, area);
   const wrap = area.parentElement;
+  // The heading holds the path, or the path and what went wrong, or a prompt to choose a file.
+  const current = () => {
+    const heading = viewerPath.textContent ?? '';
+    return heading.startsWith('/') ? heading.split(': ')[0] : undefined;
+  };
   let opener: HTMLButtonElement | undefined;
   let made = 0;
 
@@ -75,7 +90,7 @@ export function setupMemoryEditor(
         (error: unknown) => {
           busy = false;
           // What the person typed stays; the refusal says why, in the words Claude would get.
-          const refused = isMemoryToolError(error) || error instanceof PaneRefusal;
+          const refused = isRefusal(error) || error instanceof PaneRefusal;
           refusal.textContent = refused ? error.message : `It failed, nothing was changed: ${messageOf(error)}`;
           refusal.hidden = false;
         },
@@ -124,7 +139,7 @@ export function setupMemoryEditor(
           const existing = await tool.stat(path.value).then(
             (entry) => entry,
             (error: unknown) => {
-              if (isMemoryToolError(error) && error.code === 'not_found') return undefined;
+              if (isRefusal(error) && error.code === 'not_found') return undefined;
               throw error;
             },
           );
@@ -197,7 +212,12 @@ export function setupMemoryEditor(
     },
   };
 
-  for (const [action, button] of Object.entries(buttons) as Array<[MemoryAction, HTMLButtonElement]>) {
-    button.addEventListener('click', () => void actions[action](button));
+  for (const [action, each] of Object.entries(buttons) as Array<[MemoryAction, HTMLButtonElement]>) {
+    each.addEventListener('click', () => void actions[action](each));
   }
+  const follow = () => {
+    for (const each of [buttons.edit, buttons.rename, buttons.delete]) each.hidden = current() === undefined;
+  };
+  new MutationObserver(follow).observe(viewerPath, { childList: true, characterData: true, subtree: true });
+  follow();
 }

@@ -33,7 +33,6 @@ export function setupMemoryPanel(tool: IndexedDBMemoryTool, onChoose?: (path: st
 
   const showFile = async (path: string | undefined, changed?: ReadonlySet<number>, kind: MarkKind = 'changed') => {
     selected = path;
-    actions.follow(path);
     for (const item of tree.querySelectorAll<HTMLElement>('[role="treeitem"][data-kind="file"]')) {
       item.setAttribute('aria-selected', String(item.dataset.path === path));
     }
@@ -263,7 +262,7 @@ export function setupMemoryPanel(tool: IndexedDBMemoryTool, onChoose?: (path: st
   };
 
   // New file, Edit, Rename and Delete: the person's own writes (memory-actions.ts).
-  const actions = setupMemoryActions(tool, { open });
+  setupMemoryActions(tool, { open });
   viewerPath.textContent = `Choose a file in ${MEMORY_ROOT}.`;
   return { refresh, open, reveal };
 }
