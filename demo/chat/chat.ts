@@ -13,7 +13,7 @@ import type { RecordingFetch, Route } from './send-failure.js';
 import { storageFailure } from '../page/storage-failure.js';
 import type { StorageFailure } from '../page/storage-failure.js';
 import { createTranscript } from './transcript.js';
-import { historyMark, writtenSince } from './written-file.js';
+import { historyMark, openWritten } from './written-file.js';
 
 export function setupChat(
   tool: IndexedDBMemoryTool,
@@ -173,7 +173,10 @@ export function setupChat(
     // Not sent: the text stays in the box.
     if (!runner) return;
     message.value = '';
+    // As after a script: the file Claude wrote in this turn opens, its new lines marked.
+    const mark = await historyMark(tool).catch(() => undefined);
     await run(runner, text, false);
+    await openWritten(tool, memory, mark, transcript, 'Claude');
   };
 
   form.addEventListener('submit', (event) => {
@@ -214,12 +217,7 @@ export function setupChat(
       transcript.note(script.intro);
       const between = () => transcript.newConversation('New conversation: Claude knows only what /memories holds.');
       const done = await code.playConversations(script, demo, (text) => run(demo, text, true), between);
-      const written = done && mark !== undefined ? await writtenSince(tool, mark).catch(() => undefined) : undefined;
-      if (written) {
-        await memory.open(written.path, written.changed);
-        const what = written.changed.size > 0 ? 'the lines the script wrote marked' : 'unchanged since the script began';
-        transcript.note(`Opened ${written.path} in the Memory panel, ${what}.`);
-      }
+      await openWritten(tool, memory, done ? mark : undefined, transcript, 'the script');
     } finally {
       hold(false);
     }

@@ -1,5 +1,5 @@
-// What a conversation wrote, for the Memory panel to open when an Offline demo script ends: the file Claude changed
-// last, and which of its lines differ from before the script began (the texts the history keeps, by line-diff.ts).
+// What a conversation wrote, for the Memory panel to open when a turn (live or an Offline demo script) ends: the file
+// Claude changed last, and which of its lines differ from before it began (the texts the history keeps, line-diff.ts).
 
 import type { IndexedDBMemoryTool } from '../../src/index.js';
 import { diffLines } from '../history/line-diff.js';
@@ -43,4 +43,22 @@ export async function writtenSince(tool: IndexedDBMemoryTool, mark: number): Pro
     if (type === 'added') changed.add(line);
   }
   return { path, changed };
+}
+
+/**
+ * Opens in the Memory panel the file Claude wrote since `mark` (undefined: nothing to show), its new lines marked,
+ * and says so in a note in the transcript; `who` names the writer there ("Claude", "the script").
+ */
+export async function openWritten(
+  tool: IndexedDBMemoryTool,
+  memory: { open(path: string, changed?: ReadonlySet<number>): Promise<void> },
+  mark: number | undefined,
+  transcript: { note(text: string): void },
+  who: string,
+): Promise<void> {
+  const written = mark === undefined ? undefined : await writtenSince(tool, mark).catch(() => undefined);
+  if (!written) return;
+  await memory.open(written.path, written.changed);
+  const what = written.changed.size > 0 ? `the lines ${who} wrote marked` : `unchanged since ${who} began`;
+  transcript.note(`Opened ${written.path} in the Memory panel, ${what}.`);
 }

@@ -21,7 +21,8 @@ export function setupForgetControl(tool: IndexedDBMemoryTool): { choose(path: st
   const forget = el('button', { text: 'Forget…', attrs: { type: 'submit' } });
   const clear = el('button', { text: 'Clear history…', attrs: { type: 'button' } });
   const question = el('p', { className: 'alert', attrs: { id: 'forget-question' } });
-  const confirm = el('button', { attrs: { type: 'button' } });
+  // The one button here that erases for good: styled as destructive (style.css button.danger), unlike Cancel.
+  const confirm = el('button', { className: 'danger', attrs: { type: 'button' } });
   const cancel = el('button', { text: 'Cancel', attrs: { type: 'button' } });
   const confirmation = el(
     'div',

@@ -6,6 +6,7 @@ import { MEMORY_ROOT } from '../../src/index.js';
 import type { IndexedDBMemoryTool, MemoryChangeEvent } from '../../src/index.js';
 import { byId, el, messageOf } from '../page/dom.js';
 import { formatSize } from '../../src/index.js';
+import { setupMemoryActions } from './memory-actions.js';
 import { buildTree } from './memory-tree.js';
 import type { MemoryNode } from './memory-tree.js';
 
@@ -260,6 +261,8 @@ export function setupMemoryPanel(tool: IndexedDBMemoryTool, onChoose?: (path: st
     mark.scrollIntoView({ block: 'nearest' });
   };
 
+  // New file, Edit, Rename and Delete: the person's own writes (memory-actions.ts).
+  setupMemoryActions(tool, { open });
   viewerPath.textContent = `Choose a file in ${MEMORY_ROOT}.`;
   return { refresh, open, reveal };
 }

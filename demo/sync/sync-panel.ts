@@ -119,7 +119,7 @@ export function setupSyncPanel(tool: IndexedDBMemoryTool, connection: Connection
       made = form.make();
       sync = createMemorySync(tool, { remote: made.remote, mount: MEMORY_ROOT, interval: INTERVAL_MS });
     } catch (error) {
-      showAlert(`Not connected: ${messageOf(error)}`);
+      showAlert(`Could not connect: ${withoutNotConnected(messageOf(error))}`);
       return;
     }
     // The first pass starts at once; the status line follows it.
@@ -141,7 +141,8 @@ export function setupSyncPanel(tool: IndexedDBMemoryTool, connection: Connection
       .then(
         (report) => {
           if (current !== mine) return;
-          note = `Synced: ${countsOf(report)}.`;
+          // What it moved is in the facts below; the sentence says what is left open.
+          note = 'Synced just now.';
           paintLine();
         },
         (error: unknown) => {
@@ -175,8 +176,18 @@ export function setupSyncPanel(tool: IndexedDBMemoryTool, connection: Connection
   });
 }
 
-/** The state in a sentence; undefined while a pass runs (the sentence before it stays). */
+/**
+ * The state in a sentence, then what the lists below hold, counted from them (so it never says "up to date" above a
+ * listed conflict); undefined while a pass runs (the sentence before it stays).
+ */
 function stateSentence(status: SyncStatus, where: string): string | undefined {
+  const state = stateAlone(status, where);
+  if (state === undefined) return undefined;
+  const open = openItems(status);
+  return open.length === 0 ? state : `${state} Listed below: ${open.join('; ')}.`;
+}
+
+function stateAlone(status: SyncStatus, where: string): string | undefined {
   const error = status.error;
   switch (status.state) {
     case 'syncing':
@@ -197,28 +208,41 @@ function stateSentence(status: SyncStatus, where: string): string | undefined {
     case 'idle':
       if (status.lastSync === null) return `Connected to ${where}; not synced yet.`;
       if (status.pending > 0) return `Connected to ${where}; ${plural(status.pending, 'change')} here not sent yet.`;
-      return `Up to date with ${where}.`;
+      return openItems(status).length > 0 ? `Synced with ${where}.` : `Up to date with ${where}.`;
   }
 }
 
-/** Last sync, its counts, and what waits: not read out, as it changes with every background pass. */
+/** What the lists hold and waits for the person, in words; empty when they are empty. */
+function openItems(status: SyncStatus): string[] {
+  const items = [
+    status.conflicts.length > 0 ? `${plural(status.conflicts.length, 'conflict')} to settle` : '',
+    status.held.length > 0 ? `${plural(status.held.length, 'delete')} held back` : '',
+    status.skipped.length > 0 ? `${plural(status.skipped.length, 'file')} skipped` : '',
+  ];
+  return items.filter((item) => item !== '');
+}
+
+/**
+ * Last sync and what it moved: not read out, as it changes with every background pass. Conflicts and changes
+ * waiting are the status line's (counted from the lists), so each is said once.
+ */
 function factsOf(status: SyncStatus): string {
   const parts = [
     status.state === 'syncing' ? 'Syncing now…' : '',
     status.lastSync ? `Last sync ${status.lastSync.toLocaleTimeString()}` : 'Not synced yet',
     status.lastReport ? countsOf(status.lastReport) : '',
-    `${plural(status.pending, 'change')} waiting to be sent`,
   ];
   return `${parts.filter((part) => part !== '').join(' · ')}.`;
 }
 
+/** What a pass moved. Its conflicts are left out: the list and the status line say what is still open. */
 function countsOf(report: SyncReport): string {
-  return [
-    `${report.pulled.length} received`,
-    `${report.pushed.length} sent`,
-    `${report.deleted.length} deleted`,
-    plural(report.conflicts.length, 'conflict'),
-  ].join(', ');
+  return [`${report.pulled.length} received`, `${report.pushed.length} sent`, `${report.deleted.length} deleted`].join(', ');
+}
+
+/** The connection's own "Not connected: …" made a plain sentence: the status line says "Not connected." once. */
+function withoutNotConnected(reason: string): string {
+  return reason.replace(/Not connected: (\p{L})/gu, (_match, first: string) => first.toUpperCase());
 }
 
 function plural(count: number, noun: string): string {

@@ -57,6 +57,7 @@ const statusLine = (page: Page) => panel(page).getByRole('status');
 const button = (page: Page, name: string) => panel(page).getByRole('button', { name, exact: true });
 const tree = (page: Page) => page.getByLabel('Memory files');
 const list = (page: Page, name: string) => panel(page).getByRole('list', { name, exact: true });
+const facts = (page: Page) => panel(page).locator('#sync-facts');
 const davUrl = () => dav.url;
 const upToDate = () => `Up to date with WebDAV ${davUrl()}.`;
 
@@ -98,7 +99,7 @@ describe('the Sync panel with a WebDAV folder', () => {
       await connectWebdav(page, dav);
       await expect.poll(() => statusLine(page).textContent()).toBe(upToDate());
       expect(await onDisk('notes.md')).toBe('from the demo\n');
-      await expect.poll(() => panel(page).locator('#sync-facts').textContent()).toMatch(/^Last sync .+ · 0 received, 1 sent, 0 deleted, 0 conflicts · 0 changes waiting to be sent\.$/u);
+      await expect.poll(() => panel(page).locator('#sync-facts').textContent()).toMatch(/^Last sync .+ · 0 received, 1 sent, 0 deleted\.$/u);
       // Connected, the fields are locked: the sync runs with what they said.
       expect(await panel(page).getByLabel('Password', { exact: true }).isDisabled()).toBe(true);
 
@@ -107,7 +108,8 @@ describe('the Sync panel with a WebDAV folder', () => {
       await button(page, 'Sync now').click();
       await tree(page).getByRole('treeitem', { name: 'from-server.md', exact: true }).waitFor();
       await expectFile(page, 'from-server.md', 'from the server\n');
-      await expect.poll(() => statusLine(page).textContent()).toContain('Synced: 1 received, 0 sent, 0 deleted, 0 conflicts.');
+      await expect.poll(() => statusLine(page).textContent()).toBe(`${upToDate()} Synced just now.`);
+      expect(await facts(page).textContent()).toMatch(/ · 1 received, 0 sent, 0 deleted\.$/u);
 
       // A change made after connecting goes by itself, soon after it is made.
       await runCommand(page, 'create', { path: '/memories/later/todo.md', file_text: 'buy tea\n' });
@@ -140,7 +142,7 @@ describe('the Sync panel with a WebDAV folder', () => {
       await expect.poll(() => conflicts.count()).toBe(1);
       expect(await conflicts.locator('.sync-path').textContent()).toBe('/memories/plan.md');
       expect(await conflicts.textContent()).toMatch(/The other version is in the copy plan\.conflict-\d{8}-\d{6}-[0-9a-z]{4}\.md/u);
-      await expect.poll(() => statusLine(page).textContent()).toContain('1 conflict.');
+      await expect.poll(() => statusLine(page).textContent()).toMatch(/^Stopped: .+ Listed below: 1 conflict to settle\. Synced just now\.$/u);
       // The version that won is at the path; this memory's waits in the copy beside it.
       await expectFile(page, 'plan.md', 'plan: coffee (the other device)\n');
       const copyName = (await tree(page).getByRole('treeitem', { name: /^plan\.conflict-/u }).getAttribute('data-path'))?.split('/').pop() ?? '';
@@ -164,6 +166,26 @@ describe('the Sync panel with a WebDAV folder', () => {
       await expect.poll(async () => (await readdir(dav.root)).filter((name) => name.includes('conflict'))).toEqual([]);
       await button(page, 'Start syncing').click();
       await expect.poll(() => statusLine(page).textContent()).toBe(upToDate());
+    });
+  });
+
+  it('says a listed conflict in the status line, never "up to date" above it, and counts it nowhere else', async () => {
+    await withDemo(async (page) => {
+      await runCommand(page, 'create', { path: '/memories/plan.md', file_text: 'plan: tea\n' });
+      await connectWebdav(page, dav);
+      await expect.poll(() => statusLine(page).textContent()).toBe(upToDate());
+      await putOnServer('plan.md', 'plan: coffee (the other device)\n');
+      // Still syncing in the background: the next pass, this one or the one the edit brings, finds the conflict.
+      await runCommand(page, 'str_replace', { path: '/memories/plan.md', old_str: 'tea', new_str: 'green tea (here)' });
+      await showTool(page, 'Sync');
+      await expect.poll(() => list(page, 'Conflicts').getByRole('listitem').count()).toBe(1);
+      await expect.poll(() => statusLine(page).textContent()).toBe(`Synced with WebDAV ${davUrl()}. Listed below: 1 conflict to settle.`);
+      expect(await facts(page).textContent()).not.toMatch(/conflict/u);
+      expect((await panel(page).textContent())?.match(/up to date/giu) ?? []).toEqual([]);
+
+      await list(page, 'Conflicts').getByRole('button', { name: 'Keep current', exact: true }).click();
+      await expect.poll(() => list(page, 'Conflicts').getByRole('listitem').count()).toBe(0);
+      await expect.poll(() => statusLine(page).textContent()).not.toMatch(/conflict to settle/u);
     });
   });
 
@@ -216,7 +238,8 @@ describe('the Sync panel with a WebDAV folder', () => {
       await button(page, 'Delete them').click();
       await expect.poll(() => tree(page).getByRole('treeitem', { name: /^note-/u }).count()).toBe(0);
       expect(await panel(page).locator('#sync-held-part').isHidden()).toBe(true);
-      await expect.poll(() => statusLine(page).textContent()).toContain('Synced: 0 received, 0 sent, 12 deleted, 0 conflicts.');
+      await expect.poll(() => statusLine(page).textContent()).toBe(`${upToDate()} Synced just now.`);
+      expect(await facts(page).textContent()).toMatch(/ · 0 received, 0 sent, 12 deleted\.$/u);
     });
   });
 
@@ -235,7 +258,8 @@ describe('the Sync panel with a WebDAV folder', () => {
       await expect.poll(async () => (await readdir(dav.root)).sort()).toEqual(names);
       expect(await onDisk('keep-10.md')).toBe('keep-10.md\n');
       await expect.poll(() => panel(page).locator('#sync-held-part').isHidden()).toBe(true);
-      await expect.poll(() => statusLine(page).textContent()).toContain('Synced: 0 received, 11 sent, 0 deleted, 0 conflicts.');
+      await expect.poll(() => statusLine(page).textContent()).toBe(`${upToDate()} Synced just now.`);
+      expect(await facts(page).textContent()).toMatch(/ · 0 received, 11 sent, 0 deleted\.$/u);
       expect(await tree(page).getByRole('treeitem', { name: /^keep-/u }).count()).toBe(11);
     });
   });
@@ -313,11 +337,13 @@ describe('the Sync panel with a Memory Store', () => {
       const alert: Locator = panel(page).getByRole('alert');
       await showTool(page, 'Sync');
       await button(page, 'Connect').click();
-      await expect.poll(() => alert.textContent()).toBe('Not connected: Enter the id of the Memory Store (memstore_…).');
+      await expect.poll(() => alert.textContent()).toBe('Could not connect: Enter the id of the Memory Store (memstore_…).');
       await panel(page).getByLabel('Store id').fill('memstore_x');
       await button(page, 'Connect').click();
-      await expect.poll(() => alert.textContent()).toMatch(/^Not connected: A Memory Store is reached through the Connection panel\. Not connected: enter an API key or a proxy URL/u);
+      await expect.poll(() => alert.textContent()).toMatch(/^Could not connect: A Memory Store is reached through the Connection panel\. Enter an API key or a proxy URL/u);
       expect(await statusLine(page).textContent()).toBe('Not connected.');
+      // Said once: the status line says it, the alert says why.
+      expect((await panel(page).textContent())?.match(/not connected/giu)).toHaveLength(1);
       expect(await button(page, 'Sync now').isHidden()).toBe(true);
     });
   });
