@@ -76,7 +76,13 @@ export default defineConfig({
   ],
   // The manifest and icons (offline-app.ts): the demo's, so the library's browser build never copies them.
   publicDir: 'demo/public',
-  build: { outDir: 'dist/demo', emptyOutDir: true },
+  build: {
+    outDir: 'dist/demo',
+    emptyOutDir: true,
+    // The page opens the tool at once, and init() loads the write path beside the database: for the demo that part
+    // and what it shares with the main entry are one chunk, not the handful of small ones an app that only views gets.
+    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'memory-tool', test: /\/src\/tool\/write-part\.ts$/ }] } } },
+  },
   // Prebundled before the browser tests start: found mid-run, Vite reloads the page and the test with it.
   optimizeDeps: { include: ['idb', 'fflate', 'ai', '@ai-sdk/anthropic', 'react', 'react-dom/client', 'react/jsx-runtime'] },
   test: {
