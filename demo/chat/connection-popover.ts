@@ -1,5 +1,5 @@
 // The Connection popover's place: under its button, over the conversation and never over the memory (its right edge
-// stays in the chat pane, its bottom above the message box at desktop width). Escape and a click outside close it
+// stays in the chat pane at desktop width, its bottom above the message box). Escape and a click outside close it
 // (the popover attribute's light dismiss); the page closes it after a good Connect and on Send.
 
 /** Space kept between the popover and what it must not cover. */
@@ -24,7 +24,8 @@ export function setupConnectionPopover(popover: HTMLElement, button: HTMLElement
     // Right-aligned to its button, but never left of the pane (or the window), nor right of the pane.
     const left = Math.max(wide.matches ? within.left : GAP, Math.min(from.right, within.right) - width);
     const top = from.bottom + GAP;
-    const floor = wide.matches ? Math.min(composer.getBoundingClientRect().top, innerHeight) : innerHeight;
+    // Above the message box and its buttons, so that Send stays in reach with the fields in view.
+    const floor = Math.min(composer.getBoundingClientRect().top, innerHeight);
     popover.style.left = `${Math.round(left + scrollX)}px`;
     popover.style.top = `${Math.round(top + scrollY)}px`;
     popover.style.maxHeight = `${Math.round(Math.max(MIN_HEIGHT, floor - GAP - top))}px`;
