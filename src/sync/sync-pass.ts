@@ -13,8 +13,7 @@ import { applyLocal } from './local-apply.js';
 import type { LocalStep } from './local-apply.js';
 import { readLocal, readTexts } from './local-files.js';
 import { holdMassDeletes } from './delete-guard.js';
-import { decide, settle } from './merge-plan.js';
-import type { Baseline, LocalFile } from './merge-plan.js';
+import { settle } from './merge-plan.js';
 import { removeEmptiedFolders, removeEmptyFolders } from './empty-folders.js';
 import { eachLimited } from './pool.js';
 import type { RemoteFile, SyncRemote } from './remote.js';
@@ -27,6 +26,8 @@ import type { Pull, RemoteMove } from './renames.js';
 import { remoteRefusal } from './remote-limits.js';
 import { emptyReport } from './sync-report.js';
 import type { SyncReport } from './sync-report.js';
+import { sortThreeWays } from './three-way.js';
+import type { Compare, Push } from './three-way.js';
 
 export interface PassSettings {
   tool: ToolInternals;
@@ -41,19 +42,6 @@ export interface PassSettings {
   /** Deletes in one direction are held when more than `min` and more than `share` of the synced files. */
   deleteGuard: { min: number; share: number };
   signal: AbortSignal;
-}
-
-interface Compare {
-  path: string;
-  local: LocalFile;
-  remote: RemoteFile;
-  base: Baseline | undefined;
-}
-
-interface Push {
-  path: string;
-  bodyId: number;
-  expected: RemoteFile | null;
 }
 
 /** Runs one pass; throws a SyncRemoteError of a retryable kind (or `auth`, `aborted`) after saving what it agreed. */
@@ -122,38 +110,12 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
   }
 
   // Every other path, three ways.
-  const compares: Compare[] = [];
-  const remoteDeletes: { path: string; expected: RemoteFile }[] = [];
-  const localDeletes: { path: string; expect: number }[] = [];
-  const paths = new Set([...local.files.keys(), ...remoteFiles.keys(), ...local.synced.keys()]);
-  for (const path of paths) {
-    if (handled.has(path)) continue;
-    const base = local.synced.get(path);
-    const here = local.files.get(path);
-    const there = remoteFiles.get(path);
-    const decision = decide(base, here, there);
-    switch (decision.kind) {
-      case 'none':
-        break;
-      case 'forget':
-        updates.push({ path, clear: true });
-        break;
-      case 'push':
-        if (here) pushes.push({ path, bodyId: here.bodyId, expected: decision.expected });
-        break;
-      case 'pull':
-        if (there) pulls.push({ path, remote: there, expectLocal: decision.expectLocal, base });
-        break;
-      case 'delete-remote':
-        remoteDeletes.push({ path, expected: decision.expected });
-        break;
-      case 'delete-local':
-        localDeletes.push({ path, expect: decision.expectLocal });
-        break;
-      case 'compare':
-        if (here && there) compares.push({ path, local: here, remote: there, base });
-    }
-  }
+  const { compares, remoteDeletes, localDeletes } = sortThreeWays(
+    { synced: local.synced, here: local.files, there: remoteFiles, handled },
+    pushes,
+    pulls,
+    updates,
+  );
 
   // The mass-deletion guard, each direction apart: a wiped remote or a wiped memory is held, not mirrored.
   const held = holdMassDeletes(settings.deleteGuard, settings.confirmDeletes, local.synced.size, { remote: remoteDeletes, local: localDeletes });
