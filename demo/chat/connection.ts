@@ -4,9 +4,8 @@
 
 import { byId } from '../page/dom.js';
 import { setupConnectionPopover } from './connection-popover.js';
-import { checkKey } from './key-check.js';
 import type { KeyRoute, KeyState } from './key-check.js';
-import { DEFAULT_MODEL, setupModelList } from './models.js';
+import { DEFAULT_MODEL } from './default-model.js';
 
 const REMEMBER_KEY = 'idb-memory-tool-demo:api-key';
 
@@ -159,7 +158,9 @@ export function setupConnection(): ConnectionPanel {
     const route = routeOf(choice);
     known = { route, state: 'checking', why: '' };
     changed();
-    void checkKey(keyRoute(choice)).then((verdict) => {
+    // The check's code (and the SDK under it) loads with the first Connect.
+    const checked = import('./key-check.js').then(({ checkKey }) => checkKey(keyRoute(choice)));
+    void checked.catch((error: unknown) => ({ state: 'unchecked' as const, why: `Not checked: its code did not load (${String(error)}).` })).then((verdict) => {
       report(choice, verdict.state, verdict.state === 'working' ? '' : verdict.why);
       if (verdict.state === 'working' && routeOf(read()) === route) popover.close();
     });
@@ -175,11 +176,19 @@ export function setupConnection(): ConnectionPanel {
     changed();
   });
   // The models the key (or the proxy's) can use, asked for with the connection as it is when the field is focused.
-  setupModelList(model, byId('models', HTMLDataListElement), byId('model-help', HTMLElement), () => {
-    const choice = read();
-    if (!choice.ok) return undefined;
-    return { ...(choice.apiKey !== undefined ? { apiKey: choice.apiKey } : {}), ...(choice.baseURL !== undefined ? { baseURL: choice.baseURL } : {}) };
-  });
+  // Its code loads as the popover first opens, out of the first load.
+  const list = byId('models', HTMLDataListElement);
+  const help = byId('model-help', HTMLElement);
+  const loadModels = () =>
+    void import('./models.js')
+      .then(({ setupModelList }) =>
+        setupModelList(model, list, help, () => {
+          const choice = read();
+          return choice.ok ? keyRoute(choice) : undefined;
+        }),
+      )
+      .catch(() => undefined); // offline before it came: the field stays free text, without suggestions
+  byId('connection', HTMLElement).addEventListener('toggle', loadModels, { once: true });
 
   for (const input of [proxy, model, contextEditing]) input.addEventListener('change', changed);
   proxy.addEventListener('input', changed);

@@ -305,8 +305,8 @@ describe('the demo page', () => {
         await showConnection(page);
         const field = page.getByLabel('Model');
         expect(await field.inputValue()).toBe(DEFAULT_AGENT_MODEL);
-        // Not connected: the SDK's list, and nothing is asked.
-        expect(await offered(page)).toEqual([...SDK_MODELS]);
+        // Not connected: the SDK's list (its code loads as the popover opens), and nothing is asked.
+        await expect.poll(() => offered(page)).toEqual([...SDK_MODELS]);
         await field.focus();
         expect(await help(page)).toBe('Suggestions: models the SDK names. Any model id can be typed.');
 
