@@ -163,7 +163,8 @@ describe('the demo page', () => {
       expect(dump).not.toContain(key);
       expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(key);
 
-      // Remembering is opt-in, and undone by unticking.
+      // Remembering is opt-in, and undone by unticking. (Send closed the popover.)
+      await showConnection(page);
       await page.getByLabel('Remember on this device').check();
       expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).toContain(key);
       await page.reload();
