@@ -18,6 +18,7 @@ import { setupMemoryPanel } from './memory/memory-panel.js';
 import { panelOnDemand } from './page/panel-on-demand.js';
 import { setupStoragePanel } from './tools/storage-panel.js';
 import { setupToolTabs } from './page/tool-tabs.js';
+import { setupTreeSplitter } from './page/tree-splitter.js';
 
 /** One database for the demo, apart from any app on the same origin. */
 const DB_NAME = 'idb-memory-tool-demo';
@@ -29,6 +30,8 @@ const REVIEW_REMEMBERED = 'idb-memory-tool-demo:review';
 const reviewCards = () => import('./review/review-card.js');
 
 async function start(): Promise<void> {
+  // Before the memory opens: the file list has its remembered width from the first paint.
+  setupTreeSplitter(byId('memory-columns', HTMLElement), byId('tree-splitter', HTMLElement));
   // Review is wired into the tool as it opens, and only when it is on then: the library loads its approval part
   // with a tool that has the hook, which the first load of a page that does not review should not carry.
   const reviewing = remembered(REVIEW_REMEMBERED);
@@ -40,8 +43,13 @@ async function start(): Promise<void> {
   const connection = setupConnection();
   const heart = setupHeartSwitch();
   const tools = setupToolTabs();
-  // A link to a tool (…/#sync, …/#console) opens its tab.
-  const toHash = () => tools.show(location.hash.slice(1));
+  // A link to a tool (…/#sync, …/#console) opens its tab; …/#use-it unfolds "Use it in your app".
+  const useIt = byId('use-it', HTMLDetailsElement);
+  const toHash = () => {
+    const target = location.hash.slice(1);
+    if (target === useIt.id) useIt.open = true;
+    else tools.show(target);
+  };
   addEventListener('hashchange', toHash);
   toHash();
   // Forgetting and clearing are announced as changes: the panels redraw from those.

@@ -4,7 +4,7 @@
 
 import type { IndexedDBMemoryTool } from '../../src/index.js';
 import type { MemoryAgent, MemoryAgentEvent } from '../../src/entries/agent.js';
-import type { ConnectionPanel } from './connection.js';
+import type { Connection, ConnectionPanel } from './connection.js';
 import { byId, messageOf } from '../page/dom.js';
 import { loadAgent, loadFailureWords, loadOfflineDemo } from '../page/lazy-code.js';
 import type { MemoryPanel } from '../memory/memory-panel.js';
@@ -33,6 +33,16 @@ export function setupChat(
   const usage = byId('usage', HTMLElement);
   const transcript = createTranscript(byId('transcript', HTMLElement), () => void playOffline());
   for (const { id, label } of OFFLINE_SCRIPT_CHOICES) picker?.append(new Option(label, id));
+  // What can work now comes first, on the screen and in the Tab order alike: Send once connected, the Offline demo
+  // before. Moved in the DOM (not by CSS `order`), keeping the focus where it was.
+  connection.onChange((connected) => {
+    const [first, second] = connected ? [send, offline] : [offline, send];
+    const row = first.parentElement;
+    if (!row || row.firstElementChild === first) return;
+    const focused = document.activeElement;
+    row.prepend(first, second);
+    if (focused instanceof HTMLElement && focused !== document.activeElement) focused.focus();
+  });
 
   let agent: MemoryAgent | undefined;
   let active: MemoryAgent | undefined;
@@ -42,6 +52,8 @@ export function setupChat(
   let conversation: MemoryAgent['messages'] = [];
   let madeFor = '';
   let route: Route = { ownKey: false, devProxy: false };
+  /** The connection the agent was made with: what a turn tells about its key is reported for it. */
+  let madeWith: Connection | undefined;
   /** The requests of the real agents, so that a failure names the URL it tried. */
   let requests: RecordingFetch | undefined;
 
@@ -83,6 +95,8 @@ export function setupChat(
     const [{ describeAgentError }, words] = await Promise.all([loadAgent(), loadFailureWords()]);
     const { explainFailure, needsProbe, probe } = words;
     const description = describeAgentError(error);
+    // A 401 in a conversation says as much about the key as Connect's check would.
+    if (!scripted && madeWith && description.kind === 'auth') connection.report(madeWith, 'refused', description.message);
     if (scripted) {
       transcript.problem({ kind: description.kind, title: description.title, lines: [description.message] });
       return;
@@ -100,6 +114,7 @@ export function setupChat(
     const before = runner.messages.length;
     try {
       await runner.send(text);
+      if (!scripted && madeWith) connection.report(madeWith, 'working');
       return true;
     } catch (error) {
       void tell(error, scripted).catch(() => {
@@ -128,6 +143,7 @@ export function setupChat(
     if (agent && signature === madeFor) return agent;
     if (agent) conversation = agent.messages;
     madeFor = signature;
+    madeWith = choice;
     route = { ownKey: choice.apiKey !== undefined, devProxy: choice.devProxy };
     try {
       agent = createMemoryAgent({
@@ -183,6 +199,7 @@ export function setupChat(
     event.preventDefault();
     const text = message.value.trim();
     if (text === '' || active || held) return;
+    connection.close();
     void sendTyped(text);
   });
 

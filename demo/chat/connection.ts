@@ -1,9 +1,11 @@
 // The connection panel: API key (in memory, or in localStorage only if the person opts in), proxy URL, model,
 // context editing. Turns the fields into agent options; never puts the key anywhere else. Knows whether the dev
-// server holds a key, so its `/anthropic` is never tried when it proxies nothing.
+// server holds a key, so its `/anthropic` is never tried when it proxies nothing, and what is known of the key.
 
 import { byId } from '../page/dom.js';
-import { DEFAULT_MODEL, setupModelList } from './models.js';
+import { setupConnectionPopover } from './connection-popover.js';
+import type { KeyRoute, KeyState } from './key-check.js';
+import { DEFAULT_MODEL } from './default-model.js';
 
 const REMEMBER_KEY = 'idb-memory-tool-demo:api-key';
 
@@ -29,6 +31,21 @@ const DEV_KEY_HOWTO = 'stop it and start it again with a key: ANTHROPIC_API_KEY=
 export interface ConnectionPanel {
   /** The fields as they are now; the chat reads them before each message. */
   read(): Connection;
+  /** What a turn found out about the key of `choice` (a good answer, or a 401); dropped if the fields changed since. */
+  report(choice: Connection, state: 'working' | 'refused', why?: string): void;
+  /** Called after each change of the fields, with whether Claude can be tried. */
+  onChange(listener: (ok: boolean) => void): void;
+  /** Closes the popover (the person sent a message). */
+  close(): void;
+}
+
+/** Where `choice` sends its key, as text to compare; undefined when it cannot connect. */
+function routeOf(choice: Connection): string | undefined {
+  return choice.ok ? JSON.stringify([choice.apiKey ?? null, choice.baseURL ?? null]) : undefined;
+}
+
+function keyRoute(choice: Connection & { ok: true }): KeyRoute {
+  return { ...(choice.apiKey !== undefined ? { apiKey: choice.apiKey } : {}), ...(choice.baseURL !== undefined ? { baseURL: choice.baseURL } : {}) };
 }
 
 export function setupConnection(): ConnectionPanel {
@@ -39,6 +56,16 @@ export function setupConnection(): ConnectionPanel {
   const contextEditing = byId('context-editing', HTMLInputElement);
   const status = byId('connection-status', HTMLElement);
   const state = byId('connection-state', HTMLElement);
+  const connect = byId('connect', HTMLButtonElement);
+  const popover = setupConnectionPopover(
+    byId('connection', HTMLElement),
+    byId('connection-button', HTMLButtonElement),
+    byId('chat', HTMLElement),
+    byId('message', HTMLTextAreaElement),
+  );
+  const listeners: Array<(ok: boolean) => void> = [];
+  /** What is known of the key on `route`; forgotten when the key or the proxy changes. */
+  let known: { route: string | undefined; state: KeyState; why: string } = { route: undefined, state: 'none', why: '' };
 
   const stored = readStored();
   if (stored) {
@@ -101,14 +128,43 @@ export function setupConnection(): ConnectionPanel {
     return { ok: false, title: 'Not connected', summary };
   };
 
-  // The header shows the state in a word or two; the page leads with Send once Claude can be reached, with the
+  // The button shows the state in a few words; the page leads with Send once Claude can be tried, with the
   // Offline demo before.
   const changed = () => {
     const choice = read();
-    status.textContent = choice.summary;
-    state.textContent = shortState(choice);
+    const route = routeOf(choice);
+    if (route !== known.route) known = { route, state: route === undefined ? 'none' : 'unchecked', why: '' };
+    status.textContent = known.why === '' ? choice.summary : `${choice.summary} ${known.why}`;
+    state.textContent = shortState(choice, known.state);
+    state.dataset.state = known.state;
     document.body.dataset.connected = String(choice.ok);
+    for (const listener of listeners) listener(choice.ok);
   };
+
+  const report = (choice: Connection, next: 'working' | 'refused' | 'unchecked', why = '') => {
+    const route = routeOf(choice);
+    if (route === undefined || route !== routeOf(read())) return;
+    known = { route, state: next, why };
+    changed();
+  };
+
+  // Connect: the cheapest call the API has, with the fields as they are; a good answer closes the popover.
+  connect.addEventListener('click', () => {
+    const choice = read();
+    if (!choice.ok) {
+      status.textContent = choice.summary;
+      return;
+    }
+    const route = routeOf(choice);
+    known = { route, state: 'checking', why: '' };
+    changed();
+    // The check's code (and the SDK under it) loads with the first Connect.
+    const checked = import('./key-check.js').then(({ checkKey }) => checkKey(keyRoute(choice)));
+    void checked.catch((error: unknown) => ({ state: 'unchecked' as const, why: `Not checked: its code did not load (${String(error)}).` })).then((verdict) => {
+      report(choice, verdict.state, verdict.state === 'working' ? '' : verdict.why);
+      if (verdict.state === 'working' && routeOf(read()) === route) popover.close();
+    });
+  });
 
   key.addEventListener('input', () => {
     if (remember.checked) store(key.value.trim());
@@ -120,25 +176,47 @@ export function setupConnection(): ConnectionPanel {
     changed();
   });
   // The models the key (or the proxy's) can use, asked for with the connection as it is when the field is focused.
-  setupModelList(model, byId('models', HTMLDataListElement), byId('model-help', HTMLElement), () => {
-    const choice = read();
-    if (!choice.ok) return undefined;
-    return { ...(choice.apiKey !== undefined ? { apiKey: choice.apiKey } : {}), ...(choice.baseURL !== undefined ? { baseURL: choice.baseURL } : {}) };
-  });
+  // Its code loads as the popover first opens, out of the first load.
+  const list = byId('models', HTMLDataListElement);
+  const help = byId('model-help', HTMLElement);
+  const loadModels = () =>
+    void import('./models.js')
+      .then(({ setupModelList }) =>
+        setupModelList(model, list, help, () => {
+          const choice = read();
+          return choice.ok ? keyRoute(choice) : undefined;
+        }),
+      )
+      .catch(() => undefined); // offline before it came: the field stays free text, without suggestions
+  byId('connection', HTMLElement).addEventListener('toggle', loadModels, { once: true });
 
   for (const input of [proxy, model, contextEditing]) input.addEventListener('change', changed);
   proxy.addEventListener('input', changed);
   changed();
 
-  return { read };
+  return {
+    read,
+    report: (choice, next, why) => report(choice, next, why),
+    onChange(listener) {
+      listeners.push(listener);
+      listener(read().ok);
+    },
+    close: () => popover.close(),
+  };
 }
 
-/** The connection in a word or two, for the header. */
-function shortState(choice: Connection): string {
-  if (!choice.ok) return choice.title;
-  if (choice.devProxy) return "dev server's key";
-  if (choice.apiKey !== undefined) return 'your key';
-  return 'through a proxy';
+const VERDICT: Record<Exclude<KeyState, 'none'>, string> = {
+  unchecked: 'not checked',
+  checking: 'checking…',
+  working: 'working',
+  refused: 'refused',
+};
+
+/** The connection in a few words, for its button: whose key, and what is known of it. */
+function shortState(choice: Connection, known: KeyState): string {
+  if (!choice.ok || known === 'none') return choice.ok ? 'Not connected' : choice.title;
+  const whose = choice.devProxy ? "dev server's key" : choice.apiKey !== undefined ? 'your key' : 'through a proxy';
+  return `${whose}: ${VERDICT[known]}`;
 }
 
 function readStored(): string | null {

@@ -3,12 +3,12 @@
 // loading the SDK then (lazy-code.ts): the SDK's own list is copied here, so the first load holds none of it.
 
 import type { Model } from '@anthropic-ai/sdk/resources/messages';
-import type { AgentConnection, DEFAULT_AGENT_MODEL } from '../../src/entries/agent.js';
+import type { AgentConnection } from '../../src/entries/agent.js';
 import { el } from '../page/dom.js';
 import { loadAgent } from '../page/lazy-code.js';
+import { DEFAULT_MODEL } from './default-model.js';
 
-/** The agent's default model (`DEFAULT_AGENT_MODEL`), copied so the first load need not hold the agent. */
-export const DEFAULT_MODEL: typeof DEFAULT_AGENT_MODEL = 'claude-sonnet-5-5';
+export { DEFAULT_MODEL };
 
 /** The ids the SDK's `Model` type names, without its `(string & {})` that lets any other id through. */
 export type SdkModel = Model extends infer M ? (M extends string ? (string extends M ? never : M) : never) : never;

@@ -53,7 +53,13 @@ export function createTranscript(root: HTMLElement, playOffline: () => void): Tr
     problem(problem) {
       reply = undefined;
       const item = add(el('div', { attrs: { role: 'alert' } }));
-      const update = (next: Problem) => fillProblem(item, next, playOffline);
+      // A failure (a "Stopped" too) is what the person must see: in the transcript and in the window, whole, also
+      // when its words grow after a probe.
+      const update = (next: Problem) => {
+        fillProblem(item, next, playOffline);
+        if (item === root.lastElementChild) root.scrollTop = root.scrollHeight;
+        item.scrollIntoView({ block: 'nearest' });
+      };
       update(problem);
       return { update };
     },

@@ -54,13 +54,14 @@ async function check(page: Page, state: string, report: string[]): Promise<void>
   await page.emulateMedia({ colorScheme: null });
 }
 
-/** `check` at a desktop's width and a 390 px phone's, the page left at the desktop's. */
+/** `check` at a desktop's width and a 390 px phone's, the page left at the size it had. */
 async function checkBothWidths(page: Page, state: string, report: string[]): Promise<void> {
+  const size = page.viewportSize() ?? { width: 1280, height: 900 };
   await page.setViewportSize({ width: 1280, height: 900 });
   await check(page, `${state}, desktop`, report);
   await page.setViewportSize({ width: 390, height: 844 });
   await check(page, `${state}, 390 px`, report);
-  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.setViewportSize(size);
 }
 
 async function playOffline(page: Page): Promise<void> {
@@ -88,8 +89,11 @@ async function walkStates(page: Page): Promise<void> {
   const expectNoViolations = (state: string) => check(page, state, report);
   await expectNoViolations('fresh page');
   await showConnection(page);
-  await expectNoViolations('the connection open');
-  await page.locator('#connection > summary').click();
+  await checkBothWidths(page, 'the connection open', report);
+  await page.keyboard.press('Escape');
+  await page.locator('#use-it > summary').click();
+  await checkBothWidths(page, 'Use it in your app unfolded', report);
+  await page.locator('#use-it > summary').click();
 
   await playOffline(page);
   await expect.poll(() => page.locator('#viewer-path').textContent()).toBe('/memories/offline-demo.md');
@@ -122,8 +126,13 @@ async function walkStates(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Send' }).click();
   await page.locator('#transcript .failure').waitFor();
   await expectNoViolations('a message that failed (its card, the message kept)');
+  await showConnection(page);
+  await page.getByLabel('Proxy URL').fill('http://127.0.0.1:9/');
+  await page.getByRole('button', { name: 'Connect', exact: true }).click();
+  await expect.poll(() => page.locator('#connection-state').getAttribute('data-state')).toBe('unchecked');
+  await expectNoViolations('a Connect that could not check (the reason in the popover)');
   await page.getByLabel('Proxy URL').fill('');
-  await page.locator('#connection > summary').click();
+  await page.keyboard.press('Escape');
 
   await showTool(page, 'Storage');
   await expectNoViolations('the storage panel');
@@ -307,9 +316,12 @@ describe('the demo’s accessibility', () => {
       await page.keyboard.press('Tab');
       expect(await focusedPath(page)).toBe('/memories/a.md');
 
+      // The conversation: its Connection button beside the title, then the transcript.
       await reload();
       await page.keyboard.press('Tab');
       await page.keyboard.press('Enter');
+      await page.keyboard.press('Tab');
+      expect(await isFocused(page.getByRole('button', { name: /^Connection/u }))).toBe(true);
       await page.keyboard.press('Tab');
       expect(await isFocused(page.locator('#transcript'))).toBe(true);
     });

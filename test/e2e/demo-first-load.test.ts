@@ -71,7 +71,7 @@ describe('the demo’s first load', () => {
       const before = code.length;
       // Connect with no store id: the panel, loaded by this click, answers it.
       await showTool(page, 'Sync');
-      await page.getByRole('button', { name: 'Connect' }).click();
+      await page.getByRole('button', { name: 'Connect', exact: true }).click();
       await page.locator('#sync-alert').filter({ hasText: 'Enter the id of the Memory Store' }).waitFor();
       expect(code.length).toBeGreaterThan(before);
     });

@@ -1,6 +1,7 @@
 // The demo's layout in the built demo, in Chromium: the conversation and the memory side by side as the page's heart,
-// the connection folded in the header, the developer tools as tabs, the Offline demo leading until a connection
-// exists, and on a phone the memory one tap from the conversation.
+// filling the window's height; the file list's width set by a separator; the connection folded beside the chat's
+// title, the developer tools as tabs, the Offline demo leading until a connection exists (in the Tab order as on the
+// screen), and on a phone the memory one tap from the conversation.
 
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -16,6 +17,10 @@ const shownTools = (page: Page) =>
 const background = (page: Page, name: string) =>
   page.getByRole('button', { name, exact: true }).evaluate((button) => getComputedStyle(button).backgroundColor);
 
+/** The ids of Send and Offline demo in DOM order (the Tab order). */
+const buttonOrder = (page: Page) =>
+  page.locator('#chat-buttons > #send, #chat-buttons > #offline-demo').evaluateAll((buttons) => buttons.map((button) => button.id));
+
 /** Left and top of an element on the page. */
 const box = async (page: Page, selector: string) => (await page.locator(selector).boundingBox())!;
 
@@ -27,7 +32,7 @@ describe('the demo’s layout', () => {
       const [chat, memory] = [await box(page, '#chat'), await box(page, '#memory')];
       expect(memory.x).toBeGreaterThan(chat.x + chat.width - 1);
       expect(Math.abs(memory.y - chat.y)).toBeLessThan(2);
-      // The phone's switch is not shown; the connection's fields are folded away.
+      // The phone's switch is not shown; the connection's fields are folded away in a popover.
       expect(await page.locator('#heart-switch').isVisible()).toBe(false);
       expect(await page.getByLabel('API key').isVisible()).toBe(false);
       expect(await page.locator('#connection-state').textContent()).toBe('Not connected');
@@ -81,17 +86,20 @@ describe('the demo’s layout', () => {
       expect(await background(page, 'Send')).not.toBe(accent);
       // First of the buttons, before Send.
       expect((await box(page, '#offline-demo')).x).toBeLessThan((await box(page, '#send')).x);
+      // And first in the Tab order, as drawn: the buttons' order is the DOM's.
+      expect(await buttonOrder(page)).toEqual(['offline-demo', 'send']);
       // The intro says what to press, until the transcript has anything.
       expect(await page.locator('#chat-intro').isVisible()).toBe(true);
 
       await showConnection(page);
       await page.getByLabel('Proxy URL').fill('http://127.0.0.1:9/');
-      expect(await page.locator('#connection-state').textContent()).toBe('through a proxy');
+      expect(await page.locator('#connection-state').textContent()).toBe('through a proxy: not checked');
       expect(await background(page, 'Send')).toBe(accent);
       expect(await background(page, 'Offline demo')).not.toBe(accent);
       expect((await box(page, '#send')).x).toBeLessThan((await box(page, '#offline-demo')).x);
+      expect(await buttonOrder(page)).toEqual(['send', 'offline-demo']);
       await page.getByLabel('API key').fill('sk-ant-typed');
-      expect(await page.locator('#connection-state').textContent()).toBe('your key');
+      expect(await page.locator('#connection-state').textContent()).toBe('your key: not checked');
     });
   });
 
@@ -139,6 +147,166 @@ describe('the demo’s layout', () => {
       expect(await page.locator('#chat').isVisible()).toBe(true);
       expect(await page.locator('#memory').isVisible()).toBe(true);
       await expect.poll(() => page.locator('#memory').getAttribute('role')).toBeNull();
+    });
+  });
+});
+
+/** Where each Tab stop is, from the top of the page to the developer tools' first tab. */
+interface Stop {
+  what: string;
+  region: number;
+  top: number;
+  bottom: number;
+  left: number;
+  right: number;
+}
+
+/** The regions in reading order: the header, the conversation, the memory, the developer tools. */
+const REGIONS = ['header.top', '#chat', '#memory', '#tools'];
+
+async function tabStops(page: Page): Promise<Stop[]> {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  const stops: Stop[] = [];
+  for (let i = 0; i < 60; i++) {
+    await page.keyboard.press('Tab');
+    const stop = await page.evaluate((regions) => {
+      const element = document.activeElement;
+      if (!(element instanceof HTMLElement) || element.closest('.skip-links')) return undefined;
+      const region = regions.findIndex((selector) => element.closest(selector) !== null);
+      const { top, bottom, left, right } = element.getBoundingClientRect();
+      const y = scrollY;
+      return { what: `${element.tagName.toLowerCase()}#${element.id}.${element.className}`, region, top: top + y, bottom: bottom + y, left, right };
+    }, REGIONS);
+    if (!stop) continue;
+    stops.push(stop);
+    if (stop.region === 3) break;
+  }
+  return stops;
+}
+
+/**
+ * The order a reader's eye takes: region by region, and in a region row by row (boxes that overlap vertically are
+ * one row, read left to right). The first stop out of that order, or undefined.
+ */
+function outOfOrder(stops: Stop[]): string | undefined {
+  for (let i = 1; i < stops.length; i++) {
+    const [a, b] = [stops[i - 1], stops[i]];
+    if (!a || !b) continue;
+    if (b.region < 0) return `${b.what} is in no region`;
+    if (b.region !== a.region) {
+      if (b.region < a.region) return `${b.what} comes after ${a.what}, in a region drawn before it`;
+      continue;
+    }
+    const sameRow = b.top < a.bottom - 1 && b.bottom > a.top + 1;
+    if (sameRow ? b.left < a.right - 1 : b.top < a.bottom - 1) return `${b.what} comes after ${a.what}, but is drawn before it`;
+  }
+  return undefined;
+}
+
+describe('the demo’s layout, whole', () => {
+  it('moves the focus by Tab in the order the page is drawn, before and after a connection', async () => {
+    await withDiskProfile(async (context) => {
+      const page = await openDemo(context, site.url);
+      await page.setViewportSize({ width: 1280, height: 800 });
+      const before = await tabStops(page);
+      expect(outOfOrder(before)).toBeUndefined();
+      // The walk went through the header's link, the conversation and the memory to the tools.
+      expect(new Set(before.map((stop) => stop.region))).toEqual(new Set([0, 1, 2, 3]));
+      expect(before.map((stop) => stop.what).filter((what) => /#(send|offline-demo)\./u.test(what))).toEqual([
+        'button#offline-demo.',
+        'button#send.',
+      ]);
+
+      await showConnection(page);
+      await page.getByLabel('Proxy URL').fill('http://127.0.0.1:9/');
+      await page.keyboard.press('Escape');
+      const after = await tabStops(page);
+      expect(outOfOrder(after)).toBeUndefined();
+      expect(after.map((stop) => stop.what).filter((what) => /#(send|offline-demo)\./u.test(what))).toEqual([
+        'button#send.',
+        'button#offline-demo.',
+      ]);
+    });
+  });
+
+  it('gives the conversation and the memory the window’s height, at 1280 × 800 and on a phone', async () => {
+    await withDiskProfile(async (context) => {
+      const page = await openDemo(context, site.url);
+      await page.setViewportSize({ width: 1280, height: 800 });
+      const offline = page.getByRole('button', { name: 'Offline demo' });
+      await offline.click();
+      await expect.poll(() => offline.isDisabled()).toBe(true);
+      await expect.poll(() => offline.isEnabled(), { timeout: 120_000 }).toBe(true);
+
+      for (const [width, height] of [
+        [1280, 800],
+        [390, 844],
+      ] as const) {
+        await page.setViewportSize({ width, height });
+        await page.evaluate(() => scrollTo(0, 0));
+        const chat = await box(page, '#chat');
+        const transcript = await box(page, '#transcript');
+        // The pane reaches the window's bottom edge, and the transcript has most of it (it was a 358 px box).
+        expect(chat.y + chat.height).toBeGreaterThan(height - 24);
+        expect(chat.y + chat.height).toBeLessThanOrEqual(height);
+        expect(transcript.height).toBeGreaterThan(height * 0.5);
+      }
+      await page.getByRole('tab', { name: 'Memory', exact: true }).click();
+      const memory = await box(page, '#memory');
+      const viewer = await box(page, '#viewer');
+      const tree = await box(page, '#tree-column');
+      expect(memory.y + memory.height).toBeGreaterThan(844 - 24);
+      // One file: the list is as tall as its one name, the file takes the rest.
+      expect(tree.height).toBeLessThan(120);
+      expect(viewer.height).toBeGreaterThan(250);
+
+      await page.setViewportSize({ width: 1280, height: 800 });
+      const [wideMemory, wideViewer] = [await box(page, '#memory'), await box(page, '#viewer')];
+      expect(wideMemory.y + wideMemory.height).toBeGreaterThan(800 - 24);
+      expect(wideViewer.height).toBeGreaterThan(800 * 0.5);
+    });
+  });
+
+  it('sets the file list’s width with the separator’s keys and the pointer, remembered across a reload, and never cuts a name', async () => {
+    await withDiskProfile(async (context) => {
+      const page = await openDemo(context, site.url);
+      await page.setViewportSize({ width: 1280, height: 800 });
+      const name = 'a-rather-long-file-name-about-the-hiking-plan-for-next-summer.md';
+      await runCommand(page, 'create', { path: `/memories/${name}`, file_text: 'x' });
+      const item = page.getByRole('treeitem', { name: new RegExp(name, 'u') });
+      await item.waitFor();
+      // Wrapped, not cut: all of it shows.
+      expect(await item.locator('.label').evaluate((label) => label.scrollWidth <= label.clientWidth)).toBe(true);
+
+      const separator = page.getByRole('separator', { name: 'Width of the file list' });
+      const now = async () => Number(await separator.getAttribute('aria-valuenow'));
+      const listWidth = async () => (await box(page, '#tree-column')).width;
+      expect(await now()).toBe(35);
+      const narrow = await listWidth();
+      await separator.focus();
+      await page.keyboard.press('ArrowRight');
+      expect(await now()).toBe(37);
+      expect(await listWidth()).toBeGreaterThan(narrow);
+      await page.keyboard.press('End');
+      expect(await now()).toBe(70);
+      await page.keyboard.press('Home');
+      expect(await now()).toBe(15);
+      await page.keyboard.press('PageUp');
+      expect(await now()).toBe(25);
+
+      // Dragged to the middle of the pane: about half.
+      const grip = await box(page, '#tree-splitter');
+      const columns = await box(page, '#memory-columns');
+      await page.mouse.move(grip.x + grip.width / 2, grip.y + 40);
+      await page.mouse.down();
+      await page.mouse.move(columns.x + columns.width / 2, grip.y + 40, { steps: 4 });
+      await page.mouse.up();
+      expect(Math.abs((await now()) - 50)).toBeLessThanOrEqual(2);
+      const dragged = await now();
+
+      await page.reload();
+      await page.waitForSelector('body[data-ready="true"]');
+      expect(await now()).toBe(dragged);
     });
   });
 });

@@ -163,7 +163,8 @@ describe('the demo page', () => {
       expect(dump).not.toContain(key);
       expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(key);
 
-      // Remembering is opt-in, and undone by unticking.
+      // Remembering is opt-in, and undone by unticking. (Send closed the popover.)
+      await showConnection(page);
       await page.getByLabel('Remember on this device').check();
       expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).toContain(key);
       await page.reload();
@@ -305,8 +306,8 @@ describe('the demo page', () => {
         await showConnection(page);
         const field = page.getByLabel('Model');
         expect(await field.inputValue()).toBe(DEFAULT_AGENT_MODEL);
-        // Not connected: the SDK's list, and nothing is asked.
-        expect(await offered(page)).toEqual([...SDK_MODELS]);
+        // Not connected: the SDK's list (its code loads as the popover opens), and nothing is asked.
+        await expect.poll(() => offered(page)).toEqual([...SDK_MODELS]);
         await field.focus();
         expect(await help(page)).toBe('Suggestions: models the SDK names. Any model id can be typed.');
 
@@ -353,7 +354,7 @@ describe('the demo page', () => {
     }
   });
 
-  it('sends on Enter, and Stop ends a slow turn', async () => {
+  it('sends on Enter, and Stop ends a slow turn, its "Stopped" card shown whole in the window', async () => {
     await withPage(
       [{ text: 'This answer streams very slowly, one piece at a time, so there is time to stop it.' }],
       async (page, api) => {
@@ -362,9 +363,18 @@ describe('the demo page', () => {
         await page.getByLabel('Message').fill('talk slowly');
         await page.getByLabel('Message').press('Enter');
         await expect.poll(() => page.getByRole('button', { name: 'Stop' }).isEnabled()).toBe(true);
+        // A window lower than the page's first screen: the transcript's end is below its bottom edge.
+        await page.setViewportSize({ width: 1280, height: 400 });
         await page.getByRole('button', { name: 'Stop' }).click();
-        await page.getByRole('alert').filter({ hasText: 'Stopped' }).waitFor();
+        const card = page.getByRole('alert').filter({ hasText: 'Stopped' });
+        await card.waitFor();
         await turnOver(page);
+        const shown = await card.evaluate((element) => {
+          const { top, bottom } = element.getBoundingClientRect();
+          const log = element.closest('[role="log"]')?.getBoundingClientRect();
+          return top >= 0 && bottom <= innerHeight && log !== undefined && top >= log.top && bottom <= log.bottom;
+        });
+        expect(shown).toBe(true);
         expect(messagesRequests(api)).toHaveLength(1);
       },
       { delayMs: 400 },

@@ -251,11 +251,10 @@ export async function startBuiltDemo(): Promise<BuiltDemo> {
   };
 }
 
-/** Opens the Connection disclosure in the demo's header, if it is closed, as a person does before typing a key. */
+/** Opens the demo's Connection popover (its button beside the chat's title), if it is closed, as a person does before typing a key. */
 export async function showConnection(page: Page): Promise<void> {
-  const connection = page.locator('#connection');
-  if (!(await connection.evaluate((details) => (details as HTMLDetailsElement).open))) {
-    await connection.locator('summary').click();
+  if (!(await page.locator('#connection').evaluate((popover) => popover.matches(':popover-open')))) {
+    await page.locator('#connection-button').click();
   }
 }
 
