@@ -112,8 +112,9 @@ export async function addToMain(tx: WriteTx, byTerm: ReadonlyMap<string, Posting
   await Promise.all(
     [...byTerm].map(async ([term, list]) => {
       const merged = await readMain(tx, term);
+      const stored = merged.size > 0;
       for (const [id, posting] of list) merged.set(id, posting);
-      await Promise.all(writeMain(tx, term, merged, segmentBytes));
+      await Promise.all(writeMain(tx, term, merged, segmentBytes, stored));
     }),
   );
 }

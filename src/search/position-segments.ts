@@ -39,12 +39,19 @@ export async function readMain(tx: WriteTx, term: string): Promise<Postings> {
 
 /**
  * Writes `term`'s main records anew from `postings`: its counts record (counts alone: what a word query reads) and its
- * positions cut in segments of about `segmentBytes`; none when it has no postings left.
+ * positions cut in segments of about `segmentBytes`; none when it has no postings left. `stored` false: the term had
+ * no main records (a build's merge), so there are none to delete first.
  */
-export function writeMain(tx: WriteTx, term: string, postings: Postings, segmentBytes: number): Array<Promise<unknown>> {
+export function writeMain(
+  tx: WriteTx,
+  term: string,
+  postings: Postings,
+  segmentBytes: number,
+  stored = true,
+): Array<Promise<unknown>> {
   const terms = tx.objectStore('searchTerms');
-  const writes: Array<Promise<unknown>> = [terms.delete(segmentRange(term))];
-  if (postings.size === 0) return [...writes, terms.delete(term)];
+  const writes: Array<Promise<unknown>> = stored ? [terms.delete(segmentRange(term))] : [];
+  if (postings.size === 0) return stored ? [...writes, terms.delete(term)] : writes;
   writes.push(terms.put(encodeRun(postings, false), term));
   let segment = new RunWriter();
   const close = (): void => {
