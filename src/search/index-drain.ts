@@ -3,10 +3,11 @@
 
 import type { SearchStateRecord } from '../storage/schema.js';
 import type { MemoryStore, MemoryTx } from '../storage/store.js';
-import { DRAIN_STORES, STATE_KEY, indexId, mainKey } from './index-stores.js';
+import { DRAIN_STORES, STATE_KEY, indexId } from './index-stores.js';
 import type { IndexTuning } from './index-stores.js';
 import { bucketOf, packBucket } from './delta-buckets.js';
-import { RunWriter, decodeRun, encodeRun } from './postings.js';
+import { readMain, writeMain } from './position-segments.js';
+import { RunWriter } from './postings.js';
 import type { Postings } from './postings.js';
 import type { Tokenizer } from './tokens.js';
 
@@ -106,17 +107,14 @@ async function drainIn(tx: WriteTx, tokenizer: Tokenizer, tuning: IndexTuning): 
   return read.length;
 }
 
-/** Adds `byTerm`'s postings to each term's main records (with positions, and counts alone). */
-export async function addToMain(tx: WriteTx, byTerm: ReadonlyMap<string, Postings>): Promise<void> {
-  const terms = tx.objectStore('searchTerms');
+/** Adds `byTerm`'s postings to each term's main records (its counts, and its positions in segments). */
+export async function addToMain(tx: WriteTx, byTerm: ReadonlyMap<string, Postings>, segmentBytes: number): Promise<void> {
   await Promise.all(
     [...byTerm].map(async ([term, list]) => {
-      const merged = decodeRun(await terms.get(mainKey(term, true)));
+      const merged = await readMain(tx, term);
+      const stored = merged.size > 0;
       for (const [id, posting] of list) merged.set(id, posting);
-      await Promise.all([
-        terms.put(encodeRun(merged), mainKey(term, true)),
-        terms.put(encodeRun(merged, false), mainKey(term, false)),
-      ]);
+      await Promise.all(writeMain(tx, term, merged, segmentBytes, stored));
     }),
   );
 }

@@ -28,20 +28,20 @@ export async function mergeIfFull(store: MemoryStore, tuning: IndexTuning, signa
   // rows of one term each, in bounded batches.
   for (;;) {
     signal?.throwIfAborted();
-    const batch = await mergeBucket(store);
+    const batch = await mergeBucket(store, tuning.segmentBytes);
     if (batch === undefined) break;
     moved += batch;
   }
   for (;;) {
     signal?.throwIfAborted();
-    const batch = await mergeBatch(store, tuning.mergeRows);
+    const batch = await mergeBatch(store, tuning.mergeRows, tuning.segmentBytes);
     moved += batch;
     if (batch < tuning.mergeRows) return moved;
   }
 }
 
 /** Moves every row of the first bucket into the main postings; resolves to the runs moved, undefined when none is left. */
-function mergeBucket(store: MemoryStore): Promise<number | undefined> {
+function mergeBucket(store: MemoryStore, segmentBytes: number): Promise<number | undefined> {
   return store.run(
     'readwrite',
     async (tx) => {
@@ -61,7 +61,7 @@ function mergeBucket(store: MemoryStore): Promise<number | undefined> {
           runs++;
         }
       }
-      const writes: Array<Promise<unknown>> = [addToMain(tx, byTerm), delta.delete(range)];
+      const writes: Array<Promise<unknown>> = [addToMain(tx, byTerm, segmentBytes), delta.delete(range)];
       if (state?.deltaRows !== undefined) {
         writes.push(states.put({ ...state, deltaRows: Math.max(0, state.deltaRows - runs) }, STATE_KEY));
       }
@@ -87,7 +87,7 @@ function countRows(store: MemoryStore): Promise<number> {
 }
 
 /** Moves the first `rows` delta rows (in key order) into the main postings; resolves to how many moved. */
-function mergeBatch(store: MemoryStore, rows: number): Promise<number> {
+function mergeBatch(store: MemoryStore, rows: number, segmentBytes: number): Promise<number> {
   return store.run(
     'readwrite',
     async (tx) => {
@@ -111,7 +111,7 @@ function mergeBatch(store: MemoryStore, rows: number): Promise<number> {
           if (!list) byTerm.set(term, (list = new Map()));
           decodeRun(values[i], list);
         });
-        writes.push(addToMain(tx, byTerm), delta.delete(IDBKeyRange.bound(first, last)));
+        writes.push(addToMain(tx, byTerm, segmentBytes), delta.delete(IDBKeyRange.bound(first, last)));
       }
       await Promise.all(writes);
       return keys.length;

@@ -9,6 +9,7 @@ import type { Posting } from './postings.js';
 import type { Clause, ParsedQuery } from './query.js';
 import { rankFiles } from './scan-search.js';
 import type { Tokenizer } from './tokens.js';
+import { segmentsHolding } from './position-segments.js';
 import { termRuns } from './term-runs.js';
 import type { Overlay, TermRuns } from './term-runs.js';
 import type { SearchResult } from './types.js';
@@ -104,13 +105,14 @@ async function clauseCounts(
   byBody: ReadonlyMap<number, LiveFile[]>,
 ): Promise<Map<LiveFile, number>> {
   const { terms, prefix } = clause;
+  const phrase = terms.length > 1;
   const sources = await Promise.all(
-    terms.map((term, j) => termRuns(tx, term, prefix && j === terms.length - 1, terms.length > 1, overlay)),
+    terms.map((term, j) => termRuns(tx, term, prefix && j === terms.length - 1, phrase, overlay)),
   );
   const found = new Map<LiveFile, number>();
   const [only] = sources;
   if (!only) return found;
-  if (sources.length === 1) {
+  if (!phrase) {
     // A body in several runs (a prefix's words) has their counts added.
     const take = (id: number, count: number): void => {
       const files = byBody.get(id);
@@ -120,8 +122,19 @@ async function clauseCounts(
     for (const [id, posting] of only.extra) take(id, countOf(posting));
     return found;
   }
+  const held = phraseCandidates(sources, byBody);
+  if (held.size === 0) return found;
+  const ids = [...held].sort((a, b) => a - b);
+  // Only the position segments holding a candidate are read, each word's neighbours in one getAll.
+  const main = tx.objectStore('searchTerms');
+  const positioned = await Promise.all(
+    sources.map(async (source) => {
+      const reads = await Promise.all(segmentsHolding(source.segments, ids).map((range) => main.getAll(range)));
+      return { runs: [...reads.flat(), ...source.delta], extra: source.extra };
+    }),
+  );
   const scratch: number[][] = [];
-  for (const [id, postings] of phraseBodies(sources, byBody)) {
+  for (const [id, postings] of phraseBodies(positioned, held)) {
     const count = countPhraseIn(postings, scratch);
     if (count > 0) for (const file of byBody.get(id) ?? []) found.set(file, count);
   }
@@ -129,28 +142,47 @@ async function clauseCounts(
 }
 
 /**
- * The live bodies holding every word of a phrase, each with its words' postings in the phrase's order: the rarest
- * word's runs walked first, then each other word's only for the bodies still kept (no map of a common word's bodies).
+ * The live bodies holding every word of a phrase, from the words' counts alone: the rarest word's runs walked first,
+ * then each other word's keeping only the bodies still held.
  */
-function phraseBodies(sources: readonly TermRuns[], byBody: ReadonlyMap<number, unknown>): Map<number, Posting[]> {
-  const order = sources.map((_, j) => j).sort((a, b) => (sources[a]?.bytes ?? 0) - (sources[b]?.bytes ?? 0));
-  let kept: Map<number, Posting[]> | undefined;
-  for (const j of order) {
-    const source = sources[j];
-    if (!source) continue;
-    const held = kept;
-    const next = new Map<number, Posting[]>();
-    const wanted = held ? (id: number) => held.has(id) : (id: number) => byBody.has(id);
+function phraseCandidates(sources: readonly TermRuns[], byBody: ReadonlyMap<number, unknown>): Set<number> {
+  const order = [...sources].sort((a, b) => a.bytes - b.bytes);
+  let held: Set<number> | undefined;
+  for (const source of order) {
+    const before = held;
+    const next = new Set<number>();
+    const take = before
+      ? (id: number): void => {
+          if (before.has(id)) next.add(id);
+        }
+      : (id: number): void => {
+          if (byBody.has(id)) next.add(id);
+        };
+    for (const run of source.runs) scanCounts(run, take);
+    for (const [id] of source.extra) take(id);
+    held = next;
+    if (held.size === 0) break;
+  }
+  return held ?? new Set();
+}
+
+/** Each candidate body's postings (with positions) of the phrase's words, in the phrase's order. */
+function phraseBodies(
+  sources: ReadonlyArray<Pick<TermRuns, 'runs' | 'extra'>>,
+  held: ReadonlySet<number>,
+): Map<number, Array<Posting | undefined>> {
+  const bodies = new Map<number, Array<Posting | undefined>>();
+  const wanted = (id: number): boolean => held.has(id);
+  sources.forEach((source, j) => {
     const take = (id: number, posting: Posting): void => {
-      let list = next.get(id);
-      if (!list) next.set(id, (list = held?.get(id) ?? []));
+      let list = bodies.get(id);
+      // As long as the phrase: a word with no posting here (none in the segments read) makes it count 0.
+      if (!list) bodies.set(id, (list = new Array<Posting | undefined>(sources.length)));
       const had = list[j];
       list[j] = had ? { ...posting, more: had } : posting;
     };
     for (const run of source.runs) scanRun(run, wanted, take);
     for (const [id, posting] of source.extra) if (wanted(id)) take(id, posting);
-    kept = next;
-    if (kept.size === 0) break;
-  }
-  return kept ?? new Map();
+  });
+  return bodies;
 }

@@ -2,10 +2,11 @@
 // index store, so no word of a deleted text stays in the index (./README.md, "Scrubbing").
 
 import type { MemoryStore, MemoryTx } from '../storage/store.js';
-import { DRAIN_STORES, INDEX_STORES, STATE_KEY, deltaRange, indexId, mainKey } from './index-stores.js';
+import { DRAIN_STORES, INDEX_STORES, STATE_KEY, deltaRange, indexId } from './index-stores.js';
 import type { IndexTuning } from './index-stores.js';
 import { DEFAULT_TUNING } from './index-stores.js';
 import { bucketOf, bucketRange, packBucket, unpackBucket } from './delta-buckets.js';
+import { readMain, writeMain } from './position-segments.js';
 import { decodeRun, encodeRun } from './postings.js';
 import { defaultTokenizer } from './tokens.js';
 import type { Tokenizer } from './tokens.js';
@@ -33,7 +34,7 @@ export async function needsScrub(store: MemoryStore): Promise<boolean> {
  */
 export async function scrubIndex(
   store: MemoryStore,
-  tuning: Pick<IndexTuning, 'scrubDocs'> = DEFAULT_TUNING,
+  tuning: Pick<IndexTuning, 'scrubDocs' | 'segmentBytes'> = DEFAULT_TUNING,
   tokenizer: Tokenizer = defaultTokenizer(),
 ): Promise<number> {
   const current = await store.run(
@@ -49,13 +50,13 @@ export async function scrubIndex(
   if (!current) return 0;
   let scrubbed = 0;
   for (;;) {
-    const batch = await store.run('readwrite', (tx) => scrubBatch(tx, tuning.scrubDocs), DRAIN_STORES);
+    const batch = await store.run('readwrite', (tx) => scrubBatch(tx, tuning.scrubDocs, tuning.segmentBytes), DRAIN_STORES);
     scrubbed += batch;
     if (batch < tuning.scrubDocs) return scrubbed;
   }
 }
 
-async function scrubBatch(tx: MemoryTx<'readwrite'>, most: number): Promise<number> {
+async function scrubBatch(tx: MemoryTx<'readwrite'>, most: number, segmentBytes: number): Promise<number> {
   const docs = tx.objectStore('searchDocs');
   const [docIds, bodyIds] = await Promise.all([docs.getAllKeys(), tx.objectStore('bodies').getAllKeys()]);
   const there = new Set(bodyIds);
@@ -70,23 +71,19 @@ async function scrubBatch(tx: MemoryTx<'readwrite'>, most: number): Promise<numb
       else byTerm.set(term, [id]);
     }
   });
-  const terms = tx.objectStore('searchTerms');
   const writes: Array<Promise<unknown>> = gone.map((id) => docs.delete(id));
   const goneSet = new Set(gone);
   for (const name of new Set([...byTerm.keys()].map(bucketOf))) writes.push(scrubBucket(tx, name, goneSet));
   for (const [term, ids] of byTerm) {
     writes.push(scrubDelta(tx, term, new Set(ids)));
-    for (const positions of [true, false]) {
-      const key = mainKey(term, positions);
-      writes.push(
-        terms.get(key).then((packed): Promise<unknown> | undefined => {
-          if (!packed) return undefined;
-          const postings = decodeRun(packed);
-          for (const id of ids) postings.delete(id);
-          return postings.size === 0 ? terms.delete(key) : terms.put(encodeRun(postings, positions), key);
-        }),
-      );
-    }
+    writes.push(
+      readMain(tx, term).then(async (postings) => {
+        // A term only in the delta has no main records to rewrite.
+        if (postings.size === 0) return;
+        for (const id of ids) postings.delete(id);
+        await Promise.all(writeMain(tx, term, postings, segmentBytes));
+      }),
+    );
   }
   await Promise.all(writes);
   return gone.length;

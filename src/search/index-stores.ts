@@ -24,6 +24,11 @@ export interface IndexTuning {
   mergeThreshold: number;
   /** Delta rows moved per merge transaction. */
   mergeRows: number;
+  /**
+   * Bytes of positions a main segment holds before the next begins (./position-segments.ts). Past 64 KiB: Chromium
+   * reads a value that big as a blob, several times faster than as many small values (./README.md, "Speed").
+   */
+  segmentBytes: number;
   /** Bodies whose index a scrub transaction removes. */
   scrubDocs: number;
   /** Unindexed bodies a search drains before answering; with more, it reads the files and indexing goes on behind. */
@@ -36,21 +41,17 @@ export const DEFAULT_TUNING: Readonly<IndexTuning> = Object.freeze({
   bucketPostings: 4096,
   mergeThreshold: 50_000,
   mergeRows: 20_000,
+  segmentBytes: 96 * 1024,
   scrubDocs: 64,
   syncBacklog: 512,
 });
 
 /**
  * The stored format's version, recorded with the tokenizer's id (`searchState.tokenizer`): an index of another format
- * is emptied and built again, and searches read the files meanwhile. 2: positional postings (./postings.ts).
+ * is emptied and built again, and searches read the files meanwhile. 3: positional postings (./postings.ts), counts
+ * apart; 4: the positions cut in segments by body id (./position-segments.ts).
  */
-export const INDEX_FORMAT = 'positions-3';
-
-/**
- * A main record's key: `term` holds its postings' counts alone (what a word query reads: a tenth of the bytes for the
- * commonest words), `' ' + term` the same with positions (what a phrase reads). No term holds a space.
- */
-export const mainKey = (term: string, positions: boolean): string => (positions ? ' ' + term : term);
+export const INDEX_FORMAT = 'positions-4';
 
 /** What the state record names the index by: its tokenizer and its format. */
 export const indexId = (tokenizer: { readonly id: string }): string => `${tokenizer.id}/${INDEX_FORMAT}`;

@@ -85,6 +85,11 @@ export class RunWriter {
     this.#last = id;
   }
 
+  /** Bytes written so far (a segment is closed once past its size, ./position-segments.ts). */
+  get length(): number {
+    return this.#out.length;
+  }
+
   done(): Uint8Array {
     return this.#out.done();
   }

@@ -14,7 +14,7 @@ const QUERIES = [
   'green', 'tea', 'green tea', '"green tea"', 'cafe creme', 'zoe', 'usememorytree', 'idb-memory', '緑茶', 'the',
   '"the morning"', 'great grape', 'nothing-here', 'ünicode', 'ss',
 ];
-const PREFIXES = ['gr', 'morn', 'gre', 'z', 'th'];
+const PREFIXES = ['gr', 'morn', 'gre', 'z', 'th', 'idb-mem', '"green t'];
 
 /** A small text of the vocabulary, a few lines. */
 function text(random: () => number): string {
@@ -88,8 +88,8 @@ describe('the search index', () => {
       const random = seededRandom(seed);
       const tool = await open({ history: { maxEntries: 6 } });
       const other = await open({ dbName: tool.dbName, history: { maxEntries: 6 } });
-      // Small bounds, so that chunks, the delta, its merges and scrubs all happen in a short sequence.
-      const tuning = { chunkBodies: 3, bucketPostings: 25, mergeThreshold: 30, mergeRows: 7, scrubDocs: 2 };
+      // Small bounds, so that chunks, the delta, its merges, scrubs and many position segments all happen in a short sequence.
+      const tuning = { chunkBodies: 3, bucketPostings: 25, mergeThreshold: 30, mergeRows: 7, scrubDocs: 2, segmentBytes: 6 };
       tuneIndex(tool, tuning);
       tuneIndex(other, tuning);
       const done = new Set<string>();
