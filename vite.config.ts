@@ -79,9 +79,12 @@ export default defineConfig({
   build: {
     outDir: 'dist/demo',
     emptyOutDir: true,
-    // The page opens the tool at once, and init() loads the write path beside the database: for the demo that part
-    // and what it shares with the main entry are one chunk, not the handful of small ones an app that only views gets.
-    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'memory-tool', test: /\/src\/tool\/write-part\.ts$/ }] } } },
+    // Every browser the demo supports preloads modules but Safari before 17, where a missing preload is a wait, not a
+    // failure: the polyfill's half kilobyte stays out of the first load.
+    modulePreload: { polyfill: false },
+    // The page opens the tool at once, init() loads the write path beside the database, and the page lists the tree and
+    // the history: for the demo those parts and what they share with the main entry are one chunk, not a handful.
+    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'memory-tool', test: /\/src\/(tool\/write-part|storage\/tree-reads|history\/read-history)\.ts$/ }] } } },
   },
   // Prebundled before the browser tests start: found mid-run, Vite reloads the page and the test with it.
   optimizeDeps: { include: ['idb', 'fflate', 'ai', '@ai-sdk/anthropic', 'react', 'react-dom/client', 'react/jsx-runtime'] },

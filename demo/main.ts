@@ -4,9 +4,7 @@
 
 import { IndexedDBMemoryTool } from '../src/index.js';
 import type { WriteProposal } from '../src/index.js';
-import { setupBundlePanel } from './tools/bundle-panel.js';
 import { setupChat } from './chat/chat.js';
-import { setupCommandConsole } from './tools/command-console.js';
 import { setupConnection } from './chat/connection.js';
 import type { ConnectionPanel } from './chat/connection.js';
 import { byId, messageOf } from './page/dom.js';
@@ -68,9 +66,16 @@ async function start(): Promise<void> {
   const storage = setupStoragePanel();
   const history = setupHistoryPanel(tool);
   setupChat(tool, connection, memory, storage.reportFailure);
-  setupCommandConsole(tool, storage.reportFailure);
-  setupBundlePanel(tool, async () => {
-    await Promise.all([memory.refresh(), storage.refresh(), history.refresh()]);
+  // The Console and Bundles tabs load their code when first reached (a press meanwhile is replayed), or when idle.
+  const consolePanel = panelOnDemand(byId('console', HTMLElement), async () => {
+    const { setupCommandConsole } = await import('./tools/command-console.js');
+    setupCommandConsole(tool, storage.reportFailure);
+  });
+  const bundles = panelOnDemand(byId('bundles', HTMLElement), async () => {
+    const { setupBundlePanel } = await import('./tools/bundle-panel.js');
+    setupBundlePanel(tool, async () => {
+      await Promise.all([memory.refresh(), storage.refresh(), history.refresh()]);
+    });
   });
   // An expiry that deleted nothing sends no change event; the panels are redrawn either way. Its code loads when
   // the form is first reached (a press of Expire meanwhile is replayed), keeping the first load within its budget.
@@ -82,8 +87,12 @@ async function start(): Promise<void> {
   });
   // Pulled files reach the tree and the history as change events, like any other write.
   const sync = syncPanel(tool, connection);
-  // Choosing the Sync tab is reaching for it: its code loads then, if idle time has not brought it already.
-  byId('tab-sync', HTMLButtonElement).addEventListener('click', () => void sync.load().catch(() => undefined));
+  // Choosing a tab (or a link to it) is reaching for it: its code loads then, if idle time has not brought it already.
+  const onDemand = new Map([['sync', sync], ['console', consolePanel], ['bundles', bundles]]);
+  const reach = (tab: string) => void onDemand.get(tab)?.load().catch(() => undefined);
+  for (const tab of onDemand.keys()) byId(`tab-${tab}`, HTMLButtonElement).addEventListener('click', () => reach(tab));
+  reach(location.hash.slice(1));
+  addEventListener('hashchange', () => reach(location.hash.slice(1)));
   tool.subscribe(() => {
     storage.clearFailure();
     void storage.refresh();
@@ -96,7 +105,7 @@ async function start(): Promise<void> {
   // Then, when idle: export, import, undo and expiry (the library loads them on first use), the conversation's code
   // and the Sync panel, so that the demo keeps working offline once they are here.
   const cards = reviewing ? [reviewCards] : [];
-  const panels = [sync.load, search.load, options.load, expiry.load];
+  const panels = [sync.load, search.load, options.load, expiry.load, consolePanel.load, bundles.load];
   // Last, the service worker of the built demo (demo/pwa/): it caches the whole build, so a reload offline works too.
   const offlineApp = async () => (await import('./pwa/offline-app.js')).installOfflineApp();
   prefetchWhenIdle([() => IndexedDBMemoryTool.preload(), loadAgent, loadFailureWords, loadOfflineDemo, ...panels, ...cards, offlineApp]);
