@@ -46,6 +46,8 @@ export async function openWithWritePath(dbName: string): Promise<{ store: Memory
 }
 
 export interface ToolUnits {
+  /** The write path, loaded by `init()` (./write-part.ts). */
+  writing: WritePart;
   limits: Readonly<ResolvedLimits>;
   history: ResolvedHistoryLimits | undefined;
   order: CallOrder;
@@ -70,6 +72,7 @@ export function toolUnits(store: MemoryStore, options: IndexedDBMemoryToolOption
   const writes = new writing.WriteRunner(store, order, hub, history, ahead);
   const access = new AccessTimes(store);
   return {
+    writing,
     limits,
     history,
     order,

@@ -41,11 +41,9 @@ export class IndexedDBMemoryTool {
   /** The units it hands calls to (./tool-units.ts). */
   readonly #u: ToolUnits;
   readonly #approve: ApproveHook | undefined;
-  readonly #writing: WritePart;
 
   private constructor(store: MemoryStore, options: IndexedDBMemoryToolOptions, writing: WritePart) {
     this.#u = toolUnits(store, options, writing);
-    this.#writing = writing;
     this.#store = store;
     this.#approve = options.approve;
     this.dbName = store.dbName;
@@ -138,7 +136,7 @@ export class IndexedDBMemoryTool {
     if (command.command === 'view') return this.view(command);
     const source = options.source?.slice(0, 256);
     const run = this.#u.writes.command.bind(this.#u.writes, actor, command.command, context);
-    const body: Parameters<typeof run>[0] = (tx, ctx) => this.#writing.runWrite(tx, command, ctx);
+    const body: Parameters<typeof run>[0] = (tx, ctx) => this.#u.writing.runWrite(tx, command, ctx);
     if (!this.#approve || actor !== 'claude') return run(body, source);
     // The approval part is loaded by init() when `approve` is set, so this wait is one tick (./README.md, "Approval").
     const asking = { approve: this.#approve, actor, source, signal: options.signal };
@@ -287,7 +285,7 @@ export class IndexedDBMemoryTool {
 
   /** Checks a bundle (a Blob, text or bytes) whole, then applies it in one transaction, one undoable change. */
   async importBundle(input: BundleInput, options: ImportBundleOptions = {}): Promise<ImportReport> {
-    return this.#inTurn(() => this.#writing.importBundleAction(this.#u.actions, this.#u.context, input, options));
+    return this.#inTurn(() => this.#u.writing.importBundleAction(this.#u.actions, this.#u.context, input, options));
   }
 
   /** Runs `task` in its turn: after the calls made before it, with those made after it waiting for it. */
