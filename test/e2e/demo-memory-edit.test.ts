@@ -2,38 +2,13 @@
 // Delete, each a change by `user` in the History panel that Undo there takes back; a refusal is shown in the form,
 // keeps what was typed and changes nothing; axe finds nothing in the editor's states, light and dark.
 
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { startMessagesApiServer } from '../helpers/messages-api-server.js';
+import { violations } from './axe.js';
 import { builtDemoForFile, openDemo, showConnection, showTool, withDiskProfile } from './harness.js';
 
 const site = builtDemoForFile();
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-/** As test/e2e/demo-a11y.test.ts: WCAG 2.0–2.2 A and AA, best practices, 24 px targets, visible label in the name. */
-const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
-const EXTRA_RULES = { 'target-size': { enabled: true }, 'label-content-name-mismatch': { enabled: true } };
-
-/** axe-core's violations on the page as it is now, light and dark, one line per element. */
-async function violations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(await readFile(AXE, 'utf8'));
-  const found: string[] = [];
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    const lines = await page.evaluate(
-      async ({ tags, rules }) => {
-        const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Array<{ id: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> }> }> } }).axe;
-        const result = await axe.run(document, { runOnly: { type: 'tag', values: tags }, rules, resultTypes: ['violations'] });
-        return result.violations.flatMap((v) => v.nodes.map((node) => `${v.id} at ${node.target.map(String).join(' ')}: ${node.failureSummary ?? ''}`));
-      },
-      { tags: TAGS, rules: EXTRA_RULES },
-    );
-    found.push(...lines.map((line) => `${colorScheme}: ${line}`));
-  }
-  await page.emulateMedia({ colorScheme: null });
-  return found;
-}
 
 /** The Memory pane: a region beside the conversation, a tab panel on a phone. */
 const pane = (page: Page) => page.locator('#memory');

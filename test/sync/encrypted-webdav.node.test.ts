@@ -3,13 +3,12 @@
 // and encryption on a plain folder change nothing on either side; a passphrase change keeps both devices working.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IndexedDBMemoryTool } from '../../src/index.js';
-import { createMemorySync } from '../../src/sync/memory-sync.js';
 import type { SyncRemote } from '../../src/sync/remote.js';
 import { KEY_FILE } from '../../src/sync/remotes/webdav-crypto-keys.js';
 import { changeWebdavPassphrase } from '../../src/sync/remotes/webdav-passphrase.js';
 import { encryptedFolder, TEST_ITERATIONS, type EncryptedFolder } from '../helpers/encrypted-webdav.js';
 import { toolsClosedAfterEach } from '../helpers/fresh-tool.js';
+import { device as openDevice, files, write } from '../helpers/sync-devices.js';
 import { dumpStores } from '../helpers/store-dump.js';
 import { startApacheWebdav, type ApacheWebdav } from '../servers/apache-webdav.js';
 
@@ -23,21 +22,7 @@ afterAll(async () => {
   await dav?.stop();
 });
 
-async function device(remote: SyncRemote) {
-  const tool = await open();
-  return { tool, sync: createMemorySync(tool, { remote, interval: null }) };
-}
-
-const write = (tool: IndexedDBMemoryTool, path: string, text: string) =>
-  tool.create({ command: 'create', path: `/memories${path}`, file_text: text });
-
-async function files(tool: IndexedDBMemoryTool): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const entry of await tool.list('/memories')) {
-    if (entry.kind === 'file') out[entry.path.slice('/memories'.length)] = await tool.read(entry.path);
-  }
-  return out;
-}
+const device = (remote: SyncRemote) => openDevice(open, remote);
 
 /** Apache's disk as one comparable text: every path and its bytes. */
 async function diskDump(folder: EncryptedFolder): Promise<string> {

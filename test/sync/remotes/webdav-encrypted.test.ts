@@ -3,14 +3,13 @@
 // passphrases, a plain folder, a hostile key file, a tampered file. Apache's own tests: ../encrypted-webdav.node.test.ts.
 
 import { describe, expect, it } from 'vitest';
-import type { IndexedDBMemoryTool } from '../../../src/index.js';
-import { createMemorySync } from '../../../src/sync/memory-sync.js';
 import { isSyncRemoteError, type SyncRemote } from '../../../src/sync/remote.js';
 import { encryptedRemote } from '../../../src/sync/remotes/webdav-crypto.js';
 import { KEY_FILE } from '../../../src/sync/remotes/webdav-crypto-keys.js';
 import { rewrapFolderKey } from '../../../src/sync/remotes/webdav-passphrase.js';
 import { webdavRemote } from '../../../src/sync/remotes/webdav.js';
 import { toolsClosedAfterEach } from '../../helpers/fresh-tool.js';
+import { device as openDevice, files, write } from '../../helpers/sync-devices.js';
 import { MemoryRemote } from '../../helpers/memory-remote.js';
 import { dumpStores } from '../../helpers/store-dump.js';
 
@@ -23,21 +22,7 @@ const server = () => new MemoryRemote({ ids: false, move: false });
 const sealed = (remote: MemoryRemote, passphrase: string): SyncRemote =>
   encryptedRemote(remote.handle(), HREF, { passphrase, ...FAST });
 
-async function device(remote: SyncRemote) {
-  const tool = await open();
-  return { tool, sync: createMemorySync(tool, { remote, interval: null }) };
-}
-
-const write = (tool: IndexedDBMemoryTool, path: string, text: string) =>
-  tool.create({ command: 'create', path: `/memories${path}`, file_text: text });
-
-async function files(tool: IndexedDBMemoryTool): Promise<Record<string, string>> {
-  const out: Record<string, string> = {};
-  for (const entry of await tool.list('/memories')) {
-    if (entry.kind === 'file') out[entry.path.slice('/memories'.length)] = await tool.read(entry.path);
-  }
-  return out;
-}
+const device = (remote: SyncRemote) => openDevice(open, remote);
 
 async function refusal(promise: Promise<unknown>): Promise<{ kind: string; message: string }> {
   const error: unknown = await promise.then(() => undefined, (caught: unknown) => caught);
