@@ -1,8 +1,7 @@
 // Encrypting a bundle to an age file and decrypting one, with the age-encryption package (by age's author): scrypt
 // or X25519 wraps a random file key, ChaCha20-Poly1305 in 64 KiB chunks (STREAM) seals the bundle (./README.md).
 
-import { Decrypter, Encrypter, armor } from 'age-encryption';
-import type { Identity, Stanza } from 'age-encryption';
+import type { Encrypter, Identity, Stanza } from 'age-encryption';
 import { MemoryToolError, isMemoryToolError } from '../core/errors.js';
 import { showText } from '../core/shown-text.js';
 import { MAX_SCRYPT_LOG_N, MAX_STANZAS } from './age-format.js';
@@ -13,9 +12,31 @@ import { bundleReply } from './replies.js';
 /** How much of a Blob is read at a time: neither the age file nor the bundle is ever read whole at once. */
 const WINDOW = 1024 * 1024;
 
+/** The age-encryption package's module, loaded on first use (./age-part.ts): only its values are, never this file. */
+export type AgeLibrary = typeof import('age-encryption');
+
+/** What an encrypted export or import calls, on the loaded library. */
+export interface AgeCrypto {
+  encrypterFor(target: AgeTarget): Encrypter;
+  encryptBlob(encrypter: Encrypter, plain: Blob, signal?: AbortSignal): Promise<Blob>;
+  decryptBlob(input: Blob | string, armored: boolean, keys: AgeKeys, signal?: AbortSignal): Promise<Blob>;
+}
+
+/**
+ * The age code on `lib`. This file stays with the bundle part; only the package is a chunk of its own, so that chunk
+ * shares no module with the main entry (which would split the shared ones into more files for an app).
+ */
+export function ageCrypto(lib: AgeLibrary): AgeCrypto {
+  return {
+    encrypterFor: (target) => encrypterFor(lib, target),
+    encryptBlob,
+    decryptBlob: (input, armored, keys, signal) => decryptBlob(lib, input, armored, keys, signal),
+  };
+}
+
 /** An Encrypter for `target`, made before the export reads anything, so a bad recipient fails first. */
-export function encrypterFor(target: AgeTarget): Encrypter {
-  const encrypter = new Encrypter();
+function encrypterFor(lib: AgeLibrary, target: AgeTarget): Encrypter {
+  const encrypter = new lib.Encrypter();
   if ('passphrase' in target) {
     encrypter.setPassphrase(target.passphrase);
     return encrypter;
@@ -31,7 +52,7 @@ export function encrypterFor(target: AgeTarget): Encrypter {
 }
 
 /** `plain` as an age file (binary, as `age` writes it without `-a`). */
-export async function encryptBlob(encrypter: Encrypter, plain: Blob, signal?: AbortSignal): Promise<Blob> {
+async function encryptBlob(encrypter: Encrypter, plain: Blob, signal?: AbortSignal): Promise<Blob> {
   const sealed = await encrypter.encrypt(blobStream(plain));
   return new Blob(await collect(sealed, signal), { type: 'application/octet-stream' });
 }
@@ -40,14 +61,15 @@ export async function encryptBlob(encrypter: Encrypter, plain: Blob, signal?: Ab
  * The bundle inside an age file (`armored`: the text form), refused with `key_needed`-like clarity: a kind of key the
  * file does not take, a key that opens none of its stanzas, a header past the bounds, a damaged file.
  */
-export async function decryptBlob(
+async function decryptBlob(
+  lib: AgeLibrary,
   input: Blob | string,
   armored: boolean,
   keys: AgeKeys,
   signal?: AbortSignal,
 ): Promise<Blob> {
   const guard = new StanzaGuard();
-  const decrypter = new Decrypter();
+  const decrypter = new lib.Decrypter();
   // Tried first, in order: the guard sees the stanzas before any scrypt or X25519 work is done.
   decrypter.addIdentity(guard);
   if (keys.passphrase !== undefined) decrypter.addPassphrase(keys.passphrase);
@@ -62,7 +84,7 @@ export async function decryptBlob(
   if (armored) {
     const text = typeof input === 'string' ? input : await input.text();
     try {
-      source = blobStream(new Blob([ownBuffer(armor.decode(text))]));
+      source = blobStream(new Blob([ownBuffer(lib.armor.decode(text))]));
     } catch (error) {
       throw damaged(error);
     }

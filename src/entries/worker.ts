@@ -3,8 +3,7 @@
 // package.json's `sideEffects` names so that bundlers keep it.
 /** @module idb-memory-tool/worker */
 
-import * as ageCrypto from '../bundle/age-crypto.js';
-import { provideAgeCrypto } from '../bundle/age-part.js';
+import * as ageLibrary from 'age-encryption';
 import * as bundle from '../bundle/bundle.js';
 import * as history from '../history/read-history.js';
 import * as compact from '../tool/compact-action.js';
@@ -18,7 +17,6 @@ import * as approval from '../tool/approval.js';
 import * as undo from '../tool/undo-action.js';
 import * as writing from '../tool/write-part.js';
 
-provideParts({ undo, history, treeReads, expire, forget, bundle, compact, search, blame, approval, writing });
-provideAgeCrypto(ageCrypto);
+provideParts({ undo, history, treeReads, expire, forget, bundle, compact, search, blame, approval, writing, age: ageLibrary });
 
 export * from '../index.js';

@@ -16,6 +16,7 @@ type Search = typeof import('../search/search.js');
 type Blame = typeof import('./blame-action.js');
 type Approval = typeof import('./approval.js');
 export type WritePart = typeof import('./write-part.js');
+type Age = typeof import('age-encryption');
 
 /** Every part, as modules: what the worker entry imports statically. */
 export interface LoadedParts {
@@ -30,6 +31,8 @@ export interface LoadedParts {
   blame: Blame;
   approval: Approval;
   writing: WritePart;
+  /** The age-encryption package, for encrypted bundles (../bundle/age-part.ts). */
+  age: Age;
 }
 
 let provided: LoadedParts | undefined;
@@ -69,6 +72,7 @@ export const parts = {
   blame: () => (provided ? Promise.resolve(provided.blame) : load(() => import('./blame-action.js'))),
   approval: () => (provided ? Promise.resolve(provided.approval) : load(() => import('./approval.js'))),
   writing: () => (provided ? Promise.resolve(provided.writing) : load(() => import('./write-part.js'))),
+  age: () => (provided ? Promise.resolve(provided.age) : load(() => import('age-encryption'))),
 };
 
 /** Fetches every part now. */

@@ -3,7 +3,7 @@
 // own, Vite's preload helper included. The library-mode figure (size.ts) counts the library's code alone.
 
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,7 +45,8 @@ export async function measureAppSize(app: string = APP): Promise<AppSize> {
     execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', root, '--outDir', join(linked, 'dist')], { stdio: 'pipe' });
     cpSync(join(root, 'package.json'), join(linked, 'package.json'));
     // The package's dependencies, found from the app's node_modules as an install puts them there.
-    for (const dependency of ['idb', 'fflate']) symlinkSync(join(root, 'node_modules', dependency), join(dir, 'node_modules', dependency), 'dir');
+    const { dependencies = {} } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    for (const dependency of Object.keys(dependencies)) symlinkSync(join(root, 'node_modules', dependency), join(dir, 'node_modules', dependency), 'dir');
     writeFileSync(join(dir, 'index.html'), '<!doctype html><script type="module" src="./main.js"></script>');
     writeFileSync(join(dir, 'main.js'), app);
     const result = await build({ root: dir, configFile: false, logLevel: 'silent', build: { write: false } });
