@@ -88,6 +88,8 @@ describe('the dev server proxy', () => {
       expect(sent.some((request) => request.includes(typed))).toBe(false);
 
       // With the Proxy URL cleared, the typed key is the one used (the API server here stands in for api.anthropic.com).
+      // Send closed the Connection popover: it is opened again.
+      await showConnection(page);
       await page.getByLabel('Proxy URL').fill(api.url);
       await page.getByLabel('Proxy URL').dispatchEvent('change');
       await expect.poll(() => status.textContent()).toMatch(/^Direct to .*, with your key/u);
