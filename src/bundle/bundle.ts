@@ -3,3 +3,4 @@
 export { exportBundle } from './export-bundle.js';
 export { importBundle } from './import-bundle.js';
 export { importChanges } from './format.js';
+export { useAgeLoader } from './age-part.js';

@@ -4,7 +4,7 @@
 import type { ImportBundleOptions, ImportReport } from '../bundle/format.js';
 import type { CommandContext } from './write-runner.js';
 import type { HistoryActionContext } from './history-actions.js';
-import { parts } from './lazy-parts.js';
+import type { LoadedParts } from './lazy-parts.js';
 
 /** What `importBundle` reads: a JSON text, or a Blob or bytes holding JSON or a zip. */
 export type BundleInput = Blob | string | ArrayBuffer | ArrayBufferView;
@@ -15,8 +15,11 @@ export async function importBundleAction(
   context: CommandContext,
   input: BundleInput,
   options: ImportBundleOptions,
+  // Handed in, not imported: the write part this file belongs to must not import the parts' loader (a bundler would
+  // then split a service worker's build around it).
+  loadBundles: () => Promise<LoadedParts['bundle']>,
 ): Promise<ImportReport> {
-  const bundles = await parts.bundle();
+  const bundles = await loadBundles();
   let remembered: (() => void) | undefined;
   const report = await bundles.importBundle(
     ctx.store,

@@ -285,7 +285,7 @@ export class IndexedDBMemoryTool {
 
   /** Checks a bundle (a Blob, text or bytes) whole, then applies it in one transaction, one undoable change. */
   async importBundle(input: BundleInput, options: ImportBundleOptions = {}): Promise<ImportReport> {
-    return this.#inTurn(() => this.#u.writing.importBundleAction(this.#u.actions, this.#u.context, input, options));
+    return this.#inTurn(() => this.#u.writing.importBundleAction(this.#u.actions, this.#u.context, input, options, parts.bundle));
   }
 
   /** Runs `task` in its turn: after the calls made before it, with those made after it waiting for it. */
