@@ -158,7 +158,7 @@ async function walkStates(page: Page): Promise<void> {
   await page.getByLabel('WebDAV URL').waitFor();
   await expectNoViolations('the Sync panel, WebDAV chosen, not connected');
   await page.getByLabel('Encrypt end to end').check();
-  await page.getByLabel('Passphrase', { exact: true }).waitFor();
+  await page.locator('#sync').getByLabel('Passphrase', { exact: true }).waitFor();
   await expectNoViolations('the Sync panel, WebDAV encrypted end to end, its passphrase shown');
 
   await runCommand(page, 'view', { path: '/memories' });

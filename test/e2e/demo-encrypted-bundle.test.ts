@@ -48,9 +48,9 @@ describe('the demo’s encrypted bundles, in Chromium', () => {
         expect(width).toBeLessThan(panelWidth / 2);
       }
 
-      await page.getByLabel('Passphrase', { exact: true }).fill('abc');
+      await page.locator('#bundles').getByLabel('Passphrase', { exact: true }).fill('abc');
       await expect.poll(() => panel.locator('#bundle-passphrase-strength').textContent()).toMatch(/^Weak/u);
-      await page.getByLabel('Passphrase', { exact: true }).fill(PASSPHRASE);
+      await page.locator('#bundles').getByLabel('Passphrase', { exact: true }).fill(PASSPHRASE);
       await expect.poll(() => panel.locator('#bundle-passphrase-strength').textContent()).toMatch(/^Strong/u);
       await page.getByLabel('Confirm passphrase', { exact: true }).fill(`${PASSPHRASE}x`);
       await page.getByRole('button', { name: 'Export encrypted' }).click();
