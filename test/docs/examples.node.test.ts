@@ -37,7 +37,7 @@ let report: CompileReport = { byBlock: new Map(), elsewhere: new Map() };
 // The Vercel AI SDK's own declarations (`ai` and its provider packages) do not compile under
 // exactOptionalPropertyTypes with skipLibCheck off (optional properties without `| undefined`): a fault of those
 // packages, seen by any strict app that imports them, not of this one's. `age-encryption`'s (reached through the
-// bundle part's types) fail the same way.
+// bundle part's types) fail too under some of the blocks' settings (its WebAuthn declarations name DOM types).
 const THIRD_PARTY_FAULTS = ['ai', '@ai-sdk/provider', '@ai-sdk/provider-utils', 'age-encryption'];
 
 beforeAll(() => {
