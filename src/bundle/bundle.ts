@@ -3,4 +3,4 @@
 export { exportBundle } from './export-bundle.js';
 export { importBundle } from './import-bundle.js';
 export { importChanges } from './format.js';
-export { useAgeLoader } from './age-part.js';
+export { useAgeLoader } from './age-loader.js';

@@ -16,7 +16,8 @@ type Search = typeof import('../search/search.js');
 type Blame = typeof import('./blame-action.js');
 type Approval = typeof import('./approval.js');
 export type WritePart = typeof import('./write-part.js');
-type Age = typeof import('age-encryption');
+/** The age-encryption package's module, typed `object` so that no declaration of this package names it. */
+type Age = object;
 
 /** Every part, as modules: what the worker entry imports statically. */
 export interface LoadedParts {
@@ -76,7 +77,7 @@ export const parts = {
   blame: () => (provided ? Promise.resolve(provided.blame) : load(() => import('./blame-action.js'))),
   approval: () => (provided ? Promise.resolve(provided.approval) : load(() => import('./approval.js'))),
   writing: () => (provided ? Promise.resolve(provided.writing) : load(() => import('./write-part.js'))),
-  age: () => (provided ? Promise.resolve(provided.age) : load(() => import('age-encryption'))),
+  age: (): Promise<Age> => (provided ? Promise.resolve(provided.age) : load(() => import('age-encryption'))),
 };
 
 /** Fetches every part now. */
