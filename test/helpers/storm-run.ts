@@ -52,6 +52,18 @@ export interface StormPlan {
   tolerateDavRaces: boolean;
 }
 
+/** The whole storm: every hostile part on, nothing tolerated. */
+export const FULL_STORM: Readonly<StormPlan> = {
+  binaries: true,
+  pastLimit: true,
+  longNames: true,
+  tidyEmptyFolders: false,
+  concurrentPasses: true,
+  sameRenames: true,
+  tolerateCopyBesideNothing: false,
+  tolerateDavRaces: false,
+};
+
 export interface StormOptions {
   seed: number;
   /** Commands to run (sync passes and the server's acts aside). */

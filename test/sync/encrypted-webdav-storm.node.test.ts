@@ -9,19 +9,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encryptedStormRemote } from '../helpers/encrypted-webdav.js';
 import { toolsClosedAfterEach } from '../helpers/fresh-tool.js';
-import { runStorm, type StormPlan } from '../helpers/storm-run.js';
+import { FULL_STORM, runStorm, type StormPlan } from '../helpers/storm-run.js';
 import { startApacheWebdav, type ApacheWebdav } from '../servers/apache-webdav.js';
 
-const PLAN: StormPlan = {
-  binaries: true,
-  pastLimit: true,
-  longNames: true,
-  tidyEmptyFolders: false,
-  concurrentPasses: true,
-  sameRenames: true,
-  tolerateCopyBesideNothing: false,
-  tolerateDavRaces: false,
-};
+const PLAN: StormPlan = FULL_STORM;
 const SEEDS = (process.env['SYNC_E2EE_STORM_SEEDS'] ?? '1').split(',').map(Number);
 const COMMANDS = Number(process.env['SYNC_E2EE_STORM_COMMANDS'] ?? 400);
 /** Apache's body limit for PUT: a sealed file's, so the limit a text meets is a little lower. */

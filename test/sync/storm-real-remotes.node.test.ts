@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toolsClosedAfterEach } from '../helpers/fresh-tool.js';
-import type { StormPlan } from '../helpers/storm-run.js';
+import { FULL_STORM, type StormPlan } from '../helpers/storm-run.js';
 import { runStorm } from '../helpers/storm-run.js';
 import { memoryStoresStormRemote, webdavStormRemote } from '../helpers/storm-remotes.js';
 import type { StormRemote } from '../helpers/storm-remotes.js';
@@ -33,16 +33,7 @@ import type { MemoryStoresServer } from '../servers/memory-stores-server.js';
 const KNOWN_ISSUES: Record<string, Partial<StormPlan>> = {};
 
 /** The whole storm. */
-const FULL: StormPlan = {
-  binaries: true,
-  pastLimit: true,
-  longNames: true,
-  tidyEmptyFolders: false,
-  concurrentPasses: true,
-  sameRenames: true,
-  tolerateCopyBesideNothing: false,
-  tolerateDavRaces: false,
-};
+const FULL: StormPlan = FULL_STORM;
 const PLAN: StormPlan =
   process.env['SYNC_STORM_FULL'] === '1'
     ? FULL
