@@ -18,6 +18,5 @@ import * as undo from '../tool/undo-action.js';
 import * as writing from '../tool/write-part.js';
 
 provideParts({ undo, history, treeReads, expire, forget, bundle, compact, search, blame, approval, writing, age: ageLibrary });
-bundle.useAgeLoader(() => Promise.resolve(ageLibrary));
 
 export * from '../index.js';

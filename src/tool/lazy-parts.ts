@@ -67,11 +67,12 @@ export const parts = {
   treeReads: () => (provided ? Promise.resolve(provided.treeReads) : load(() => import('../storage/tree-reads.js'))),
   expire: () => (provided ? Promise.resolve(provided.expire) : load(() => import('./expire-action.js'))),
   forget: () => (provided ? Promise.resolve(provided.forget) : load(() => import('./forget-action.js'))),
-  // The bundle part gets the age package's loader with it: it must not import this file (../bundle/age-part.ts).
+  // The bundle part gets the age package's loader with it, loaded or provided: it must not import this file.
   bundle: () =>
-    provided
-      ? Promise.resolve(provided.bundle)
-      : load(() => import('../bundle/bundle.js')).then((part) => (part.useAgeLoader(parts.age), part)),
+    (provided ? Promise.resolve(provided.bundle) : load(() => import('../bundle/bundle.js'))).then((part) => {
+      part.useAgeLoader(parts.age);
+      return part;
+    }),
   compact: () => (provided ? Promise.resolve(provided.compact) : load(() => import('./compact-action.js'))),
   search: () => (provided ? Promise.resolve(provided.search) : load(() => import('../search/search.js'))),
   blame: () => (provided ? Promise.resolve(provided.blame) : load(() => import('./blame-action.js'))),
