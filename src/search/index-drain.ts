@@ -7,9 +7,10 @@ import { DRAIN_STORES, STATE_KEY, indexId } from './index-stores.js';
 import type { IndexTuning } from './index-stores.js';
 import { bucketOf, packBucket } from './delta-buckets.js';
 import { readMain, writeMain } from './position-segments.js';
+import { biwordCounts } from './biwords.js';
 import { RunWriter } from './postings.js';
 import type { Postings } from './postings.js';
-import type { Tokenizer } from './tokens.js';
+import type { Token, Tokenizer } from './tokens.js';
 
 type WriteTx = MemoryTx<'readwrite'>;
 type AnyTx = MemoryTx<'readonly'> | WriteTx;
@@ -24,13 +25,36 @@ export async function readState(tx: AnyTx, tokenizer: Tokenizer): Promise<{ stat
 
 /** Each unique word of `text` and its positions (indexes in the text's words), ascending. */
 export function termPositions(text: string, tokenizer: Tokenizer): Map<string, number[]> {
+  return tokenPositions(tokenizer.tokens(text));
+}
+
+/** Each unique word of `tokens` and its positions, ascending. */
+function tokenPositions(tokens: readonly Token[]): Map<string, number[]> {
   const positions = new Map<string, number[]>();
-  tokenizer.tokens(text).forEach((token, i) => {
+  tokens.forEach((token, i) => {
     const list = positions.get(token.term);
     if (list) list.push(i);
     else positions.set(token.term, [i]);
   });
   return positions;
+}
+
+/**
+ * A body's postings in `run`s (by term, created as needed): each word with its positions, each common-word pair
+ * (./biwords.ts) with its count alone; resolves to its terms, which its `searchDocs` record keeps.
+ */
+export function addBody(id: number, text: string, tokenizer: Tokenizer, runs: Map<string, RunWriter>): string[] {
+  const tokens = tokenizer.tokens(text);
+  const terms: string[] = [];
+  const runOf = (term: string): RunWriter => {
+    terms.push(term);
+    let run = runs.get(term);
+    if (!run) runs.set(term, (run = new RunWriter()));
+    return run;
+  };
+  for (const [term, list] of tokenPositions(tokens)) runOf(term).add(id, list);
+  for (const [term, count] of biwordCounts(tokens)) runOf(term).addCount(id, count);
+  return terms;
 }
 
 /**
@@ -71,14 +95,9 @@ async function drainIn(tx: WriteTx, tokenizer: Tokenizer, tuning: IndexTuning): 
   const writes: Array<Promise<unknown>> = [];
   let postings = 0;
   for (const { id, text } of read) {
-    const positions = termPositions(text, tokenizer);
-    writes.push(docs.put({ terms: [...positions.keys()] }, id));
-    postings += positions.size;
-    for (const [term, list] of positions) {
-      let run = byTerm.get(term);
-      if (!run) byTerm.set(term, (run = new RunWriter()));
-      run.add(id, list);
-    }
+    const terms = addBody(id, text, tokenizer, byTerm);
+    writes.push(docs.put({ terms }, id));
+    postings += terms.length;
   }
   // One packed run per term, keyed by its first body id (no other row of the term can have it: a body is drained
   // once). Appending, never rewriting a long main record, keeps a build linear; the merge moves the runs into the main
