@@ -7,7 +7,7 @@ import { DRAIN_STORES, STATE_KEY, indexId } from './index-stores.js';
 import type { IndexTuning } from './index-stores.js';
 import { bucketOf, packBucket } from './delta-buckets.js';
 import { readMain, writeMain } from './position-segments.js';
-import { biwordCounts } from './biwords.js';
+import { biwordCounts, packBiwords } from './biwords.js';
 import { RunWriter } from './postings.js';
 import type { Postings } from './postings.js';
 import type { Token, Tokenizer } from './tokens.js';
@@ -41,20 +41,25 @@ function tokenPositions(tokens: readonly Token[]): Map<string, number[]> {
 
 /**
  * A body's postings in `run`s (by term, created as needed): each word with its positions, each common-word pair
- * (./biwords.ts) with its count alone; resolves to its terms, which its `searchDocs` record keeps.
+ * (./biwords.ts) with its count alone; resolves to its words and its pairs, which its `searchDocs` record keeps.
  */
-export function addBody(id: number, text: string, tokenizer: Tokenizer, runs: Map<string, RunWriter>): string[] {
+export function addBody(
+  id: number,
+  text: string,
+  tokenizer: Tokenizer,
+  runs: Map<string, RunWriter>,
+): { words: string[]; pairs: string[] } {
   const tokens = tokenizer.tokens(text);
-  const terms: string[] = [];
   const runOf = (term: string): RunWriter => {
-    terms.push(term);
     let run = runs.get(term);
     if (!run) runs.set(term, (run = new RunWriter()));
     return run;
   };
-  for (const [term, list] of tokenPositions(tokens)) runOf(term).add(id, list);
-  for (const [term, count] of biwordCounts(tokens)) runOf(term).addCount(id, count);
-  return terms;
+  const positions = tokenPositions(tokens);
+  for (const [term, list] of positions) runOf(term).add(id, list);
+  const pairs = biwordCounts(tokens);
+  for (const [term, count] of pairs) runOf(term).addCount(id, count);
+  return { words: [...positions.keys()], pairs: [...pairs.keys()] };
 }
 
 /**
@@ -95,9 +100,9 @@ async function drainIn(tx: WriteTx, tokenizer: Tokenizer, tuning: IndexTuning): 
   const writes: Array<Promise<unknown>> = [];
   let postings = 0;
   for (const { id, text } of read) {
-    const terms = addBody(id, text, tokenizer, byTerm);
-    writes.push(docs.put({ terms }, id));
-    postings += terms.length;
+    const { words, pairs } = addBody(id, text, tokenizer, byTerm);
+    writes.push(docs.put(pairs.length > 0 ? { terms: words, pairs: packBiwords(pairs) } : { terms: words }, id));
+    postings += words.length + pairs.length;
   }
   // One packed run per term, keyed by its first body id (no other row of the term can have it: a body is drained
   // once). Appending, never rewriting a long main record, keeps a build linear; the merge moves the runs into the main

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { biwordCounts, biwordOf, phraseBiwords } from '../../src/search/biwords.js';
+import { COMMON_LIST, biwordCounts, biwordOf, packBiwords, phraseBiwords, unpackBiwords } from '../../src/search/biwords.js';
 import type { IndexTuning } from '../../src/search/index-stores.js';
 import { countClause } from '../../src/search/matching.js';
 import { defaultTokenizer } from '../../src/search/tokens.js';
@@ -10,6 +10,8 @@ import { expectAgrees, indexIdle, tuneIndex } from '../helpers/index-oracle.js';
 import { seededRandom } from '../helpers/seeded-random.js';
 
 const open = toolsClosedAfterEach('biwords');
+// Every word of the list, each next to the one after it: a pair of every word.
+const LIST_TEXT = COMMON_LIST;
 
 // Common words (their pairs indexed), repeated so `"of of"` and `"the the"` occur, and two that are not common.
 const WORDS = ['the', 'The', 'of', 'of', 'other', 'a', 'and', 'is', 'zebra', 'teapot'];
@@ -46,6 +48,15 @@ describe('biwords: pairs of common words', () => {
       // A pair with a word that is not common is never indexed.
       expect([...counts.keys()].some((term) => term.includes('zebra')), `seed ${seed}`).toBe(false);
     }
+  });
+
+  it("packs a body's pairs for its doc record and reads them back, every word of the list included", () => {
+    const words = 'the of other a mas fur der die que este'.split(' ');
+    const pairs = words.flatMap((first) => words.map((second) => biwordOf(first, second)));
+    expect(unpackBiwords(packBiwords(pairs))).toEqual(pairs);
+    const every = [...biwordCounts(defaultTokenizer().tokens(LIST_TEXT)).keys()];
+    expect(every.length).toBeGreaterThan(200);
+    expect(unpackBiwords(packBiwords(every))).toEqual(every);
   });
 
   it('names the indexed pairs of a phrase, never with a prefix word', () => {
