@@ -76,7 +76,7 @@ export function phraseBiwords(terms: readonly string[], prefix: boolean): string
 
 /**
  * A body's biwords packed for its `searchDocs` record: two bytes a pair, each word's index in the list (fewer than 256
- * words). As strings they were most of what biwords add to the index (about 10 of 13 MB over the bench's 30 MB).
+ * words). As strings they were most of what biwords added to the index (9.5 of 13.4 MB over the bench's 30 MB).
  */
 export function packBiwords(terms: readonly string[]): Uint8Array {
   const out = new Uint8Array(terms.length * 2);
