@@ -109,7 +109,7 @@ export function formatMs(value: number): string {
 }
 
 const x = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(2)}×` : '—');
-const sizeOrder = ['1 KB', '16 KB', '1 MB', UNSEEN];
+const sizeOrder = ['1 KB', '16 KB', '64 KB', '1 MB', UNSEEN];
 
 /** The issue's goals, each checked on this run's medians. */
 export function summarize(results: readonly CaseResult[]): Summary {

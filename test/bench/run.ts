@@ -59,7 +59,7 @@ function plans(quick: boolean): { scenarios: ScenarioPlan[]; payloads: PayloadPl
   const r = (reps: number, warmup: number): Reps =>
     quick ? { reps: Math.max(3, Math.round(reps / 5)), warmup: Math.max(1, Math.round(warmup / 3)) } : { reps, warmup };
   const cheap = (reps: number, warmup: number): Reps => ({ reps, warmup });
-  const single = { '1 KB': cheap(100, 5), '16 KB': cheap(100, 5), '1 MB': r(60, 5) };
+  const single = { '1 KB': cheap(100, 5), '16 KB': cheap(100, 5), '64 KB': cheap(100, 5), '1 MB': r(60, 5) };
   return {
     scenarios: [
       { files: 0, single: {}, listSmall: cheap(100, 10) },
