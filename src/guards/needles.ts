@@ -21,77 +21,97 @@ function anyCaseAt(text: string, at: number, word: string): boolean {
   return true;
 }
 
+/** The UTF-16 unit of a one-character string. */
+const unit = (char: string): number => char.charCodeAt(0);
+const [LOWER_B, LOWER_E, LOWER_F, LOWER_G, LOWER_H, LOWER_K, LOWER_S, LOWER_T] = [...'befghkst'].map(unit);
+const [UPPER_A, UPPER_B, UPPER_C, UPPER_I, UPPER_K, UPPER_S, LOWER_C, DASH] = [...'ABCIKSc-'].map(unit);
+const UNDERSCORE = unit('_');
+const [LOWER_O, LOWER_P, LOWER_R, LOWER_U, LOWER_LETTER_A] = [...'opura'].map(unit);
+/** GitHub's token kinds, the letter before the `_` of `gh[pousr]_` (compares: a set's look-up costs more, per `_`). */
+const githubKind = (u: number): boolean => u === LOWER_P || u === LOWER_O || u === LOWER_U || u === LOWER_S || u === LOWER_R;
+/** Slack's token kinds, the letter before the `-` of `xox[abposr]-`. */
+const slackKind = (u: number): boolean =>
+  u === LOWER_LETTER_A || u === LOWER_B || u === LOWER_P || u === LOWER_O || u === LOWER_S || u === LOWER_R;
+
 /**
- * The first needle start at or after `min` that the `_` at `at` belongs to, or -1: GitHub's (`github_pat_`,
- * `gh[pousr]_`), Hugging Face's (`hf_`), Stripe's (`k_live_`) and the AWS secret key's (`_secret_access_key`, any case). Checked from the earliest start a `_` can have, six characters before it.
+ * The needle start at or after `min` that the `_` at `at` belongs to, or -1: GitHub's (`github_pat_`, `gh[pousr]_`),
+ * Hugging Face's (`hf_`), Stripe's (`k_live_`), Google's service account's (`"private_key_id"`) and the AWS secret
+ * key's (`_secret_access_key`, any case). The character before the `_` (after it, for the AWS label) rules most out.
  */
 function aroundUnderscore(text: string, at: number, min: number): number {
-  if (at - 6 >= min && text.startsWith('github_pat_', at - 6)) return at - 6;
-  if (at - 3 >= min && text.startsWith('gh', at - 3) && 'pousr'.includes(text.charAt(at - 1))) return at - 3;
-  if (at - 2 >= min && text.startsWith('hf', at - 2)) return at - 2;
-  if (at - 1 >= min && text.startsWith('k_live_', at - 1)) return at - 1;
-  return anyCaseAt(text, at + 1, 'secret_access_key') ? at : -1;
+  const before = text.charCodeAt(at - 1);
+  if (before === LOWER_B) {
+    if (at - 6 >= min && text.startsWith('github_pat_', at - 6)) return at - 6;
+  } else if (before === LOWER_F) {
+    if (at - 2 >= min && text.charCodeAt(at - 2) === LOWER_H) return at - 2;
+  } else if (before === LOWER_K) {
+    if (at - 1 >= min && text.startsWith('_live_', at)) return at - 1;
+  } else if (before === LOWER_E) {
+    if (at - 8 >= min && text.startsWith('"private_key_id"', at - 8)) return at - 8;
+  } else if (githubKind(before)) {
+    if (at - 3 >= min && text.charCodeAt(at - 3) === LOWER_G && text.charCodeAt(at - 2) === LOWER_H) return at - 3;
+  }
+  return (text.charCodeAt(at + 1) | 0x20) === LOWER_S && anyCaseAt(text, at + 1, 'secret_access_key') ? at : -1;
 }
 
 /**
- * The first needle start from `from` that a `_` belongs to. A needle starts at most six characters before its `_`, so
- * once one is found, the `_`s up to six characters on may still hold one that starts earlier: the least is taken.
+ * The needle start at or after `min` that the `-` at `at` belongs to, or -1: Anthropic's and OpenAI's (`sk-`, from
+ * the `_` before it when there is one: their needle is `(?:\b|_)sk-`), GitLab's (`glpat-`), Slack's (`xox[abposr]-`)
+ * and a private key's (`-----BEGIN `).
  */
-function underscoreSearch(text: string, from: number): number {
-  for (let at = text.indexOf('_', from); at !== -1; at = text.indexOf('_', at + 1)) {
-    let first = aroundUnderscore(text, at, from);
-    if (first === -1) continue;
-    for (let later = text.indexOf('_', at + 1); later !== -1 && later <= at + 6; later = text.indexOf('_', later + 1)) {
-      const start = aroundUnderscore(text, later, from);
-      if (start !== -1 && start < first) first = start;
-    }
-    return first;
+function aroundDash(text: string, at: number, min: number): number {
+  const before = text.charCodeAt(at - 1);
+  if (before === LOWER_K) {
+    if (text.charCodeAt(at - 2) === LOWER_S && at - 2 >= min) return at - 3 >= min && text.charCodeAt(at - 3) === UNDERSCORE ? at - 3 : at - 2;
+  } else if (before === LOWER_T) {
+    if (at - 5 >= min && text.startsWith('glpa', at - 5)) return at - 5;
+  } else if (slackKind(before)) {
+    if (at - 4 >= min && text.startsWith('xox', at - 4)) return at - 4;
   }
-  return -1;
+  return text.charCodeAt(at + 1) === DASH && text.startsWith('-----BEGIN ', at) ? at : -1;
 }
 
-/** Needles that start with `A`: the AWS key ids (`AKIA`, `ASIA`, `ABIA`, `ACCA`), Google's `AIza`, Azure's `AccountKey=`. */
-function capitalASearch(text: string, from: number): number {
-  for (let at = text.indexOf('A', from); at !== -1; at = text.indexOf('A', at + 1)) {
-    const next = text.charCodeAt(at + 1);
-    // K, S or B, then `IA`.
-    if ((next === 0x4b || next === 0x53 || next === 0x42) && text.startsWith('IA', at + 2)) return at;
-    if (text.startsWith('ACCA', at) || text.startsWith('AIza', at) || text.startsWith('AccountKey=', at)) return at;
+/** Whether a needle starting with `A` starts at `at`: the AWS key ids (`AKIA`, `ASIA`, `ABIA`, `ACCA`), `AIza`, `AccountKey=`. */
+function aroundCapitalA(text: string, at: number): number {
+  const next = text.charCodeAt(at + 1);
+  if (next === UPPER_K || next === UPPER_S || next === UPPER_B) {
+    return text.charCodeAt(at + 2) === UPPER_I && text.charCodeAt(at + 3) === UPPER_A ? at : -1;
   }
-  return -1;
+  if (next === UPPER_C) return text.charCodeAt(at + 2) === UPPER_C && text.charCodeAt(at + 3) === UPPER_A ? at : -1;
+  if (next === UPPER_I) return text.startsWith('za', at + 2) ? at : -1;
+  return next === LOWER_C && text.startsWith('countKey=', at + 2) ? at : -1;
 }
 
 /** A search for the next needle start from a place; -1 once there is none. */
 type Search = (text: string, from: number) => number;
 
-/** A literal's places; `fits` checks what follows, where the literal is only the needle's start. */
-function literalSearch(literal: string, fits?: (text: string, at: number) => boolean): Search {
+/**
+ * The needles found around one character (`_`, `-`, `A`): each of its places found with `indexOf`, a call JavaScriptCore
+ * makes as fast as the others (a regular expression of the needles it tried at every position), and checked by reading
+ * a few units around it. A needle starts at most `reach` units before its character, so once one is found, the same
+ * character up to `reach` units on may hold one that starts earlier: the least is taken.
+ */
+function charSearch(char: string, reach: number, startAround: (text: string, at: number, min: number) => number): Search {
   return (text, from) => {
-    for (let at = text.indexOf(literal, from); at !== -1; at = text.indexOf(literal, at + 1)) {
-      if (!fits || fits(text, at)) return at;
+    for (let at = text.indexOf(char, from); at !== -1; at = text.indexOf(char, at + 1)) {
+      let first = startAround(text, at, from);
+      if (first === -1) continue;
+      for (let later = text.indexOf(char, at + 1); later !== -1 && later <= at + reach; later = text.indexOf(char, later + 1)) {
+        const start = startAround(text, later, from);
+        if (start !== -1 && start < first) first = start;
+      }
+      return first;
     }
     return -1;
   };
 }
 
-/** `sk-`, from the `_` before it when there is one: its needle, `(?:\b|_)sk-`, starts there. */
-function skSearch(text: string, from: number): number {
-  const at = text.indexOf('sk-', from);
-  if (at === -1) return -1;
-  return at - 1 >= from && text.charCodeAt(at - 1) === 0x5f ? at - 1 : at;
-}
-
 /** The searches: together they find every default pattern's needle (secrets.ts, `needle`). */
 const SEARCHES: readonly Search[] = [
-  skSearch,
-  literalSearch('-----BEGIN '),
-  capitalASearch,
-  underscoreSearch,
-  literalSearch('ya29.'),
-  literalSearch('"private_key_id"'),
-  literalSearch('glpat-'),
-  // `xox[abposr]-`
-  literalSearch('xox', (text, at) => 'abposr'.includes(text.charAt(at + 3)) && text.charAt(at + 4) === '-'),
+  charSearch('_', 8, aroundUnderscore),
+  charSearch('-', 5, aroundDash),
+  charSearch('A', 0, (text, at) => aroundCapitalA(text, at)),
+  (text, from) => text.indexOf('ya29.', from),
 ];
 
 /**

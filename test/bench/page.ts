@@ -56,6 +56,10 @@ function say(line: string): void {
   }
 }
 
+// An exception in a raw floor's request handler aborts its transaction with only "uncaught exception in an event
+// handler"; the exception itself is heard here, and goes to the job's log.
+addEventListener('error', (event) => say(`page error: ${event.message}`));
+
 /** Starts `method` as the page's job (one at a time); `next` reports on it. */
 function start(
   method: 'runScenario' | 'runPayload' | 'runSync' | 'runSearch' | 'profile',
