@@ -51,7 +51,7 @@ export interface Options {
 
 /**
  * Reps for the full run, scaled down for --quick (at least 3 timed, 1 warm-up), except where a run costs a few
- * milliseconds: one file of 1 or 16 KB, and listing a 10-file folder. Those keep the full count in --quick too
+ * milliseconds: one file of 1, 16 or 64 KB, and listing a 10-file folder. Those keep the full count in --quick too
  * (about 20 seconds in all), since theirs are the medians the machine's noise moves most. One file of 1 MB gets 60
  * (about 10 ms a run): with 20, the median of a row moved by 0.2× between runs.
  */
