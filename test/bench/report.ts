@@ -37,6 +37,8 @@ export interface RunInfo {
   library: string;
   node: string;
   cpus: string;
+  /** The machine's 1-minute load average over the run, sampled every 10 s; absent in runs from before it was kept. */
+  load?: { median: number; max: number };
   userAgent: string;
   /** Name and full version, e.g. `Firefox 153.8.0esr` (engines.ts). */
   browser?: string;
@@ -109,6 +111,28 @@ export function formatMs(value: number): string {
 }
 
 const x = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(2)}×` : '—');
+
+/** The value at fraction `q` of `values` sorted (nearest rank). */
+function quantile(values: readonly number[], q: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))] ?? Number.NaN;
+}
+
+/**
+ * A row's spread over its runs: the middle half (25th to 75th percentile) of each round's library ÷ raw, the two
+ * sides of a round being timed back to back (harness.ts), e.g. `1.21–1.48`.
+ */
+export function ratioSpread(r: CaseResult): string {
+  const rounds = r.lib.slice(0, r.raw.length).map((lib, i) => lib / (r.raw[i] ?? Number.NaN)).filter(Number.isFinite);
+  if (rounds.length < 4) return '';
+  return `${quantile(rounds, 0.25).toFixed(2)}–${quantile(rounds, 0.75).toFixed(2)}`;
+}
+
+/** `1.34×` with its spread over the runs, `1.34× (1.21–1.48)`. */
+const xSpread = (r: CaseResult): string => {
+  const spread = ratioSpread(r);
+  return spread ? `${x(ratio(r))} (${spread})` : x(ratio(r));
+};
 const sizeOrder = ['1 KB', '16 KB', '64 KB', '1 MB', UNSEEN];
 
 /** The issue's goals, each checked on this run's medians. */
@@ -127,7 +151,7 @@ export function summarize(results: readonly CaseResult[]): Summary {
       .join('; ');
     goals.push({
       goal: `${command} of one file ≤ 1.5× raw`,
-      measured: `worst ${x(ratio(worst))} (${worst.size}, ${worst.files} files)`,
+      measured: `worst ${x(ratio(worst))} (${worst.size}, ${worst.files} files${ratioSpread(worst) ? `; runs ${ratioSpread(worst)}` : ''})`,
       met: ratio(worst) <= 1.5,
       note: `by size, at ${[...new Set(rows.map((r) => r.files))].join(' / ')} files — ${bySize}`,
     });
@@ -173,8 +197,8 @@ export function summarize(results: readonly CaseResult[]): Summary {
 
 function table(rows: readonly CaseResult[], single: boolean): string {
   const head = single
-    ? '| command | file size | files in memory | library (ms) | raw floor (ms) | ratio | SDK Node tool (ms) |\n|---|---:|---:|---:|---:|---:|---:|'
-    : '| command | files | file size | library (ms) | raw floor (ms) | ratio | SDK Node tool (ms) |\n|---|---:|---:|---:|---:|---:|---:|';
+    ? '| command | file size | files in memory | library (ms) | raw floor (ms) | ratio (middle half of runs) | SDK Node tool (ms) |\n|---|---:|---:|---:|---:|---:|---:|'
+    : '| command | files | file size | library (ms) | raw floor (ms) | ratio (middle half of runs) | SDK Node tool (ms) |\n|---|---:|---:|---:|---:|---:|---:|';
   const order = ['create', 'view', 'str_replace', 'insert', 'delete', 'list folder', 'list 10-file folder', 'rename folder', 'delete folder', 'export', 'import'];
   const sorted = [...rows].sort(
     (a, b) =>
@@ -186,7 +210,7 @@ function table(rows: readonly CaseResult[], single: boolean): string {
     const cells = single
       ? [r.command, r.size, r.files.toLocaleString('en-US')]
       : [r.command, r.files.toLocaleString('en-US'), r.size];
-    return `| ${[...cells, formatMs(median(r.lib)), formatMs(median(r.raw)), x(ratio(r)), peer].join(' | ')} |`;
+    return `| ${[...cells, formatMs(median(r.lib)), formatMs(median(r.raw)), xSpread(r), peer].join(' | ')} |`;
   });
   return [head, ...lines].join('\n');
 }
@@ -389,11 +413,11 @@ export function renderMarkdown(file: ResultsFile): string {
     '|---|---|---|---|---|---|',
     ...records.map(({ run }) =>
       `| ${run.engine ?? 'chromium'} | ${browserOf(run)} | ${run.driver ?? CHROMIUM_DRIVER} | ${run.storage ?? ON_DISK} | ${timers(run)} | ` +
-        `${when(run.date)}, ${run.quick ? '`--quick`' : 'full'}, ${run.seconds} s; ${run.library}; Node ${run.node}, ${run.cpus} |`,
+        `${when(run.date)}, ${run.quick ? '`--quick`' : 'full'}, ${run.seconds} s; ${run.library}; Node ${run.node}, ${run.cpus}${run.load ? `; load average ${run.load.median} (max ${run.load.max})` : ''} |`,
     ),
     '',
     ...(missing.length > 0 ? [`Not run yet: ${missing.join(', ')} (\`npm run bench -- --engines=${missing.join(',')}\`).`, ''] : []),
-    'Medians in milliseconds. Each row times the real library (minified by Vite, as an app ships it) and its raw ' +
+    'Medians in milliseconds; after each ratio, in brackets, the middle half (25th–75th percentile) of its runs\' ratios, each run\'s library and raw timed back to back. Each row times the real library (minified by Vite, as an app ships it) and its raw ' +
       'floor — plain IndexedDB on the same database, in the same page of the same browser, doing the least work the command needs — alternately in one loop ' +
       '(who goes first flips each round, warm-up runs discarded), so every ratio is against that engine\'s own floor. ' +
       'Before the first row, every single-file command runs a few hundred times, library and raw, untimed, so that no ' +

@@ -8,12 +8,13 @@
 
 import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { build, preview } from 'vite';
 import { launchBench } from './engines.js';
 import type { CaseResult, PayloadPlan, Reps, ScenarioPlan } from './fixtures.js';
+import { median } from './fixtures.js';
 import { runPeerScenario, peerKey } from './node-peer.js';
 import type { PeerTimes } from './node-peer.js';
 import { measureSizes } from './size.js';
@@ -260,6 +261,9 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     // One browser at a time, each closed before the next starts: on 2 cores, two would time each other.
     for (const engine of options.engines) {
       const engineStarted = Date.now();
+      // What else the machine was doing: the 1-minute load average every 10 s (the bench itself keeps about one core busy).
+      const loads = [loadavg()[0] ?? 0];
+      const sampler = setInterval(() => loads.push(loadavg()[0] ?? 0), 10_000);
       console.log(`\n${engine}: starting the browser …`);
       const browser = await launchBench(engine, server.url, (line) => console.log(line));
       const results: CaseResult[] = [];
@@ -292,6 +296,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
           if (searchWanted) search = await browser.run('runSearch', planned.search);
         }
       } finally {
+        clearInterval(sampler);
         await browser.close();
       }
       const run: RunInfo = {
@@ -303,6 +308,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
         library: source.label,
         node: process.version,
         cpus: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown'}`,
+        load: { median: Math.round(median(loads) * 100) / 100, max: Math.round(Math.max(...loads) * 100) / 100 },
         userAgent: environment.userAgent,
         browser: browser.browser,
         browserVersion: browser.version,
