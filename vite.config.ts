@@ -55,13 +55,21 @@ const nodeOnly = ['test/**/*.node.test.ts'];
 const notTests = ['test/engines/**'];
 
 /**
- * The browser projects run the same files, one at a time: Chromium's persistent profile is one browser context,
- * which Vitest uses only then, and the Firefox and WebKit providers keep one page.
+ * Test files in Node (the `node` and `e2e` projects) run two at a time, from one queue. Every project names the same
+ * number: Vitest runs projects of different worker counts (or with file parallelism off) one after another, and on
+ * two cores its default, one, would run all of `node` before `e2e` starts, and the engines only after `node`.
+ */
+const WORKERS = 2;
+
+/**
+ * The browser projects run the same files, one at a time (`browser.fileParallelism`): Chromium's persistent profile
+ * is one browser context, which Vitest uses only then, and the Firefox and WebKit providers keep one page.
+ * `maxWorkers` only puts them in the same run as `node` and `e2e` (see WORKERS).
  */
 const browserSuite = {
   include: ['test/**/*.test.ts'],
   exclude: ['test/e2e/**', ...notTests, ...nodeOnly],
-  fileParallelism: false,
+  maxWorkers: WORKERS,
 };
 
 export default defineConfig({
@@ -109,6 +117,7 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['test/e2e/**', ...notTests],
           setupFiles: ['fake-indexeddb/auto'],
+          maxWorkers: WORKERS,
         },
       },
       {
@@ -121,6 +130,7 @@ export default defineConfig({
           browser: {
             enabled: true,
             headless: true,
+            fileParallelism: false,
             screenshotFailures: false,
             provider: playwright({
               persistentContext: chromiumProfile,
@@ -139,6 +149,7 @@ export default defineConfig({
           browser: {
             enabled: true,
             headless: true,
+            fileParallelism: false,
             screenshotFailures: false,
             // Puppeteer's temporary profile, on disk, removed when the browser closes.
             provider: puppeteerFirefox({ launchOptions: { executablePath: firefoxPath } }),
@@ -156,6 +167,7 @@ export default defineConfig({
             enabled: true,
             // Xvfb is the headless part: MiniBrowser needs a display.
             headless: true,
+            fileParallelism: false,
             screenshotFailures: false,
             // MiniBrowser under automation keeps IndexedDB in memory, a fresh store for each run.
             provider: webkitWebDriver(),
@@ -174,8 +186,9 @@ export default defineConfig({
           include: ['test/e2e/**/*.test.ts'],
           testTimeout: 300_000,
           hookTimeout: 300_000,
-          // One browser at a time is enough load next to the browser projects.
-          fileParallelism: false,
+          // Two files at once (WORKERS, shared with `node`): each starts its own servers (port 0), browsers on
+          // temporary profiles and Xvfb (-displayfd), and no test bounds how long anything takes but a hang.
+          maxWorkers: WORKERS,
         },
       },
     ],

@@ -6,6 +6,7 @@ import { MemoryToolError, isMemoryToolError } from '../core/errors.js';
 import { showText } from '../core/shown-text.js';
 import { MAX_SCRYPT_LOG_N, MAX_STANZAS } from './age-format.js';
 import type { AgeKeys, AgeTarget } from './age-keys.js';
+import { sealRetrying, zeroSafeIdentity } from './age-zero-key.js';
 import { refused } from './refusal.js';
 import { bundleReply } from './replies.js';
 
@@ -53,7 +54,7 @@ function encrypterFor(lib: AgeLibrary, target: AgeTarget): Encrypter {
 
 /** `plain` as an age file (binary, as `age` writes it without `-a`). */
 async function encryptBlob(encrypter: Encrypter, plain: Blob, signal?: AbortSignal): Promise<Blob> {
-  const sealed = await encrypter.encrypt(blobStream(plain));
+  const sealed = await sealRetrying(async () => encrypter.encrypt(blobStream(plain)));
   return new Blob(await collect(sealed, signal), { type: 'application/octet-stream' });
 }
 
@@ -75,7 +76,7 @@ async function decryptBlob(
   if (keys.passphrase !== undefined) decrypter.addPassphrase(keys.passphrase);
   keys.identities.forEach((identity, i) => {
     try {
-      decrypter.addIdentity(identity);
+      decrypter.addIdentity(zeroSafeIdentity(identity));
     } catch {
       throw refused('', bundleReply.ageBadIdentity(i + 1), 'wrong_key');
     }

@@ -3,6 +3,8 @@
 import type { PlaceholderRule } from './placeholders.js';
 import { PLACEHOLDER_REACH, isPlaceholder } from './placeholders.js';
 import { PRIVATE_KEY } from './private-key.js';
+import type { NextNeedle } from './needles.js';
+import { needleFinder } from './needles.js';
 
 /** A kind of secret and how to recognise it. */
 export interface SecretPattern {
@@ -16,7 +18,8 @@ export interface SecretPattern {
  * A default pattern, the needle every match of it holds within {@link NEEDLE_LEAD} characters of its start, and which
  * obvious placeholders it lets through (./placeholders.ts).
  */
-interface DefaultPattern extends SecretPattern {
+export interface DefaultPattern extends SecretPattern {
+  /** As a regular expression's source; found by ./needles.ts's searches, which the tests hold to it. */
   needle: string;
   placeholders: PlaceholderRule;
   /**
@@ -132,10 +135,8 @@ function anyCase(word: string): string {
 
 const DEFAULTS = new Set<SecretPattern>(DEFAULT_PATTERNS);
 
-/** The one-pass search's regular expressions, built on first use. */
+/** The patterns' regular expressions, built on first use. */
 interface Scan {
-  /** Every needle: where a match could be. */
-  needles: RegExp;
   /** Every pattern, each as one group, its runs lazy: the shortest match at a place, which names the kind. */
   shortest: RegExp;
   /** Each pattern as it is, sticky: how far a match reaches, read on a bounded slice. */
@@ -146,25 +147,25 @@ let scan: Scan | undefined;
 
 /** The name of the first kind of secret `text` holds, or undefined; an obvious placeholder is none. */
 export function findSecret(text: string, patterns: readonly SecretPattern[] = SECRET_PATTERNS): string | undefined {
-  if (patterns === SECRET_PATTERNS) return firstDefaultSecret(text, undefined)?.name;
+  if (patterns === SECRET_PATTERNS) return findDefaultSecret(text, needleFinder(text))?.name;
   return patterns.find((kind) =>
-    DEFAULTS.has(kind) ? firstDefaultSecret(text, kind) !== undefined : kind.pattern.test(text),
+    DEFAULTS.has(kind) ? findDefaultSecret(text, needleFinder(text), kind) !== undefined : kind.pattern.test(text),
   )?.name;
 }
 
 /**
- * The first default kind (or `only` that kind) found in `text`, in time linear in its length (./README.md, "Linear
- * time"): one pass for the needles, then all patterns as one alternation where a match holding a needle could start,
- * each place tried once. Their sources join: each default has the `u` flag alone, and no group of its own, so the
- * group that matched names the kind.
+ * The first default kind (or `only` that kind) found in `text`, trying the places within {@link NEEDLE_LEAD} before
+ * each needle start `next` gives (./needles.ts; tests give every place, the full scan), in time linear in the text's
+ * length (./README.md, "Linear time"): all patterns as one alternation, each place tried once. Their sources join:
+ * each default has the `u` flag alone, and no group of its own, so the group that matched names the kind.
  */
-function firstDefaultSecret(text: string, only: SecretPattern | undefined): DefaultPattern | undefined {
+export function findDefaultSecret(text: string, next: NextNeedle, only?: SecretPattern): DefaultPattern | undefined {
   scan ??= buildScan();
-  const { needles, shortest, whole } = scan;
-  needles.lastIndex = 0;
+  const { shortest, whole } = scan;
   let untried = 0;
-  for (let found = needles.exec(text); found; found = needles.exec(text)) {
-    for (let at = Math.max(untried, found.index - NEEDLE_LEAD); at <= found.index; at++) {
+  // On from the next character, not past this needle: needles may overlap (`AKIASIA`).
+  for (let needle = next(0); needle !== -1; needle = next(needle + 1)) {
+    for (let at = Math.max(untried, needle - NEEDLE_LEAD); at <= needle; at++) {
       shortest.lastIndex = at;
       const least = shortest.exec(text);
       if (!least) continue;
@@ -178,16 +179,13 @@ function firstDefaultSecret(text: string, only: SecretPattern | undefined): Defa
       const match = pattern?.exec(text.slice(at, at + signs + PLACEHOLDER_REACH))?.[0] ?? least[0];
       if (!isPlaceholder(match, kind.placeholders, signs)) return kind;
     }
-    untried = found.index + 1;
-    // On from the next character, not past this needle: needles may overlap (`AKIASIA`).
-    needles.lastIndex = found.index + 1;
+    untried = needle + 1;
   }
   return undefined;
 }
 
 function buildScan(): Scan {
   return {
-    needles: new RegExp([...new Set(DEFAULT_PATTERNS.map(({ needle }) => needle))].join('|'), 'gu'),
     // `{20,}?` stops at 20: a read the length of the shortest key, however long the run of key characters.
     shortest: new RegExp(
       DEFAULT_PATTERNS.map(({ pattern }) => `(${pattern.source.replace(/\{(\d+),\}/gu, '{$1,}?')})`).join('|'),

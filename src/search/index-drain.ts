@@ -7,9 +7,10 @@ import { DRAIN_STORES, STATE_KEY, indexId } from './index-stores.js';
 import type { IndexTuning } from './index-stores.js';
 import { bucketOf, packBucket } from './delta-buckets.js';
 import { readMain, writeMain } from './position-segments.js';
+import { biwordCounts, packBiwords } from './biwords.js';
 import { RunWriter } from './postings.js';
 import type { Postings } from './postings.js';
-import type { Tokenizer } from './tokens.js';
+import type { Token, Tokenizer } from './tokens.js';
 
 type WriteTx = MemoryTx<'readwrite'>;
 type AnyTx = MemoryTx<'readonly'> | WriteTx;
@@ -24,13 +25,41 @@ export async function readState(tx: AnyTx, tokenizer: Tokenizer): Promise<{ stat
 
 /** Each unique word of `text` and its positions (indexes in the text's words), ascending. */
 export function termPositions(text: string, tokenizer: Tokenizer): Map<string, number[]> {
+  return tokenPositions(tokenizer.tokens(text));
+}
+
+/** Each unique word of `tokens` and its positions, ascending. */
+function tokenPositions(tokens: readonly Token[]): Map<string, number[]> {
   const positions = new Map<string, number[]>();
-  tokenizer.tokens(text).forEach((token, i) => {
+  tokens.forEach((token, i) => {
     const list = positions.get(token.term);
     if (list) list.push(i);
     else positions.set(token.term, [i]);
   });
   return positions;
+}
+
+/**
+ * A body's postings in `run`s (by term, created as needed): each word with its positions, each common-word pair
+ * (./biwords.ts) with its count alone; resolves to its words and its pairs, which its `searchDocs` record keeps.
+ */
+export function addBody(
+  id: number,
+  text: string,
+  tokenizer: Tokenizer,
+  runs: Map<string, RunWriter>,
+): { words: string[]; pairs: string[] } {
+  const tokens = tokenizer.tokens(text);
+  const runOf = (term: string): RunWriter => {
+    let run = runs.get(term);
+    if (!run) runs.set(term, (run = new RunWriter()));
+    return run;
+  };
+  const positions = tokenPositions(tokens);
+  for (const [term, list] of positions) runOf(term).add(id, list);
+  const pairs = biwordCounts(tokens);
+  for (const [term, count] of pairs) runOf(term).addCount(id, count);
+  return { words: [...positions.keys()], pairs: [...pairs.keys()] };
 }
 
 /**
@@ -71,14 +100,9 @@ async function drainIn(tx: WriteTx, tokenizer: Tokenizer, tuning: IndexTuning): 
   const writes: Array<Promise<unknown>> = [];
   let postings = 0;
   for (const { id, text } of read) {
-    const positions = termPositions(text, tokenizer);
-    writes.push(docs.put({ terms: [...positions.keys()] }, id));
-    postings += positions.size;
-    for (const [term, list] of positions) {
-      let run = byTerm.get(term);
-      if (!run) byTerm.set(term, (run = new RunWriter()));
-      run.add(id, list);
-    }
+    const { words, pairs } = addBody(id, text, tokenizer, byTerm);
+    writes.push(docs.put(pairs.length > 0 ? { terms: words, pairs: packBiwords(pairs) } : { terms: words }, id));
+    postings += words.length + pairs.length;
   }
   // One packed run per term, keyed by its first body id (no other row of the term can have it: a body is drained
   // once). Appending, never rewriting a long main record, keeps a build linear; the merge moves the runs into the main

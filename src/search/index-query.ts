@@ -2,7 +2,8 @@
 // the live files, phrases counted from their words' positions, then ranked as scanSearch ranks (./README.md, "Queries").
 
 import type { MemoryTx } from '../storage/store.js';
-import { readState, termPositions } from './index-drain.js';
+import { phraseBiwords } from './biwords.js';
+import { addBody, readState } from './index-drain.js';
 import type { LiveFile, LiveFileCache } from './live-files.js';
 import { RunWriter, countOf, countPhraseIn, decodeRun, scanCounts, scanRun } from './postings.js';
 import type { Posting } from './postings.js';
@@ -44,11 +45,9 @@ export async function indexSearch(
   if (pending > 0) {
     const [ids, texts] = await Promise.all([bodies.getAllKeys(above), bodies.getAll(above)]);
     ids.forEach((id, i) => {
-      for (const [term, positions] of termPositions(texts[i] ?? '', tokenizer)) {
-        const run = new RunWriter();
-        run.add(id, positions);
-        overlay.set(term, decodeRun(run.done(), overlay.get(term)));
-      }
+      const runs = new Map<string, RunWriter>();
+      addBody(id, texts[i] ?? '', tokenizer, runs);
+      for (const [term, run] of runs) overlay.set(term, decodeRun(run.done(), overlay.get(term)));
     });
   }
   const counts = new Map<LiveFile, number[]>();
@@ -104,11 +103,17 @@ async function clauseCounts(
   overlay: Overlay,
   byBody: ReadonlyMap<number, LiveFile[]>,
 ): Promise<Map<LiveFile, number>> {
-  const { terms, prefix } = clause;
+  // A phrase's pairs of common words are indexed as biwords (./biwords.ts): a phrase of two is its biword's counts, a
+  // word query; a longer one keeps only the bodies holding each of its biwords before reading any position.
+  const pairs = clause.terms.length > 1 ? phraseBiwords(clause.terms, clause.prefix) : [];
+  const [pair] = pairs;
+  const terms = clause.terms.length === 2 && pair !== undefined ? [pair] : clause.terms;
+  const { prefix } = clause; // never with a pair: a prefix's last word has no biword
   const phrase = terms.length > 1;
-  const sources = await Promise.all(
-    terms.map((term, j) => termRuns(tx, term, prefix && j === terms.length - 1, phrase, overlay)),
-  );
+  const [sources, filters] = await Promise.all([
+    Promise.all(terms.map((term, j) => termRuns(tx, term, prefix && j === terms.length - 1, phrase, overlay))),
+    Promise.all(phrase ? pairs.map((term) => termRuns(tx, term, false, false, overlay)) : []),
+  ]);
   const found = new Map<LiveFile, number>();
   const [only] = sources;
   if (!only) return found;
@@ -122,7 +127,7 @@ async function clauseCounts(
     for (const [id, posting] of only.extra) take(id, countOf(posting));
     return found;
   }
-  const held = phraseCandidates(sources, byBody);
+  const held = phraseCandidates([...sources, ...filters], byBody);
   if (held.size === 0) return found;
   const ids = [...held].sort((a, b) => a - b);
   // Only the position segments holding a candidate are read, each word's neighbours in one getAll.

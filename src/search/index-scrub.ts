@@ -5,6 +5,7 @@ import type { MemoryStore, MemoryTx } from '../storage/store.js';
 import { DRAIN_STORES, INDEX_STORES, STATE_KEY, deltaRange, indexId } from './index-stores.js';
 import type { IndexTuning } from './index-stores.js';
 import { DEFAULT_TUNING } from './index-stores.js';
+import { unpackBiwords } from './biwords.js';
 import { bucketOf, bucketRange, packBucket, unpackBucket } from './delta-buckets.js';
 import { readMain, writeMain } from './position-segments.js';
 import { decodeRun, encodeRun } from './postings.js';
@@ -65,7 +66,8 @@ async function scrubBatch(tx: MemoryTx<'readwrite'>, most: number, segmentBytes:
   const records = await Promise.all(gone.map((id) => docs.get(id)));
   const byTerm = new Map<string, number[]>();
   gone.forEach((id, i) => {
-    for (const term of records[i]?.terms ?? []) {
+    const record = records[i];
+    for (const term of [...(record?.terms ?? []), ...unpackBiwords(record?.pairs)]) {
       const ids = byTerm.get(term);
       if (ids) ids.push(id);
       else byTerm.set(term, [id]);

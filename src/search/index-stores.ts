@@ -49,9 +49,9 @@ export const DEFAULT_TUNING: Readonly<IndexTuning> = Object.freeze({
 /**
  * The stored format's version, recorded with the tokenizer's id (`searchState.tokenizer`): an index of another format
  * is emptied and built again, and searches read the files meanwhile. 3: positional postings (./postings.ts), counts
- * apart; 4: the positions cut in segments by body id (./position-segments.ts).
+ * apart; 4: the positions cut in segments by body id (./position-segments.ts); 5: common-word pairs (./biwords.ts).
  */
-export const INDEX_FORMAT = 'positions-4';
+export const INDEX_FORMAT = 'biwords-5';
 
 /** What the state record names the index by: its tokenizer and its format. */
 export const indexId = (tokenizer: { readonly id: string }): string => `${tokenizer.id}/${INDEX_FORMAT}`;

@@ -2,6 +2,7 @@
 // and its first body id, so a phrase reads only the segments holding bodies that every word of it holds.
 
 import type { MemoryTx } from '../storage/store.js';
+import { isBiword } from './biwords.js';
 import { RunWriter, decodeRun, encodeRun, positionsOf } from './postings.js';
 import type { Postings } from './postings.js';
 
@@ -33,7 +34,10 @@ type WriteTx = MemoryTx<'readwrite'>;
 /** `term`'s main postings with their positions, from all its segments. */
 export async function readMain(tx: WriteTx, term: string): Promise<Postings> {
   const merged: Postings = new Map();
-  for (const run of await tx.objectStore('searchTerms').getAll(segmentRange(term))) decodeRun(run, merged);
+  const terms = tx.objectStore('searchTerms');
+  // A biword has no positions: its counts record is all of it.
+  if (isBiword(term)) return decodeRun(await terms.get(term), merged);
+  for (const run of await terms.getAll(segmentRange(term))) decodeRun(run, merged);
   return merged;
 }
 
@@ -53,6 +57,7 @@ export function writeMain(
   const writes: Array<Promise<unknown>> = stored ? [terms.delete(segmentRange(term))] : [];
   if (postings.size === 0) return stored ? [...writes, terms.delete(term)] : writes;
   writes.push(terms.put(encodeRun(postings, false), term));
+  if (isBiword(term)) return writes;
   let segment = new RunWriter();
   const close = (): void => {
     if (segment.first !== undefined) writes.push(terms.put(segment.done(), segmentKey(term, segment.first)));

@@ -71,6 +71,11 @@ export class RunWriter {
     this.#out.copy(bytes, 0, bytes.length);
   }
 
+  /** Appends body `id` with a count and no positions (a biword, ./biwords.ts). */
+  addCount(id: number, count: number): void {
+    this.#head(id, count, 0);
+  }
+
   /** Appends a decoded posting (its positions copied as stored). */
   addPosting(id: number, posting: Posting): void {
     this.#head(id, posting.count, posting.end - posting.start);

@@ -155,7 +155,8 @@ export interface MemorySchema extends DBSchema {
   /** What each sync mount last agreed with its remote (../sync/README.md), kept beside the files it describes. */
   sync: { key: [mount: string, path: string]; value: SyncRecord };
   /** The search index (../search/README.md): each indexed body's unique words, for scrubbing it. */
-  searchDocs: { key: number; value: { terms: string[] } };
+  // `pairs`: the body's biwords, packed (../search/biwords.ts).
+  searchDocs: { key: number; value: { terms: string[]; pairs?: Uint8Array } };
   /** Postings of recently indexed bodies: `[term, first bodyId]` → a packed run (../search/postings.ts; older formats' values differ). */
   searchDelta: { key: [term: string, bodyId: number]; value: Uint8Array | Uint32Array | number };
   /** Main postings: term → a packed run of every body holding it, with its positions (older formats: `Uint32Array`). */

@@ -6,6 +6,7 @@
 export const FILE_SIZES = [
   { label: '1 KB', bytes: 1024 },
   { label: '16 KB', bytes: 16 * 1024 },
+  { label: '64 KB', bytes: 64 * 1024 },
   { label: '1 MB', bytes: 1024 * 1024 },
 ] as const;
 

@@ -383,7 +383,7 @@ export async function profile(files = 1000): Promise<unknown> {
         const [o, n] = swap(i);
         return t.str_replace({ command: 'str_replace', path: target(who), old_str: o, new_str: n });
       }),
-      'raw floor (body in place, 3 rounds)': { run: (i) => raw.strReplace(db, target('raw'), ...swap(i), Date.now()) },
+      'raw floor (copy-on-write, 3 rounds)': { run: (i) => raw.strReplace(db, target('raw'), ...swap(i), Date.now()) },
       "raw, the library's requests (copy-on-write, 5, 3 rounds)": { run: (i) => editLibPattern(libDb, target('rawLib'), replaceOnce(...swap(i)), Date.now(), raw.rawBodyKey) },
     });
     console.log(`str_replace ${label}`, JSON.stringify(timings[`str_replace ${label}`]));

@@ -69,9 +69,19 @@ function folderRecord(path: string, now: number): EntryRecord {
 // ---------------------------------------------------------------- single-file floors
 
 /**
+ * The least history record a change needs for undo (its path, the body it replaced and the one it wrote, by key), in
+ * the bodies store under a raw key: the library's journal holds references, not copies, so neither does this. Not
+ * in the library's journal, whose pruning and totals must not meet the raw side's records.
+ */
+function addHistoryRecord(tx: IDBTransaction, path: string, before: number | undefined, after: number, now: number): void {
+  tx.objectStore('bodies').add({ at: now, path, before: before ?? null, after }, rawBodyKey());
+}
+
+/**
  * create: the least a correct create does. It reads the target (a folder there must be refused, a file there is
- * overwritten) and its parent folder (a file there must be refused, a missing one made), then writes the body
- * and the metadata: 2 gets, then 2 writes, in one readwrite transaction.
+ * overwritten) and its parent folder (a file there must be refused, a missing one made), then writes the body,
+ * the metadata and one history record: 2 gets, then 3 writes, in one readwrite transaction. An overwritten file's
+ * body stays, for undo.
  */
 export function createFile(db: IDBDatabase, path: string, content: string, now: number): Promise<void> {
   const tx = db.transaction(['entries', 'bodies'], 'readwrite');
@@ -87,6 +97,7 @@ export function createFile(db: IDBDatabase, path: string, content: string, now: 
     const bodyId = rawBodyKey();
     tx.objectStore('bodies').add(content, bodyId);
     entries.put(fileRecord(path, content, bodyId, there?.createdAt ?? now, now));
+    addHistoryRecord(tx, path, there?.bodyId, bodyId, now);
   };
   return done(tx);
 }
@@ -104,7 +115,10 @@ export function viewFile(db: IDBDatabase, path: string): Promise<string> {
   });
 }
 
-/** A read-modify-write of one file's body in place: get metadata, get body, put both. */
+/**
+ * A read-modify-write of one file, copy-on-write as undo needs: get metadata, get body, then add the new body (the
+ * old one stays, for undo), put the metadata and add one history record.
+ */
 function editFile(db: IDBDatabase, path: string, edit: (content: string) => string, now: number): Promise<void> {
   const tx = db.transaction(['entries', 'bodies'], 'readwrite');
   const entries = tx.objectStore('entries');
@@ -115,8 +129,10 @@ function editFile(db: IDBDatabase, path: string, edit: (content: string) => stri
     const body = bodies.get(record.bodyId ?? -1);
     body.onsuccess = () => {
       const content = edit(body.result as string);
-      bodies.put(content, record.bodyId);
-      entries.put({ ...record, size: content.length, updatedAt: now });
+      const bodyId = rawBodyKey();
+      bodies.add(content, bodyId);
+      entries.put({ ...record, size: content.length, bodyId, updatedAt: now });
+      addHistoryRecord(tx, path, record.bodyId, bodyId, now);
     };
   };
   return done(tx);

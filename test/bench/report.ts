@@ -109,7 +109,7 @@ export function formatMs(value: number): string {
 }
 
 const x = (value: number): string => (Number.isFinite(value) ? `${value.toFixed(2)}×` : '—');
-const sizeOrder = ['1 KB', '16 KB', '1 MB', UNSEEN];
+const sizeOrder = ['1 KB', '16 KB', '64 KB', '1 MB', UNSEEN];
 
 /** The issue's goals, each checked on this run's medians. */
 export function summarize(results: readonly CaseResult[]): Summary {
@@ -402,7 +402,7 @@ export function renderMarkdown(file: ResultsFile): string {
       'script in Node after the browsers (it fsyncs every write; Chromium and Firefox commit IndexedDB with relaxed durability, ' +
       'WebKit under automation keeps it in memory).',
     '',
-    '`npm run bench -- --quick` runs a fifth of the repetitions (one file of 1 or 16 KB and the 10-file listing keep all theirs: they take milliseconds); `-- --head` benches the committed src/ instead of the ' +
+    '`npm run bench -- --quick` runs a fifth of the repetitions (one file of 1, 16 or 64 KB and the 10-file listing keep all theirs: they take milliseconds); `-- --head` benches the committed src/ instead of the ' +
       'working tree; `-- --profile` writes the diagnosis (request and round counts, the library with history or the secret ' +
       'check off, raw replicas of its request pattern, CPU profiles in Chromium) to profile.json (profile.<engine>.json for the others) instead of this table.',
     '',

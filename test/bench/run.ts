@@ -51,7 +51,7 @@ export interface Options {
 
 /**
  * Reps for the full run, scaled down for --quick (at least 3 timed, 1 warm-up), except where a run costs a few
- * milliseconds: one file of 1 or 16 KB, and listing a 10-file folder. Those keep the full count in --quick too
+ * milliseconds: one file of 1, 16 or 64 KB, and listing a 10-file folder. Those keep the full count in --quick too
  * (about 20 seconds in all), since theirs are the medians the machine's noise moves most. One file of 1 MB gets 60
  * (about 10 ms a run): with 20, the median of a row moved by 0.2× between runs.
  */
@@ -59,7 +59,7 @@ function plans(quick: boolean): { scenarios: ScenarioPlan[]; payloads: PayloadPl
   const r = (reps: number, warmup: number): Reps =>
     quick ? { reps: Math.max(3, Math.round(reps / 5)), warmup: Math.max(1, Math.round(warmup / 3)) } : { reps, warmup };
   const cheap = (reps: number, warmup: number): Reps => ({ reps, warmup });
-  const single = { '1 KB': cheap(100, 5), '16 KB': cheap(100, 5), '1 MB': r(60, 5) };
+  const single = { '1 KB': cheap(100, 5), '16 KB': cheap(100, 5), '64 KB': cheap(100, 5), '1 MB': r(60, 5) };
   return {
     scenarios: [
       { files: 0, single: {}, listSmall: cheap(100, 10) },

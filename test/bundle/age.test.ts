@@ -5,6 +5,7 @@
 import { Decrypter } from 'age-encryption';
 import { describe, expect, it } from 'vitest';
 import { MAX_SCRYPT_LOG_N, MAX_STANZAS } from '../../src/bundle/age-format.js';
+import { zeroSafeIdentity } from '../../src/bundle/age-zero-key.js';
 import type { IndexedDBMemoryTool } from '../../src/tool/tool.js';
 import { dumpStores } from '../helpers/store-dump.js';
 import { expectCode } from '../helpers/tool-calls.js';
@@ -27,7 +28,7 @@ const plainBytes = async (tool: IndexedDBMemoryTool, format: 'json' | 'zip' = 'j
 /** What `age -d -i` would give: decrypted here by the library, independently of the import. */
 async function decrypted(age: Blob, identity: string): Promise<Uint8Array> {
   const decrypter = new Decrypter();
-  decrypter.addIdentity(identity);
+  decrypter.addIdentity(zeroSafeIdentity(identity));
   return decrypter.decrypt(await bytesOf(age));
 }
 

@@ -3,15 +3,16 @@
 // random mix of commands, undos of random changes, imports (merge and replace) and expiry at once. Afterwards a fresh
 // tab looks at the stores directly and through a fresh tool; every outcome and change event was streamed to the test
 // as it happened (over HTTP, tabs/report-server.ts), so the history, the events and the replies can be held against
-// each other. Also: a tab closed mid-storm.
+// each other. Also: a tab closed mid-storm. An engine's storms share its browser while they pass (each on a fresh
+// database, its tabs closed after it: tabs/kept-browser.ts).
 //
 // Seeds: STORM_SEEDS="1,2,3" (storm), STORM_PRUNE_SEEDS, STORM_CLOSE_SEEDS; STORM_OPS ops per participant.
 
 import { describe, expect } from 'vitest';
 import { servedForFile, startDevServer } from './harness.js';
 import type { Engine, Tab, TabBrowser } from './tabs/driver.js';
-import { withBrowser } from './tabs/driver.js';
 import { ENGINES, itIn } from './tabs/engines.js';
+import { keptBrowsersForFile } from './tabs/kept-browser.js';
 import type { ReportChannel } from './tabs/report-server.js';
 import { reportServerForFile } from './tabs/report-server.js';
 import type { Inspection, StormConfig, StormMessage } from './pages/storm-driver.js';
@@ -33,6 +34,7 @@ const WRITES = new Set(['create', 'str_replace', 'insert', 'delete', 'rename']);
 
 const server = servedForFile(startDevServer);
 const reports = reportServerForFile();
+const browsers = keptBrowsersForFile();
 let dbCounter = 0;
 
 const freshDbName = (): string => `storm-${Date.now()}-${++dbCounter}`;
@@ -48,14 +50,17 @@ class Log {
   }
 }
 
-/** A browser of `engine` whose storm tabs report to `log`; closed, with the report channel, after `body`. */
-async function withStormBrowser(engine: Engine, body: (browser: TabBrowser, log: Log, channel: ReportChannel) => Promise<void>): Promise<void> {
+/**
+ * `body` on `engine`'s browser (kept from the last storm that passed, see tabs/kept-browser.ts), its storm tabs
+ * reporting to `log`; the report channel closed after it.
+ */
+async function withStormBrowser(engine: Engine, body: (browser: TabBrowser, log: Log, channel: ReportChannel) => Promise<string[]>): Promise<string[]> {
   const log = new Log();
   const channel = reports.channel((messages: StormMessage[]) => {
     log.messages.push(...messages);
   });
   try {
-    await withBrowser(engine, (browser) => body(browser, log, channel));
+    return await browsers.run(engine, (browser) => body(browser, log, channel), (problems) => problems.length === 0);
   } finally {
     channel.close();
   }
@@ -392,8 +397,7 @@ const base = (db: string, name: string, seed: number): StormConfig => ({
 });
 
 async function runMixed(engine: Engine, seed: number, prune: boolean): Promise<string[]> {
-  let problems: string[] = [];
-  await withStormBrowser(engine, async (browser, log, channel) => {
+  return withStormBrowser(engine, async (browser, log, channel) => {
     const db = freshDbName();
     const [a, b, c] = [await openTab(browser, channel), await openTab(browser, channel), await openTab(browser, channel)];
     const parts: Participant[] = [
@@ -407,17 +411,15 @@ async function runMixed(engine: Engine, seed: number, prune: boolean): Promise<s
       { config: base(db, 'W', seed * 10 + 4), page: a, worker: true },
     ];
     const { ms } = await storm(parts, log);
-    const { seen, problems: found } = await lookAfter(browser, channel, db, (s) => analyse(parts, log, s, { prune }));
-    problems = found;
+    const { seen, problems } = await lookAfter(browser, channel, db, (s) => analyse(parts, log, s, { prune }));
     console.info(`[storm ${engine.name}] seed ${seed}${prune ? ' (C prunes at 40)' : ''}: ${summary(parts, log, seen, ms)}\n  problems: ${problems.length}`);
     for (const p of problems.slice(0, 40)) console.info(`  ! ${p}`);
+    return problems;
   });
-  return problems;
 }
 
 async function closeMidStorm(engine: Engine, seed: number): Promise<string[]> {
-  let problems: string[] = [];
-  await withStormBrowser(engine, async (browser, log, channel) => {
+  return withStormBrowser(engine, async (browser, log, channel) => {
     const db = freshDbName();
     const [a, b, c] = [await openTab(browser, channel), await openTab(browser, channel), await openTab(browser, channel)];
     const seedId = await a.evaluate((name) => window.storm.seedBig(name), db);
@@ -431,8 +433,7 @@ async function closeMidStorm(engine: Engine, seed: number): Promise<string[]> {
     ];
     const afterMs = 800 + ((seed * 7919) % 3000);
     const { ms, closed } = await storm(parts, log, { tab: 'C', afterMs });
-    const { seen, problems: found } = await lookAfter(browser, channel, db, (s) => analyse(parts, log, s, { prune: false, before: [seedId], ...(closed ? { closed } : {}) }));
-    problems = found;
+    const { seen, problems } = await lookAfter(browser, channel, db, (s) => analyse(parts, log, s, { prune: false, before: [seedId], ...(closed ? { closed } : {}) }));
     const paths = Object.keys(seen.files);
     const under = (prefix: string): number => paths.filter((p) => p.startsWith(prefix)).length;
     const big = [under('/memories/big/'), under('/memories/big2/')];
@@ -453,8 +454,8 @@ async function closeMidStorm(engine: Engine, seed: number): Promise<string[]> {
         .join(',')}); big ${big.join('/')}, bulk ${bulk}\n${summary(parts, log, seen, ms)}\n  problems: ${problems.length}`,
     );
     for (const p of problems.slice(0, 40)) console.info(`  ! ${p}`);
+    return problems;
   });
-  return problems;
 }
 
 for (const engine of ENGINES) {

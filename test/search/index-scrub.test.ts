@@ -23,6 +23,32 @@ describe('the search index and forgetting', () => {
     expect((await tool.search(SECRET)).total).toBe(0);
   });
 
+  it.each([
+    ['delta rows', {}],
+    ['bucket rows', { bucketPostings: 1 }],
+    ['merged main records', { mergeThreshold: 1 }],
+  ])('keeps no pair of common words (biword) of a forgotten file in any store, from %s', async (_name, tuning) => {
+    const tool = await open();
+    tuneIndex(tool, tuning);
+    // `should which` and `which after` are pairs of common words no other file holds: each is a biword term.
+    await tool.create({ command: 'create', path: '/memories/notes.md', file_text: `we should which after ${SECRET}` });
+    await tool.create({ command: 'create', path: '/memories/other.md', file_text: 'we should go' });
+    expect((await tool.search('"should which"')).total).toBe(1);
+    await indexIdle(tool);
+    const before = await dumpDatabase(tool.dbName);
+    expect(before).toContain('@should which');
+    expect(before).toContain('@which after');
+    await tool.forget('/memories/notes.md');
+    const after = await dumpDatabase(tool.dbName);
+    expect(after).not.toContain('should which');
+    expect(after).not.toContain('which after');
+    expect(after).not.toContain(SECRET);
+    // The pair the other file holds stays.
+    expect(after).toContain('@we should');
+    await expectAgrees(tool, '"we should"');
+    expect((await tool.search('"should which"')).total).toBe(0);
+  });
+
   it('keeps no word of a text only the history held once clearHistory() resolves', async () => {
     const tool = await open();
     await tool.create({ command: 'create', path: '/memories/a.md', file_text: `first ${SECRET} draft` });
