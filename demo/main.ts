@@ -8,10 +8,9 @@ import { setupChat } from './chat/chat.js';
 import { setupConnection } from './chat/connection.js';
 import type { ConnectionPanel } from './chat/connection.js';
 import { byId, messageOf } from './page/dom.js';
-import { setupForgetControl } from './history/forget-control.js';
 import { setupHeartSwitch } from './page/heart-switch.js';
-import { setupHistoryPanel } from './history/history-panel.js';
-import { loadAgent, loadFailureWords, loadOfflineDemo, prefetchWhenIdle } from './page/lazy-code.js';
+import { loadHistoryDiff, setupHistoryPanel } from './history/history-panel.js';
+import { loadAgent, loadFailureWords, loadOfflineDemo, loadWrittenFile, prefetchWhenIdle } from './page/lazy-code.js';
 import { setupMemoryPanel } from './memory/memory-panel.js';
 import { panelOnDemand } from './page/panel-on-demand.js';
 import { setupStoragePanel } from './tools/storage-panel.js';
@@ -50,9 +49,11 @@ async function start(): Promise<void> {
   };
   addEventListener('hashchange', toHash);
   toHash();
-  // Forgetting and clearing are announced as changes: the panels redraw from those.
-  const forget = setupForgetControl(tool);
-  const memory = setupMemoryPanel(tool, (path) => forget.choose(path));
+  // The Forget field follows the file opened in the Memory panel (plain HTML: no code needs to load for that).
+  const forgetPath = byId('forget-path', HTMLInputElement);
+  const memory = setupMemoryPanel(tool, (path) => {
+    forgetPath.value = path;
+  });
   // The search box's code (and the library's search under it) loads when the box is first reached.
   const search = panelOnDemand(byId('memory-search', HTMLElement), async () => {
     const { setupMemorySearch } = await import('./memory/memory-search.js');
@@ -85,6 +86,12 @@ async function start(): Promise<void> {
       await Promise.all([memory.refresh(), history.refresh()]);
     });
   });
+  // Forget for good: its code loads when the form is first reached. Forgetting and clearing are announced as
+  // changes, from which the panels redraw.
+  const forget = panelOnDemand(byId('forget-form', HTMLFormElement), async () => {
+    const { setupForgetControl } = await import('./history/forget-control.js');
+    setupForgetControl(tool);
+  });
   // Pulled files reach the tree and the history as change events, like any other write.
   const sync = syncPanel(tool, connection);
   // Choosing a tab (or a link to it) is reaching for it: its code loads then, if idle time has not brought it already.
@@ -105,10 +112,20 @@ async function start(): Promise<void> {
   // Then, when idle: export, import, undo and expiry (the library loads them on first use), the conversation's code
   // and the Sync panel, so that the demo keeps working offline once they are here.
   const cards = reviewing ? [reviewCards] : [];
-  const panels = [sync.load, search.load, options.load, expiry.load, consolePanel.load, bundles.load];
+  const panels = [sync.load, search.load, options.load, expiry.load, forget.load, consolePanel.load, bundles.load];
   // Last, the service worker of the built demo (demo/pwa/): it caches the whole build, so a reload offline works too.
   const offlineApp = async () => (await import('./pwa/offline-app.js')).installOfflineApp();
-  prefetchWhenIdle([() => IndexedDBMemoryTool.preload(), loadAgent, loadFailureWords, loadOfflineDemo, ...panels, ...cards, offlineApp]);
+  prefetchWhenIdle([
+    () => IndexedDBMemoryTool.preload(),
+    loadAgent,
+    loadFailureWords,
+    loadWrittenFile,
+    loadOfflineDemo,
+    loadHistoryDiff,
+    ...panels,
+    ...cards,
+    offlineApp,
+  ]);
 }
 
 /** The Sync panel (its remotes, and the SDK for Memory Stores), loaded when the person reaches for it. */

@@ -6,14 +6,13 @@ import type { IndexedDBMemoryTool } from '../../src/index.js';
 import type { MemoryAgent, MemoryAgentEvent } from '../../src/entries/agent.js';
 import type { Connection, ConnectionPanel } from './connection.js';
 import { byId, messageOf } from '../page/dom.js';
-import { loadAgent, loadFailureWords, loadOfflineDemo } from '../page/lazy-code.js';
+import { loadAgent, loadFailureWords, loadOfflineDemo, loadWrittenFile } from '../page/lazy-code.js';
 import type { MemoryPanel } from '../memory/memory-panel.js';
 import { OFFLINE_SCRIPT_CHOICES } from '../offline-scripts/catalog.js';
 import type { RecordingFetch, Route } from './send-failure.js';
 import { storageFailure } from '../page/storage-failure.js';
 import type { StorageFailure } from '../page/storage-failure.js';
 import { createTranscript } from './transcript.js';
-import { historyMark, openWritten } from './written-file.js';
 
 export function setupChat(
   tool: IndexedDBMemoryTool,
@@ -189,10 +188,11 @@ export function setupChat(
     // Not sent: the text stays in the box.
     if (!runner) return;
     message.value = '';
-    // As after a script: the file Claude wrote in this turn opens, its new lines marked.
-    const mark = await historyMark(tool).catch(() => undefined);
+    // As after a script: the file Claude wrote in this turn opens, its new lines marked (if that code is here).
+    const written = await loadWrittenFile().catch(() => undefined);
+    const mark = await written?.historyMark(tool).catch(() => undefined);
     await run(runner, text, false);
-    await openWritten(tool, memory, mark, transcript, 'Claude');
+    await written?.openWritten(tool, memory, mark, transcript, 'Claude');
   };
 
   form.addEventListener('submit', (event) => {
@@ -219,8 +219,9 @@ export function setupChat(
     hold(true);
     try {
       let code: Awaited<ReturnType<typeof loadOfflineDemo>>;
+      let written: Awaited<ReturnType<typeof loadWrittenFile>>;
       try {
-        code = await loadOfflineDemo();
+        [code, written] = await Promise.all([loadOfflineDemo(), loadWrittenFile()]);
       } catch (error) {
         codeMissing('The Offline demo', error);
         return;
@@ -228,13 +229,13 @@ export function setupChat(
       const script = code.OFFLINE_SCRIPTS.find((each) => each.id === picker?.value) ?? code.OFFLINE_SCRIPTS[0];
       if (!script) return;
       // Where the history stands, so that what the script writes can be told from what was there.
-      const mark = await historyMark(tool).catch(() => undefined);
+      const mark = await written.historyMark(tool).catch(() => undefined);
       // A scripted Claude behind a fetch: the real SDK runner streams from it, the real tool runs the commands.
       const { agent: demo } = code.offlineAgent(script, tool, (event) => onEvent(event, true), 30);
       transcript.note(script.intro);
       const between = () => transcript.newConversation('New conversation: Claude knows only what /memories holds.');
       const done = await code.playConversations(script, demo, (text) => run(demo, text, true), between);
-      await openWritten(tool, memory, done ? mark : undefined, transcript, 'the script');
+      await written.openWritten(tool, memory, done ? mark : undefined, transcript, 'the script');
     } finally {
       hold(false);
     }

@@ -1,61 +1,22 @@
 // "Forget for good": tool.forget(path) and tool.clearHistory(), each only after a confirmation that says it cannot
-// be undone. Built here and put at the end of the history panel; the panels redraw from the change events.
+// be undone. The form is index.html's (end of the history panel), wired here when first reached; the panels redraw
+// from the change events.
 
 import { isMemoryToolError } from '../../src/index.js';
 import type { ClearHistoryReport, ForgetReport, IndexedDBMemoryTool } from '../../src/index.js';
-import { byId, el, focusLost, messageOf } from '../page/dom.js';
+import { byId, focusLost, messageOf } from '../page/dom.js';
 
 type Pending = { kind: 'forget'; path: string } | { kind: 'clear' };
 
-export function setupForgetControl(tool: IndexedDBMemoryTool): { choose(path: string): void } {
-  const path = el('input', {
-    attrs: {
-      id: 'forget-path',
-      type: 'text',
-      value: '/memories/',
-      autocomplete: 'off',
-      spellcheck: 'false',
-      'aria-describedby': 'forget-help',
-    },
-  });
-  const forget = el('button', { text: 'Forget…', attrs: { type: 'submit' } });
-  const clear = el('button', { text: 'Clear history…', attrs: { type: 'button' } });
-  const question = el('p', { className: 'alert', attrs: { id: 'forget-question' } });
-  // The one button here that erases for good: styled as destructive (style.css button.danger), unlike Cancel.
-  const confirm = el('button', { className: 'danger', attrs: { type: 'button' } });
-  const cancel = el('button', { text: 'Cancel', attrs: { type: 'button' } });
-  const confirmation = el(
-    'div',
-    { className: 'forget-confirm', attrs: { role: 'group', 'aria-labelledby': 'forget-question' } },
-    question,
-    el('div', { className: 'buttons' }, confirm, cancel),
-  );
-  confirmation.hidden = true;
-  const form = el(
-    'form',
-    { className: 'expire forget', attrs: { id: 'forget-form', 'aria-labelledby': 'forget-title', novalidate: '' } },
-    el('h3', { text: 'Forget for good', attrs: { id: 'forget-title' } }),
-    el(
-      'div',
-      { className: 'expire-row' },
-      el('label', { text: 'Path', attrs: { for: 'forget-path' } }),
-      path,
-      forget,
-      clear,
-    ),
-    el('p', {
-      className: 'help',
-      attrs: { id: 'forget-help' },
-      text:
-        'Forget erases a file or folder (also one deleted already) and every copy of it the history keeps, so Undo ' +
-        'can no longer bring it back. Clear history erases every change and the old texts it keeps; your files stay. ' +
-        'Neither can be undone.',
-    }),
-    confirmation,
-  );
-  // tabindex=-1: focus goes here when the confirmation, done, hides itself.
-  const status = el('p', { className: 'status', attrs: { id: 'forget-status', role: 'status', tabindex: '-1' } });
-  byId('history', HTMLElement).append(form, status);
+export function setupForgetControl(tool: IndexedDBMemoryTool): void {
+  const form = byId('forget-form', HTMLFormElement);
+  const path = byId('forget-path', HTMLInputElement);
+  const clear = byId('forget-clear', HTMLButtonElement);
+  const question = byId('forget-question', HTMLElement);
+  const confirm = byId('forget-yes', HTMLButtonElement);
+  const cancel = byId('forget-no', HTMLButtonElement);
+  const confirmation = byId('forget-confirm', HTMLElement);
+  const status = byId('forget-status', HTMLElement);
 
   let pending: Pending | undefined;
 
@@ -123,12 +84,6 @@ export function setupForgetControl(tool: IndexedDBMemoryTool): { choose(path: st
         cancel.disabled = false;
       });
   });
-
-  return {
-    choose(chosen: string) {
-      path.value = chosen;
-    },
-  };
 }
 
 function describeForget(report: ForgetReport): string {

@@ -6,6 +6,7 @@ import type { ChangeDetail, ChangedFile } from '../../src/index.js';
 import { el } from '../page/dom.js';
 import { capDiff, diffLines, withContext } from './line-diff.js';
 import type { HiddenLines } from './line-diff.js';
+import './history-diff.css';
 
 /** Diff lines shown for one file; the rest are counted. */
 export const LINES_SHOWN = 200;

@@ -6,13 +6,15 @@
 import { isMemoryToolError } from '../../src/index.js';
 import type { ChangeDetail, HistoryEntry, IndexedDBMemoryTool } from '../../src/index.js';
 import { byId, el, focusLost, messageOf } from '../page/dom.js';
-import { renderDetail } from './history-diff.js';
 import { keepScrollPlace, watchNewEntries } from './history-scroll.js';
 import { blockedUndos, lastUndoTarget } from './history-undoable.js';
 import { JOURNAL_PATHS, NOBODY_YET, actorName, cssName, describe, formatWhen, noUndoReason, shownPaths } from './history-words.js';
 
 /** Changes shown at first; "Show older changes" adds as many again. */
 const PAGE = 50;
+
+/** The diff's code (history-diff.ts, line-diff.ts, their CSS): loaded at the first "Show changes", or when idle. */
+export const loadHistoryDiff = (): Promise<typeof import('./history-diff.js')> => import('./history-diff.js');
 
 export function setupHistoryPanel(tool: IndexedDBMemoryTool): { refresh(): Promise<void> } {
   const list = byId('history-list', HTMLOListElement);
@@ -72,7 +74,7 @@ export function setupHistoryPanel(tool: IndexedDBMemoryTool): { refresh(): Promi
     }
     box.replaceChildren(el('p', { className: 'help', text: 'Loading…' }));
     try {
-      const detail = await detailOf(id);
+      const [detail, { renderDetail }] = await Promise.all([detailOf(id), loadHistoryDiff()]);
       const nodes = detail ? renderDetail(detail) : [el('p', { className: 'help', text: 'This change is no longer in the history.' })];
       if (detail && expanded.has(id)) drawn.set(id, nodes);
       box.replaceChildren(...nodes);

@@ -6,6 +6,7 @@ import { createMemorySearchStore } from '../../src/index.js';
 import type { IndexedDBMemoryTool, MemorySearchSnapshot, SearchLine } from '../../src/index.js';
 import { byId, el, messageOf } from '../page/dom.js';
 import type { MemoryPanel } from './memory-panel.js';
+import './memory-search.css';
 
 /** Hits shown; `total` still says how many files match. */
 const LIMIT = 10;

@@ -6,6 +6,7 @@ type AgentModule = typeof import('../../src/entries/agent.js');
 type ScriptsModule = typeof import('../offline-scripts/index.js');
 type PlayModule = typeof import('../offline-scripts/play.js');
 type FailureModule = typeof import('../chat/send-failure.js');
+type WrittenModule = typeof import('../chat/written-file.js');
 
 /** `load()` once: later calls share its promise; a failed load (offline, say) is tried afresh next time. */
 function once<T>(load: () => Promise<T>): () => Promise<T> {
@@ -22,6 +23,9 @@ export const loadAgent: () => Promise<AgentModule> = once(() => import('../../sr
 
 /** How a failed message is told (send-failure.ts): needed only once a conversation has started. */
 export const loadFailureWords: () => Promise<FailureModule> = once(() => import('../chat/send-failure.js'));
+
+/** What a turn wrote, to open it marked (written-file.ts, with its line diff): needed only as a turn starts. */
+export const loadWrittenFile: () => Promise<WrittenModule> = once(() => import('../chat/written-file.js'));
 
 /** The Offline demo: its scripts and their player (the scripted Claude, the agent, the SDK). */
 export const loadOfflineDemo: () => Promise<ScriptsModule & PlayModule> = once(async () => {

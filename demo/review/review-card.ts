@@ -6,6 +6,7 @@ import { approvePolicy } from '../../src/index.js';
 import type { PolicyAnswer, WriteProposal } from '../../src/index.js';
 import { byId, el } from '../page/dom.js';
 import { capDiff, diffLines, withContext } from '../history/line-diff.js';
+import '../history/history-diff.css';
 import './review.css';
 
 /** Diff lines shown on a card; the rest are counted. */

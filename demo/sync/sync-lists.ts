@@ -4,6 +4,7 @@
 
 import type { SyncConflict, SyncStatus } from '../../src/entries/sync.js';
 import { byId, el, focusLost } from '../page/dom.js';
+import './sync-lists.css';
 
 export interface SyncListActions {
   /** Settles the conflict of `path` whose other version is in `copy`. Reports its own failure; never rejects. */

@@ -129,7 +129,7 @@ describe('a message that fails', () => {
 });
 
 describe('npm run dev without ANTHROPIC_API_KEY', () => {
-  it('says the dev server has no key and how to give it one, and never tries its /anthropic', async () => {
+  it('says the dev server has no key and how to give it one, never tries its /anthropic, and installs no service worker', async () => {
     const dev = await startDevServer({});
     const browser = await launchChromium();
     try {
@@ -150,6 +150,10 @@ describe('npm run dev without ANTHROPIC_API_KEY', () => {
       // The way on it offers works without a key.
       await alert.getByRole('button', { name: 'Play a scripted conversation offline' }).click();
       await page.getByText('Noted: green tea, no sugar.').waitFor();
+      // The dev server stays a dev server: once the idle code is in, no service worker holds its modules.
+      await page.waitForSelector('body[data-prefetched="true"]');
+      expect(await page.evaluate(async () => (await navigator.serviceWorker.getRegistrations()).length)).toBe(0);
+      expect(requests.some((url) => new URL(url).pathname.endsWith('/sw.js'))).toBe(false);
       await context.close();
     } finally {
       await browser.close();

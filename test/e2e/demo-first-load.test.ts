@@ -1,4 +1,4 @@
-// The built demo's first load: what the page fetches before any conversation holds no SDK and is at most 42 KB of
+// The built demo's first load: what the page fetches before any conversation holds no SDK and is at most 40 KB of
 // gzipped JS and CSS; the SDK comes with the first message, or when the page is idle, after which the Offline demo
 // plays with the network gone. `?prefetch=off` keeps the idle part out, so the first load is seen alone.
 
@@ -6,17 +6,16 @@ import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, Response } from 'playwright-core';
 import { startMessagesApiServer } from '../helpers/messages-api-server.js';
-import { builtDemoForFile, openDemo, showConnection, showTool, withDiskProfile } from './harness.js';
+import { builtDemoForFile, openDemo, runCommand, showConnection, showTool, withDiskProfile } from './harness.js';
 
 const site = builtDemoForFile();
 
 /**
- * The first-load budget: gzipped JS and CSS before any conversation. 40 KB until the linear secret filter and the
- * open's check for a compaction a closed page left (both in the main entry) took it to about 40.1 KB; 41 KB until
- * the app's API (`write`, `wipe`, `stat`, `list` bounds, option keys with their hint) and blame's marks in the
- * journal took it to about 41.6 KB; 42 KB now, 40 KB stays the direction (issue 37).
+ * The first-load budget: gzipped JS and CSS before any conversation (issue 37). The demo keeps within it by loading
+ * what only a click needs on first use or when idle: a change's diff, Forget for good, the file a turn wrote, and the
+ * look of the search results and the sync lists (about 40.2 KB of it today; the library's main entry is 18 KB).
  */
-const FIRST_LOAD_BUDGET = 42 * 1024;
+const FIRST_LOAD_BUDGET = 40 * 1024;
 /** Words only the SDK's code holds (its error class and its request headers), minified or not. */
 const SDK_MARKS = ['AnthropicError', 'X-Stainless'];
 
@@ -24,7 +23,11 @@ const SDK_MARKS = ['AnthropicError', 'X-Stainless'];
 function recordCode(context: BrowserContext): Array<{ url: string; body: Promise<Buffer> }> {
   const code: Array<{ url: string; body: Promise<Buffer> }> = [];
   context.on('response', (response: Response) => {
-    if (/\.(?:js|css)$/u.test(new URL(response.url()).pathname)) code.push({ url: response.url(), body: response.body() });
+    if (!/\.(?:js|css)$/u.test(new URL(response.url()).pathname)) return;
+    // A body no test reads fails when the page closes first: marked handled, it fails only a test that awaits it.
+    const body = response.body();
+    body.catch(() => undefined);
+    code.push({ url: response.url(), body });
   });
   return code;
 }
@@ -35,7 +38,7 @@ async function holdsSdk(file: { body: Promise<Buffer> }): Promise<boolean> {
 }
 
 describe('the demo’s first load', () => {
-  it('fetches no SDK and at most 42 KB gzipped before a conversation; the first message brings the SDK', async () => {
+  it('fetches no SDK and at most 40 KB gzipped before a conversation; the first message brings the SDK', async () => {
     const api = await startMessagesApiServer([{ text: 'Hello from the loopback API.' }]);
     try {
       await withDiskProfile(async (context) => {
@@ -74,6 +77,32 @@ describe('the demo’s first load', () => {
       await page.getByRole('button', { name: 'Connect', exact: true }).click();
       await page.locator('#sync-alert').filter({ hasText: 'Enter the id of the Memory Store' }).waitFor();
       expect(code.length).toBeGreaterThan(before);
+    });
+  });
+
+  it('loads a change’s diff and Forget for good on first use, keeping the press that asked for them', async () => {
+    await withDiskProfile(async (context) => {
+      const code = recordCode(context);
+      const page = await openDemo(context, `${site.url}?prefetch=off`);
+      const first = code.length;
+      await runCommand(page, 'create', { path: '/memories/tea.md', file_text: 'green tea\n' });
+      const history = page.locator('#history');
+      // The diff's code and its CSS are not in the first load: they come with the first "Show changes".
+      const loaded = (name: string) => code.slice(first).some((file) => new URL(file.url).pathname.includes(name));
+      expect(loaded('history-diff')).toBe(false);
+      await history.getByRole('button', { name: 'Show changes' }).click();
+      const lines = history.getByRole('group', { name: /^Lines changed by change/u });
+      await expect.poll(() => lines.locator('ins.added').textContent()).toBe('+ green tea\n');
+      expect(await lines.locator('.diff-lines').evaluate((pre) => getComputedStyle(pre).overflowY)).toBe('auto');
+      await expect.poll(() => loaded('history-diff')).toBe(true);
+
+      // Forget's form is drawn before its code comes; the press that brings the code is the one it answers.
+      expect(loaded('forget-control')).toBe(false);
+      await history.getByLabel('Path', { exact: true }).fill('/memories/tea.md');
+      await expect.poll(() => loaded('forget-control')).toBe(true);
+      await history.getByRole('button', { name: 'Forget…' }).click();
+      await history.getByRole('group', { name: /^Forget \/memories\/tea\.md for good\?/u }).getByRole('button', { name: 'Forget for good' }).click();
+      await expect.poll(() => page.locator('#forget-status').textContent()).toMatch(/^Forgot \/memories\/tea\.md for good/u);
     });
   });
 

@@ -103,6 +103,28 @@ describe('the demo’s layout', () => {
     });
   });
 
+  it('sets the message in the body font, Bundles’ selects to their content, and Forget for good apart from Cancel', async () => {
+    await withDiskProfile(async (context) => {
+      const page = await openDemo(context, site.url);
+      await page.setViewportSize({ width: 1280, height: 800 });
+      // The message is prose: the body's font, not the code font of the other fields.
+      const font = (selector: string) => page.locator(selector).evaluate((element) => getComputedStyle(element).fontFamily);
+      expect(await font('#message')).toBe(await font('body'));
+      expect(await font('#message')).not.toBe(await font('#api-key'));
+      // Bundles' selects are as wide as their options, not the panel (they stretched about 1,060 px).
+      await showTool(page, 'Bundles');
+      for (const select of ['#bundle-mode', '#bundle-conflict']) expect((await box(page, select)).width).toBeLessThan(400);
+      // The button that erases for good does not look like Cancel beside it.
+      await showTool(page, 'History');
+      const history = page.locator('#history');
+      await history.getByLabel('Path', { exact: true }).fill('/memories/none.md');
+      await history.getByRole('button', { name: 'Forget…' }).click();
+      const confirmation = history.getByRole('group', { name: /^Forget \/memories\/none\.md for good\?/u });
+      const look = (name: string) => confirmation.getByRole('button', { name, exact: true }).evaluate((button) => getComputedStyle(button).backgroundColor);
+      expect(await look('Forget for good')).not.toBe(await look('Cancel'));
+    });
+  });
+
   it('marks a file just written in the tree as it happens, for a few seconds', async () => {
     await withDiskProfile(async (context) => {
       const page = await openDemo(context, site.url);

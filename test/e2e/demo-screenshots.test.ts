@@ -38,7 +38,10 @@ const SHOTS: Shot[] = [
     part: '#tools',
     arrange: async (page) => {
       await showTool(page, 'History');
-      await page.getByRole('tabpanel', { name: 'What Claude changed' }).getByRole('button', { name: 'Show changes' }).first().click();
+      const history = page.getByRole('tabpanel', { name: 'What Claude changed' });
+      await history.getByRole('button', { name: 'Show changes' }).first().click();
+      // The diff's code and look may come with this click: the picture waits for its lines.
+      await history.locator('.diff-lines').first().waitFor();
     },
   },
 ];
