@@ -92,7 +92,8 @@ export async function streamPulls(target: StreamTarget, pulls: readonly Pull[], 
   const out: Streamed = { pulled: [], refused: [] };
   const window = Math.max(1, remote.concurrency) * STREAM_BATCH.files;
   const bulk = remote.readMany;
-  // With readMany, a unit is half the window, so the next one is read while the one before is written.
+  // With readMany, a unit is half the window and two are read at once (a few folders each, the remote's concurrency
+  // in all), the window still holding them: the next is read while the one before is written.
   const units = unitsOf(
     pulls.map((pull) => pull.remote),
     bulk !== undefined,
@@ -159,7 +160,7 @@ export async function streamPulls(target: StreamTarget, pulls: readonly Pull[], 
   try {
     await eachLimited(
       units,
-      bulk ? 1 : remote.concurrency,
+      bulk ? 2 : remote.concurrency,
       async (unit) => {
         await room(unit.length);
         if (!bulk) return readOne(unit[0] as RemoteFile);
