@@ -70,8 +70,11 @@ export async function applyLocal(
     tool.write(async (tx, remember) => {
       // Every read first; from the first write on, nothing is awaited until the journal record is sent.
       const above = [...ancestorsOf(mountFolder + '/x')];
+      // Only a folder giving way to a file needs the whole mount (what lies below it); else the steps' paths will do,
+      // so a big pull's batches each read what they touch, not every file pulled before them.
+      const whole = ordered.some((step) => step.op === 'write' && step.overFolder === true);
       const [inside, aboveEntries, totals, forgotten] = await Promise.all([
-        tx.objectStore('entries').getAll(subtreeRange(mountFolder)),
+        whole ? tx.objectStore('entries').getAll(subtreeRange(mountFolder)) : Promise.all(touchedKeys(mountFolder, ordered).map((key) => getEntry(tx, key))),
         Promise.all(above.map((key) => getEntry(tx, key))),
         readTotals(tx),
         markedIn(tx, mountKey),
@@ -269,6 +272,16 @@ export async function applyLocal(
   );
   if (changes.length > 0) tool.publish(changes);
   return outcome;
+}
+
+/** The keys the steps read or write, and every folder above them. */
+function touchedKeys(mountFolder: string, steps: readonly LocalStep[]): string[] {
+  const keys = new Set<string>();
+  for (const step of steps) {
+    const paths = step.op === 'move' ? [step.from, step.to] : step.op === 'write' && step.aside ? [step.path, step.aside.path] : [step.path];
+    for (const key of paths.map((path) => mountFolder + path)) for (const at of [key, ...ancestorsOf(key)]) keys.add(at);
+  }
+  return [...keys];
 }
 
 function fileRecord(key: string, size: number, bodyId: number, now: number, replaced: EntryRecord | undefined): EntryRecord {

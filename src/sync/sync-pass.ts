@@ -16,6 +16,7 @@ import { holdMassDeletes } from './delete-guard.js';
 import { settle } from './merge-plan.js';
 import { removeEmptiedFolders, removeEmptyFolders } from './empty-folders.js';
 import { eachLimited } from './pool.js';
+import { streamPulls, streamable } from './pull-stream.js';
 import type { RemoteFile, SyncRemote } from './remote.js';
 import { movingRemote, refusable } from './remote-calls.js';
 import { remoteReads } from './remote-reads.js';
@@ -168,6 +169,15 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
     const localShas = await hashes(compares.map((c) => textOf(c.local.bodyId)));
     const { fetched, readAll } = remoteReads(remote, skip, signal);
     const fetchable = compares.filter((c) => c.remote.sha256 === undefined).map((c) => c.remote);
+    // A big pull streams: the files new here are written in batches as they arrive, ahead of the rest (./pull-stream.ts).
+    const deletesHere = localDeletes.map((gone): LocalStep => ({ op: 'delete', ...gone }));
+    const streaming = new Set(streamable(pulls, local, [...localSteps, ...deletesHere]));
+    if (streaming.size > 0) {
+      pulls.splice(0, pulls.length, ...pulls.filter((pull) => !streaming.has(pull)));
+      const streamed = await streamPulls({ tool, remote, mountFolder, mountKey: settings.mountKey, signal }, [...streaming], skip);
+      report.pulled.push(...streamed.pulled.map(shown));
+      for (const refused of streamed.refused) report.skipped.push({ path: shown(refused.path), reason: refused.reason, refusedBy: 'local' });
+    }
     await readAll([...fetchable, ...pulls.map((p) => p.remote)]);
     // Conflict copies land with the pulls they stand beside, and only with them (both or neither).
     const asides = new Map<string, { path: string; text: string }>();

@@ -73,7 +73,8 @@ function plans(quick: boolean): { scenarios: ScenarioPlan[]; payloads: PayloadPl
       { files: 100, bytes: 1024 * 1024, label: '1 MB', reps: quick ? { reps: 2, warmup: 1 } : { reps: 3, warmup: 1 } },
     ],
     // A first pull at 20 ms a request takes seconds; the other passes tens of milliseconds to a second.
-    sync: quick ? { pulls: 1, reps: 3 } : { pulls: 3, reps: 5 },
+    // The big pulls (10,000 files) take seconds (Memory Stores) to a minute (WebDAV) each.
+    sync: quick ? { pulls: 1, reps: 3, bigPulls: 1 } : { pulls: 3, reps: 5, bigPulls: 2 },
     // 10,000 files of 3 KB (about 30 MB of prose); a search answered by reading every file takes seconds.
     search: { files: 10_000, bytes: 3000, queryReps: quick ? 5 : 20, writeReps: quick ? 10 : 30, writeFiles: 1000 },
   };

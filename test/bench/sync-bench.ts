@@ -3,36 +3,30 @@
 // the server's log (preflights in it) for Memory Stores, from the page's counting fetch for WebDAV.
 
 import { Buffer } from 'node:buffer';
+import { join } from 'node:path';
 import { eachLimited } from '../../src/sync/pool.js';
 import { startApacheWebdav } from '../servers/apache-webdav.js';
 import { startMemoryStoresServer } from '../servers/memory-stores-server.js';
-import type { LoggedRequest } from '../servers/memory-stores-server.js';
 import type { BenchBrowser } from './engines.js';
 import { bulkFolders } from './fixtures.js';
 import { requestRange } from './report-sync.js';
-import { SYNC_FILES, SYNC_LATENCY_MS, changedFiles, syncPath, syncText } from './sync-fixtures.js';
-import type { FetchSeen, PassResult, RemoteSpec, SyncPass, SyncRow } from './sync-fixtures.js';
+import { delayProxy, sampleHeap, seedOnDisk } from './sync-big.js';
+import { counted, sortMemoryStores, sortWebdav } from './sync-requests.js';
+import type { Expected, Sorted } from './sync-requests.js';
+import type { DelayProxy } from './sync-big.js';
+import { SYNC_BIG_FILES, SYNC_FILES, SYNC_LATENCY_MS, SYNC_WEBDAV_LATENCY_MS, changedFiles, syncPath, syncText } from './sync-fixtures.js';
+import type { PassResult, RemoteSpec, SyncPass, SyncRow } from './sync-fixtures.js';
 
 export interface SyncPlan {
   /** First pulls from Memory Stores, each from a new store (so that no preflight is cached from the one before). */
   pulls: number;
   /** Timed passes of every other row, after one untimed. */
   reps: number;
+  /** First pulls of 10,000 files, each from a new store or folder, the page's heap sampled through it (Chromium). */
+  bigPulls: number;
 }
 
 type Log = (line: string) => void;
-
-/** A request sorted: its kind, and the file it is about (none for the listing and preflights). */
-interface Sorted {
-  kind: string;
-  listing?: boolean;
-  preflight?: boolean;
-  write?: boolean;
-  file?: string;
-}
-
-/** The files a pass may touch one by one: any, or only these (none for a pass with nothing changed). */
-type Expected = 'any' | ReadonlySet<string>;
 
 /** A remote for the rows: how it is opened in the page, and how a pass's requests are read and sorted. */
 interface BenchRemote {
@@ -47,53 +41,12 @@ interface BenchRemote {
   latency(ms: number): void;
   /** The first pull's floor (see SyncRow.floor), on remote files of its own; its time and requests. */
   floor?(concurrency: number): Promise<{ ms: number; requests: Record<string, number> }>;
-}
-
-/** Memory Stores: `/v1/memory_stores/{store}/memories[/{id}]`. A listing of a folder below the root is a look-up. */
-function sortMemoryStores(request: LoggedRequest, pathOf: (id: string) => string | undefined): Sorted {
-  if (request.method === 'OPTIONS') return { kind: 'OPTIONS', preflight: true };
-  const one = /\/memories\/([^/]+)$/u.exec(request.path);
-  if (one?.[1] !== undefined) {
-    const file = pathOf(decodeURIComponent(one[1])) ?? '?';
-    if (request.method === 'GET') return { kind: 'GET memory', file };
-    return { kind: request.method === 'POST' ? 'POST update' : request.method, write: true, file };
-  }
-  if (/\/memories$/u.test(request.path)) {
-    if (request.method !== 'GET') return { kind: 'POST create', write: true, file: '?' };
-    const prefix = request.query['path_prefix'];
-    return prefix === undefined || prefix === '/' ? { kind: 'GET list', listing: true } : { kind: 'GET list (look-up)', file: prefix };
-  }
-  return { kind: `${request.method} ${request.path}`, file: '?' };
-}
-
-/** WebDAV, below the root folder's URL path `root` (ending in `/`). */
-function sortWebdav(seen: FetchSeen, root: string): Sorted {
-  const file = seen.path.startsWith(root) ? seen.path.slice(root.length - 1) : seen.path;
-  if (seen.method === 'PROPFIND') {
-    return seen.depth === '1' ? { kind: 'PROPFIND Depth 1', listing: true } : { kind: `PROPFIND Depth ${seen.depth ?? '∞'}`, file };
-  }
-  return { kind: seen.method, write: ['PUT', 'DELETE', 'MOVE', 'MKCOL'].includes(seen.method), file };
-}
-
-function counted(pass: PassResult, requests: readonly Sorted[], expected: Expected): SyncPass {
-  const byKind: Record<string, number> = {};
-  for (const request of requests) byKind[request.kind] = (byKind[request.kind] ?? 0) + 1;
-  const perFile = requests.filter((request) => !request.listing && !request.preflight);
-  const written = new Set(perFile.filter((request) => request.write).map((request) => request.file));
-  return {
-    ms: pass.ms,
-    requests: byKind,
-    listing: requests.filter((request) => request.listing).length,
-    perFile: perFile.length,
-    writes: perFile.filter((request) => request.write).length,
-    stray: expected === 'any' ? 0 : perFile.filter((request) => !expected.has(request.file ?? '?')).length,
-    unwritten: expected === 'any' ? 0 : [...expected].filter((file) => !written.has(file)).length,
-    pulled: pass.pulled,
-    pushed: pass.pushed.length,
-    deleted: pass.deleted,
-    conflicts: pass.conflicts,
-    skipped: pass.skipped,
-    held: pass.held,
+  /** The big pull: a new memory on a new remote of 10,000 files answering after `big.latencyMs`; its concurrency. */
+  big?: {
+    latencyMs: number;
+    open(dbName: string): Promise<number>;
+    /** Its floor: plain `fetch` of the files just opened, once a run. */
+    floor?(concurrency: number): Promise<{ ms: number; requests: Record<string, number> }>;
   };
 }
 
@@ -115,10 +68,11 @@ async function rowsOn(
     rows.push(made);
     return made;
   };
-  const pass = async (expected: Expected): Promise<SyncPass> => {
-    const { pass: result } = await browser.run('runSync', { action: 'pass' });
+  const pass = async (expected: Expected, storage = false): Promise<SyncPass> => {
+    const { pass: result } = await browser.run('runSync', { action: 'pass', storage });
     if (!result) throw new Error('bench sync: the page answered no pass');
-    return counted(result, remote.requests(result), expected);
+    const made = counted(result, remote.requests(result), expected);
+    return result.storage ? { ...made, stored: result.storage.after - result.storage.before } : made;
   };
   const say = (made: SyncRow, what: string, ms: number, requests: Record<string, number>): void =>
     log(
@@ -164,6 +118,25 @@ async function rowsOn(
       if (i > 0) changed.passes.push(done);
     }
   }
+  // Last, as it leaves the page on a memory of its own.
+  const { big } = remote;
+  for (let i = 0; big && i < plan.bigPulls; i++) {
+    concurrency = await big.open(`bench-sync-${remote.name}-big-${Date.now()}`);
+    remote.latency(big.latencyMs);
+    const made = rows.find((found) => found.files === SYNC_BIG_FILES) ?? row('first pull', big.latencyMs, { files: SYNC_BIG_FILES });
+    const heap = await sampleHeap(browser);
+    const done = await pass('any', true);
+    const sampled = await heap?.stop();
+    say(made, 'first pull', done.ms, done.requests);
+    log(`  sync ${made.remote.padEnd(12)} 10,000 files: heap ${sampled ? `+${(sampled.growth / 2 ** 20).toFixed(1)} MB` : 'not measured'}, storage +${((done.stored ?? Number.NaN) / 2 ** 20).toFixed(1)} MB`);
+    if (done.pulled !== SYNC_BIG_FILES) throw new Error(`bench sync: the big pull brought ${done.pulled} of ${SYNC_BIG_FILES} files`);
+    made.passes.push(sampled ? { ...done, heap: sampled } : done);
+    if (i === 0 && big.floor) {
+      const { ms, requests } = await big.floor(made.concurrency);
+      made.floor = { ms: [ms], requests };
+      say(made, '(floor)', ms, requests);
+    }
+  }
   return rows;
 }
 
@@ -174,7 +147,7 @@ async function closePage(browser: BenchBrowser, log: Log): Promise<void> {
 
 /** The loopback Memory Stores server: a new store of 2,000 memories for each memory opened. */
 async function memoryStoreRows(browser: BenchBrowser, plan: SyncPlan, log: Log): Promise<SyncRow[]> {
-  const server = await startMemoryStoresServer();
+  const server = await startMemoryStoresServer({ maxMemories: SYNC_BIG_FILES });
   let storeId = '';
   const pathOf = (id: string): string | undefined => {
     try {
@@ -184,10 +157,17 @@ async function memoryStoreRows(browser: BenchBrowser, plan: SyncPlan, log: Log):
     }
   };
   /** A new store of the 2,000 files; the ids of its memories. */
-  const seed = (): { storeId: string; ids: string[] } => {
+  const seed = (files = SYNC_FILES): { storeId: string; ids: string[] } => {
     const id = server.createStore('bench').id;
-    const ids = Array.from({ length: SYNC_FILES }, (_, i) => server.api.createMemory(id, { path: syncPath(i), content: syncText(i) }).id);
+    const ids = Array.from({ length: files }, (_, i) => server.api.createMemory(id, { path: syncPath(i), content: syncText(i) }).id);
     return { storeId: id, ids };
+  };
+  const openOn = async (dbName: string, files: number): Promise<number> => {
+    storeId = seed(files).storeId;
+    const spec: RemoteSpec = { kind: 'memory-store', baseURL: server.url, storeId };
+    const { concurrency } = await browser.run('runSync', { action: 'open', dbName, remote: spec });
+    server.reset();
+    return concurrency ?? 0;
   };
   const remote: BenchRemote = {
     name: 'memory-store',
@@ -195,12 +175,10 @@ async function memoryStoreRows(browser: BenchBrowser, plan: SyncPlan, log: Log):
     // Pages of 100 (the adapter's limit without content).
     listing: Math.ceil(SYNC_FILES / 100),
     async open(dbName) {
-      storeId = seed().storeId;
-      const spec: RemoteSpec = { kind: 'memory-store', baseURL: server.url, storeId };
-      const { concurrency } = await browser.run('runSync', { action: 'open', dbName, remote: spec });
-      server.reset();
-      return concurrency ?? 0;
+      return openOn(dbName, SYNC_FILES);
     },
+    // The loopback server takes 10,000 memories in a store; the service holds 2,000 (the adapter pulls any number).
+    big: { latencyMs: SYNC_LATENCY_MS, open: (dbName) => openOn(dbName, SYNC_BIG_FILES) },
     requests() {
       const sorted = server.requests.map((request) => sortMemoryStores(request, pathOf));
       server.reset();
@@ -236,6 +214,7 @@ async function memoryStoreRows(browser: BenchBrowser, plan: SyncPlan, log: Log):
 /** Apache httpd with mod_dav: one folder of 2,000 files, written over HTTP before the page opens it. */
 async function webdavRows(browser: BenchBrowser, plan: SyncPlan, log: Log): Promise<SyncRow[]> {
   const apache = await startApacheWebdav();
+  let proxy: DelayProxy | undefined;
   try {
     const folder = `bench-${Date.now()}`;
     const url = `${apache.url}${folder}/`;
@@ -249,6 +228,16 @@ async function webdavRows(browser: BenchBrowser, plan: SyncPlan, log: Log): Prom
     for (const made of bulkFolders('', SYNC_FILES)) await send('MKCOL', `${url}${made.slice(1)}${made === '' ? '' : '/'}`);
     await eachLimited(Array.from({ length: SYNC_FILES }, (_, i) => i), 8, (i) => send('PUT', url + syncPath(i).slice(1), syncText(i)));
     const root = new URL(url).pathname;
+    proxy = await delayProxy(apache.url);
+    proxy.latencyMs = SYNC_WEBDAV_LATENCY_MS;
+    const through = proxy.url;
+    let bigUrl = '';
+    /** A new folder of 10,000 files on Apache's disk; its URL through the delaying proxy. */
+    const bigFolder = async (): Promise<string> => {
+      const name = `bench-big-${Date.now()}`;
+      await seedOnDisk(join(apache.root, name), SYNC_BIG_FILES);
+      return `${through}${name}/`;
+    };
     const remote: BenchRemote = {
       name: 'webdav',
       counted: 'counting fetch',
@@ -260,12 +249,29 @@ async function webdavRows(browser: BenchBrowser, plan: SyncPlan, log: Log): Prom
         return concurrency ?? 0;
       },
       requests: (pass) => pass.fetches.map((seen) => sortWebdav(seen, root)),
-      // Apache answers as fast as it can; the Memory Stores rows are the ones with a delay.
+      // Apache answers as fast as it can; the big pull goes through a proxy that adds the delay.
       latency() {},
+      big: {
+        latencyMs: SYNC_WEBDAV_LATENCY_MS,
+        async open(dbName) {
+          bigUrl = await bigFolder();
+          const spec: RemoteSpec = { kind: 'webdav', url: bigUrl, username: apache.username, password: apache.password };
+          const { concurrency } = await browser.run('runSync', { action: 'open', dbName, remote: spec });
+          return concurrency ?? 0;
+        },
+        // Files of their own, so that no preflight is cached from the pull.
+        async floor(concurrency) {
+          const base = await bigFolder();
+          const urls = Array.from({ length: SYNC_BIG_FILES }, (_, i) => base + syncPath(i).slice(1));
+          const { fetchMs } = await browser.run('runSync', { action: 'fetch', urls, headers: { authorization }, concurrency });
+          return { ms: fetchMs ?? Number.NaN, requests: { GET: SYNC_BIG_FILES, OPTIONS: SYNC_BIG_FILES } };
+        },
+      },
     };
     return await rowsOn(browser, remote, { ...plan, pulls: 1, pullLatency: 0, latencies: [0] }, log);
   } finally {
     await closePage(browser, log);
+    await proxy?.close();
     await apache.stop();
   }
 }

@@ -6,6 +6,10 @@ import { BULK_FILE_BYTES, bulkPath, makeText } from './fixtures.js';
 
 /** Files of the synced memory (the Memory Stores limit per store), 1 KB each, in folders of 100. */
 export const SYNC_FILES = 2000;
+/** Files of the big first pull (issue 39): streamed, so the page's heap stays bounded. */
+export const SYNC_BIG_FILES = 10_000;
+/** The delay before each answer of the WebDAV big pull (a proxy in front of Apache adds it). */
+export const SYNC_WEBDAV_LATENCY_MS = 10;
 /** Files changed locally before each pass of the `ten changed` row. */
 export const SYNC_CHANGED = 10;
 /** The remote's answer delay for the first pull's goal, and the second run of the other rows. */
@@ -36,8 +40,8 @@ export type SyncStep =
   | { action: 'open'; dbName: string; remote: RemoteSpec }
   /** Inserts a line at the top of each of these files (remote paths), untimed. */
   | { action: 'change'; paths: string[] }
-  /** One timed `syncNow()`. */
-  | { action: 'pass' }
+  /** One timed `syncNow()`; `storage`: the origin's usage (navigator.storage.estimate) before and after it too. */
+  | { action: 'pass'; storage?: boolean }
   /** The first pull's floor: plain `fetch` of these URLs, `concurrency` at once, with these headers; timed. */
   | { action: 'fetch'; urls: string[]; headers: Record<string, string>; concurrency: number }
   /** Closes the memory and deletes its database. */
@@ -69,6 +73,8 @@ export interface PassResult {
   skipped: number;
   held: number;
   fetches: FetchSeen[];
+  /** The origin's storage usage before and after the pass, in bytes, where asked and the engine tells. */
+  storage?: { before: number; after: number };
 }
 
 export type SyncGoalName = 'unchanged' | 'first pull' | 'ten changed';
@@ -95,6 +101,13 @@ export interface SyncPass {
   conflicts: number;
   skipped: number;
   held: number;
+  /**
+   * The big pull's memory: the page's live JS heap (after a forced GC, sampled over CDP through the pull) at its
+   * highest above where it was before, and what the origin's storage grew by. Chromium only; absent elsewhere.
+   */
+  heap?: { growth: number; samples: number };
+  /** The origin's storage usage the pass added (navigator.storage.estimate), where the engine tells. */
+  stored?: number;
 }
 
 /** One row: the same pass timed several times. */

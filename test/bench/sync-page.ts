@@ -94,9 +94,13 @@ export async function runSync(step: SyncStep): Promise<SyncAnswer> {
   if (step.action === 'fetch') return { fetchMs: await fetchAll(step.urls, step.headers, step.concurrency) };
   const { sync, fetches } = ready();
   fetches.length = 0;
+  const usage = async (): Promise<number | undefined> =>
+    step.storage ? (await navigator.storage?.estimate?.().catch(() => undefined))?.usage : undefined;
+  const before = await usage();
   const start = performance.now();
   const report = await sync.syncNow();
   const ms = performance.now() - start;
+  const after = await usage();
   const pass = {
     ms,
     pulled: report.pulled.length,
@@ -106,6 +110,7 @@ export async function runSync(step: SyncStep): Promise<SyncAnswer> {
     skipped: report.skipped.length,
     held: report.held.length,
     fetches: fetches.splice(0),
+    ...(before !== undefined && after !== undefined ? { storage: { before, after } } : {}),
   };
   return { pass };
 }
