@@ -293,7 +293,7 @@ function sizeSection(sizes: SizeReport, from?: ResultsFile['sizesRun']): string 
   const entry = (name: string, e: SizeReport['core'], target: number, judged: number): string =>
     `| ${name} | ${kb(e.minified)} | ${kb(e.gzipped)} | ${kb(withLazy(e))} | ${kb(target)} | **${kb(judged)}** ${judged <= target ? 'met' : 'missed'} | ` +
     `${(['bundle', 'agent', 'scripted'] as const).filter((part) => e.contains[part]).join(', ') || 'none'} | ` +
-    `${e.lazy.map((chunk) => `${chunk.modules.join('+')} ${kb(chunk.gzipped)}`).join(', ') || '—'} |`;
+    `${e.lazy.map((chunk) => `${chunk.modules.join('+').replaceAll('\0', '')} ${kb(chunk.gzipped)}`).join(', ') || '—'} |`;
   const lines = [
     '## Size',
     '',

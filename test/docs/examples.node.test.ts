@@ -1,4 +1,4 @@
-// Every ```ts and ```tsx block of README.md and docs/*.md compiles on its own against the built package with strict
+// Every ```ts and ```tsx block of README.md and docs/*.md (and the demo page's sample) compiles on its own against the built package with strict
 // TypeScript, and the blocks marked `run` run in Node without throwing; one test per block, named by file and line.
 
 import { readFileSync, readdirSync } from 'node:fs';
@@ -9,7 +9,25 @@ import { blockFileName, compileBlocks, runBlock, type CompileReport } from './co
 import { createExampleProject, root, type ExampleProject } from './example-project.js';
 
 const DOC_FILES = ['README.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`)];
-const blocks = DOC_FILES.flatMap((file) => typescriptBlocks(codeBlocks(file, readFileSync(join(root, file), 'utf8'))));
+/**
+ * The demo page's "Use it in your app" sample (index.html): the `<code>` that imports the package, unescaped, with
+ * the `client` its text describes declared.
+ */
+function demoSample(): CodeBlock[] {
+  const html = readFileSync(join(root, 'index.html'), 'utf8');
+  const found = /<code>(import \{ IndexedDBMemoryTool \}[\s\S]*?)<\/code>/u.exec(html);
+  if (!found?.[1]) return [];
+  const code = found[1].replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&amp;', '&');
+  const line = html.slice(0, found.index).split('\n').length;
+  const client = "import Anthropic from '@anthropic-ai/sdk';\ndeclare const client: Anthropic;\n";
+  return [{ file: 'index.html', line, lang: 'ts', attrs: new Set(), code: client + code }];
+}
+
+const demo = demoSample();
+const blocks = [
+  ...DOC_FILES.flatMap((file) => typescriptBlocks(codeBlocks(file, readFileSync(join(root, file), 'utf8')))),
+  ...demo,
+];
 
 // A sample a reader could have written, broken on purpose: the check must name it, or it proves nothing.
 const BROKEN_SAMPLE = [
@@ -59,6 +77,8 @@ describe('the examples in README.md and docs/', () => {
     expect(DOC_FILES.length).toBeGreaterThan(10);
     expect(blocks.length).toBeGreaterThan(30);
     expect(blocks.filter((block) => block.attrs.has('run')).length).toBeGreaterThan(3);
+    // The demo page's sample for app developers is compiled with them.
+    expect(demo.map((block) => block.code)).toEqual([expect.stringContaining('memoryTool(tool)')]);
   });
 
   it("reach the package's declarations, which type-check with skipLibCheck off", () => {
