@@ -10,6 +10,7 @@ import { eachLimited } from './pool.js';
 import type { RemoteFile, SyncRemote } from './remote.js';
 import { refusable } from './remote-calls.js';
 import type { SkipFile } from './remote-calls.js';
+import { readSkipping } from './remote-reads.js';
 import { aboveIsFile, foldersAbove } from './renames.js';
 import type { Pull } from './renames.js';
 
@@ -150,9 +151,7 @@ export async function streamPulls(target: StreamTarget, pulls: readonly Pull[], 
     held += n;
   };
   const readOne = async (file: RemoteFile): Promise<void> => {
-    const read = await refusable(() => remote.read(file, { signal }), file.path, (path, why, everyPass) =>
-      skip(path, { ...why, remoteVersion: file.version }, everyPass),
-    );
+    const read = await readSkipping(remote, file, skip, signal);
     if (read) arrived(file.path, read);
     else held--;
   };

@@ -16,6 +16,18 @@ export interface RemoteReads {
   readAll(files: readonly RemoteFile[]): Promise<void>;
 }
 
+/** One file's text, or undefined when the remote refused it: then skipped, with the version it was refused at. */
+export function readSkipping(
+  remote: SyncRemote,
+  file: RemoteFile,
+  skip: SkipFile,
+  signal: AbortSignal,
+): Promise<{ file: RemoteFile; text: string } | undefined> {
+  return refusable(() => remote.read(file, { signal }), file.path, (path, why, everyPass) =>
+    skip(path, { ...why, remoteVersion: file.version }, everyPass),
+  );
+}
+
 export function remoteReads(remote: SyncRemote, skip: SkipFile, signal: AbortSignal): RemoteReads {
   const fetched = new Map<string, { file: RemoteFile; text: string }>();
   const tried = new Set<string>();
@@ -32,9 +44,7 @@ export function remoteReads(remote: SyncRemote, skip: SkipFile, signal: AbortSig
       files.filter((file) => !fetched.has(file.path)),
       remote.concurrency,
       async (file) => {
-        const read = await refusable(() => remote.read(file, { signal }), file.path, (path, why, everyPass) =>
-          skip(path, { ...why, remoteVersion: file.version }, everyPass),
-        );
+        const read = await readSkipping(remote, file, skip, signal);
         if (read) fetched.set(file.path, read);
       },
       signal,
