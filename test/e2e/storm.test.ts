@@ -237,7 +237,12 @@ function analyse(parts: Participant[], log: Log, seen: Inspection, options: { pr
       for (const op of log.ops(other.config.name)) for (const changes of op.events) sent.push(key(changes));
     }
     const missing = minus(sent, heard);
-    if (missing.length) problems.push(`${tab} never heard ${missing.length} remote changes, e.g. ${missing.slice(0, 3).join(' ')}`);
+    if (missing.length) {
+      // Where they were in the stream says which side lost them: the first ones (a tool that was not listening yet)
+      // or the last (messages still on their way to the test).
+      const at = missing.slice(0, 3).map((change) => sent.lastIndexOf(change));
+      problems.push(`${tab} never heard ${missing.length} of the ${sent.length} remote changes, e.g. ${missing.slice(0, 3).join(' ')} (#${at.join(', #')})`);
+    }
     let extra = minus(heard, sent);
     let allowed = 0;
     if (closed) {
@@ -338,19 +343,26 @@ function settled(parts: Participant[], log: Log, closedTab: string | undefined):
   });
 }
 
-/** Resolves once `condition()` holds, or after `limitMs` (then the analysis says what is missing). */
-async function until(condition: () => boolean, limitMs: number): Promise<void> {
+/** Whether `condition()` came to hold within `limitMs` (if not, the analysis says what is missing). */
+async function until(condition: () => boolean, limitMs: number): Promise<boolean> {
   const end = Date.now() + limitMs;
   while (!condition() && Date.now() < end) await new Promise((done) => setTimeout(done, 100));
+  return condition();
 }
 
-/** The participants' storm, all at once; `close` closes that tab `afterMs` after the start. */
+/**
+ * The participants' storm, all at once; `close` closes that tab `afterMs` after the start. Every participant's tool is
+ * open and listening before any starts (on a busy machine a worker's may take seconds to load), then they all start
+ * at one wall-clock time, a moment ahead because the drivers pass the calls to the tabs one after the other.
+ */
 async function storm(parts: Participant[], log: Log, close?: { tab: string; afterMs: number }): Promise<{ ms: number; closed?: Closed }> {
-  const startAt = Date.now() + 3000;
-  for (const p of parts) p.config.startAt = startAt;
+  const opening = Date.now();
+  await Promise.all(parts.map((p) => p.page.evaluate(([config, inWorker]) => window.storm.prepare(config, inWorker), [p.config, p.worker] as const)));
+  console.info(`[storm] every tool open and listening after ${Date.now() - opening} ms`);
+  const startAt = Date.now() + 1000;
   const runs = parts.map((p) =>
     p.page
-      .evaluate(([config, inWorker]) => (inWorker ? window.storm.stormInWorker(config) : window.storm.storm(config)), [p.config, p.worker] as const)
+      .evaluate(([name, at]) => window.storm.go(name, at), [p.config.name, startAt] as const)
       .catch((error: unknown) => {
         if (close?.tab === p.config.name) return;
         throw error;
@@ -367,7 +379,8 @@ async function storm(parts: Participant[], log: Log, close?: { tab: string; afte
   const ms = Date.now() - startAt;
   // The posts between tabs go a task after their command, and each message reaches the test some time after it was
   // posted (long after, on a busy machine): wait for them, not for a guessed time.
-  await until(() => settled(parts, log, close?.tab), 120_000);
+  const waited = Date.now();
+  if (!(await until(() => settled(parts, log, close?.tab), 120_000))) console.info(`[storm] messages still missing ${Date.now() - waited} ms after the end`);
   return { ms, ...(closed ? { closed } : {}) };
 }
 

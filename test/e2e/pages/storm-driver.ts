@@ -31,8 +31,6 @@ export interface StormConfig {
   bigShare?: number;
   /** Journal ids undo-pick and undo-raw leave alone (the big folder's seed import). */
   protect?: number[];
-  /** Wall-clock start, so that all participants start together. */
-  startAt?: number;
   /**
    * Run an op only once `post` has delivered its `start` (the promise it returns has settled): for the tab the test
    * closes, whose last messages may never reach the test, so that every op that may have committed has a start there.
@@ -192,11 +190,18 @@ interface Done {
   seq?: number;
 }
 
+/** A participant whose tool is open and listening: `go` runs its ops from wall-clock `startAt`. */
+export interface PreparedStorm {
+  go(startAt: number): Promise<void>;
+}
+
 /**
- * Runs the storm of `config`, posting every outcome and event to `post`; resolves when every op has ended or timed out.
- * `post` may answer a promise that settles once the message is delivered (see `ackStarts`).
+ * Opens the tool of `config` and starts hearing its events; its ops run on `go`, so no participant writes before every
+ * other one listens (a tool opened late would miss the first changes). Every outcome and event goes to `post`, which
+ * may answer a promise that settles once the message is delivered (see `ackStarts`); `go` resolves when every op has
+ * ended or timed out.
  */
-export async function runStorm(config: StormConfig, post: (message: StormMessage) => void | Promise<unknown>): Promise<void> {
+export async function prepareStorm(config: StormConfig, post: (message: StormMessage) => void | Promise<unknown>): Promise<PreparedStorm> {
   const tool = await IndexedDBMemoryTool.init({
     dbName: config.dbName,
     ...(config.limits ? { limits: config.limits } : {}),
@@ -306,47 +311,49 @@ export async function runStorm(config: StormConfig, post: (message: StormMessage
     }
   }
 
-  if (config.startAt !== undefined) {
-    const wait = config.startAt - Date.now();
+  return { go: (startAt) => runOps(startAt) };
+
+  async function runOps(startAt: number): Promise<void> {
+    const wait = startAt - Date.now();
     if (wait > 0) await new Promise((done) => setTimeout(done, wait));
-  }
-  void rnd;
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    while (next < ops.length) {
-      const i = next++;
-      const op = ops[i] as Op;
-      const write = op.kind === 'cmd' && op.input.command !== 'view' ? { command: op.input.command as string, paths: commandPaths(op.input) } : {};
-      const started = post({ type: 'start', tab, i, kind: op.kind, ...write, t: Date.now() });
-      if (config.ackStarts) await started;
-      const began = performance.now();
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      let timedOut = false;
-      const work = perform(op).catch((error: unknown) => fail(error, `${op.kind} (threw)`));
-      const late = new Promise<'late'>((done) => {
-        timer = setTimeout(() => done('late'), config.timeoutMs);
-      });
-      const outcome = await Promise.race([work, late]);
-      clearTimeout(timer);
-      if (outcome === 'late') {
-        timedOut = true;
-        void work.then(() => post({ type: 'late', tab, i, kind: op.kind, ms: Math.round(performance.now() - began), t: Date.now() }));
-        post({ type: 'op', tab, i, kind: op.kind, detail: 'timeout', ok: false, code: 'hung', ms: config.timeoutMs, events: [], t: Date.now() });
-        continue;
+    void rnd;
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      while (next < ops.length) {
+        const i = next++;
+        const op = ops[i] as Op;
+        const write = op.kind === 'cmd' && op.input.command !== 'view' ? { command: op.input.command as string, paths: commandPaths(op.input) } : {};
+        const started = post({ type: 'start', tab, i, kind: op.kind, ...write, t: Date.now() });
+        if (config.ackStarts) await started;
+        const began = performance.now();
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        let timedOut = false;
+        const work = perform(op).catch((error: unknown) => fail(error, `${op.kind} (threw)`));
+        const late = new Promise<'late'>((done) => {
+          timer = setTimeout(() => done('late'), config.timeoutMs);
+        });
+        const outcome = await Promise.race([work, late]);
+        clearTimeout(timer);
+        if (outcome === 'late') {
+          timedOut = true;
+          void work.then(() => post({ type: 'late', tab, i, kind: op.kind, ms: Math.round(performance.now() - began), t: Date.now() }));
+          post({ type: 'op', tab, i, kind: op.kind, detail: 'timeout', ok: false, code: 'hung', ms: config.timeoutMs, events: [], t: Date.now() });
+          continue;
+        }
+        const events = pending;
+        pending = [];
+        void timedOut;
+        post({ type: 'op', tab, i, kind: op.kind, ...outcome, ms: Math.round(performance.now() - began), events, t: Date.now() });
       }
-      const events = pending;
-      pending = [];
-      void timedOut;
-      post({ type: 'op', tab, i, kind: op.kind, ...outcome, ms: Math.round(performance.now() - began), events, t: Date.now() });
-    }
-  };
-  await Promise.all(Array.from({ length: config.concurrency }, lane));
-  // Let the last posts to the other participants go out, and hear theirs.
-  await new Promise((done) => setTimeout(done, 50));
-  if (pending.length) post({ type: 'stray', tab, changes: pending.flat(), t: Date.now() });
-  post({ type: 'done', tab, t: Date.now() });
-  // Stays open: it keeps hearing the others until the page goes.
-  void historyOn;
+    };
+    await Promise.all(Array.from({ length: config.concurrency }, lane));
+    // Let the last posts to the other participants go out, and hear theirs.
+    await new Promise((done) => setTimeout(done, 50));
+    if (pending.length) post({ type: 'stray', tab, changes: pending.flat(), t: Date.now() });
+    post({ type: 'done', tab, t: Date.now() });
+    // Stays open: it keeps hearing the others until the page goes.
+    void historyOn;
+  }
 }
 
 /** What the three stores hold, read with idb behind every tool's back, and what is wrong with it. */
