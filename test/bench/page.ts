@@ -259,10 +259,10 @@ async function runScenario(plan: ScenarioPlan): Promise<CaseResult[]> {
       { run: () => tool.insert({ command: 'insert', path: libFile, insert_line: 1, insert_text: INSERT_TEXT }) },
       { run: () => raw.insertLine(db, rawFile, INSERT_TEXT, Date.now()) },
     ));
-    row('delete', size.label, 'get metadata, delete metadata + body (1 readwrite tx)', await measureIf('delete',
+    row('delete', size.label, 'get metadata, delete metadata + add a history record, the body kept for undo (1 readwrite tx)', await measureIf('delete',
       reps,
       { run: (i) => tool.delete({ command: 'delete', path: created('lib', i) }) },
-      { run: (i) => raw.deleteFile(db, created('raw', i)) },
+      { run: (i) => raw.deleteFile(db, created('raw', i), Date.now()) },
     ));
   }
 

@@ -316,7 +316,7 @@ export async function profile(files = 1000): Promise<unknown> {
   await tool.str_replace({ command: 'str_replace', path: '/memories/work/default-1kb.md', old_str: TOKEN_B, new_str: TOKEN_A });
   await raw.strReplace(db, '/memories/work/raw-1kb.md', TOKEN_B, TOKEN_A, now);
   counts.insert = { lib: await count(() => tool.insert({ command: 'insert', path: '/memories/work/default-1kb.md', insert_line: 1, insert_text: 'x' })), raw: await count(() => raw.insertLine(db, '/memories/work/raw-1kb.md', 'x', now)) };
-  counts.delete = { lib: await count(() => tool.delete({ command: 'delete', path: '/memories/work/new/count-lib.md' })), raw: await count(() => raw.deleteFile(db, '/memories/work/new/count-raw.md')) };
+  counts.delete = { lib: await count(() => tool.delete({ command: 'delete', path: '/memories/work/new/count-lib.md' })), raw: await count(() => raw.deleteFile(db, '/memories/work/new/count-raw.md', Date.now())) };
   counts['list small'] = { lib: await count(() => tool.view({ command: 'view', path: '/memories/small' })), raw: await count(() => raw.listFolder(db, '/memories/small')) };
   counts['list bulk'] = { lib: await count(() => tool.view({ command: 'view', path: bulk })), raw: await count(() => raw.listFolder(db, bulk)) };
   counts['rename bulk'] = {
@@ -367,7 +367,7 @@ export async function profile(files = 1000): Promise<unknown> {
     });
     timings[`delete ${label}`] = await measureMany(reps, {
       'lib default': { run: (i) => tool.delete({ command: 'delete', path: newFile('default', i) }) },
-      'raw floor': { run: (i) => raw.deleteFile(db, newFile('raw', i)) },
+      'raw floor': { run: (i) => raw.deleteFile(db, newFile('raw', i), Date.now()) },
       "raw, the library's requests (4, 2 rounds)": { run: (i) => deleteLibPattern(libDb, newFile('rawLib', i), Date.now()) },
     });
     console.log(`delete ${label}`, JSON.stringify(timings[`delete ${label}`]));

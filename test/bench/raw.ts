@@ -73,7 +73,7 @@ function folderRecord(path: string, now: number): EntryRecord {
  * the bodies store under a raw key: the library's journal holds references, not copies, so neither does this. Not
  * in the library's journal, whose pruning and totals must not meet the raw side's records.
  */
-function addHistoryRecord(tx: IDBTransaction, path: string, before: number | undefined, after: number, now: number): void {
+function addHistoryRecord(tx: IDBTransaction, path: string, before: number | undefined, after: number | null, now: number): void {
   tx.objectStore('bodies').add({ at: now, path, before: before ?? null, after }, rawBodyKey());
 }
 
@@ -165,14 +165,17 @@ export function insertLine(db: IDBDatabase, path: string, text: string, now: num
   );
 }
 
-/** delete of a file: get its metadata (for the body id), delete both records. */
-export function deleteFile(db: IDBDatabase, path: string): Promise<void> {
+/**
+ * delete of a file, as undo needs it: get its metadata (a folder would take its subtree), delete it and add one history
+ * record naming the body, which stays (the same least record as an edit's).
+ */
+export function deleteFile(db: IDBDatabase, path: string, now: number): Promise<void> {
   const tx = db.transaction(['entries', 'bodies'], 'readwrite');
   const entry = tx.objectStore('entries').get(path);
   entry.onsuccess = () => {
     const record = entry.result as EntryRecord;
     tx.objectStore('entries').delete(path);
-    if (record.bodyId !== undefined) tx.objectStore('bodies').delete(record.bodyId);
+    addHistoryRecord(tx, path, record.bodyId, null, now);
   };
   return done(tx);
 }

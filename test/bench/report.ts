@@ -100,7 +100,19 @@ export function readResultsFile(json: unknown): ResultsFile {
 const find = (results: readonly CaseResult[], command: string, files: number, size = '1 KB'): CaseResult | undefined =>
   results.find((r) => r.command === command && r.files === files && r.size === size);
 
-export const ratio = (r: CaseResult): number => median(r.lib) / median(r.raw);
+/** Each round's library ÷ raw, the two sides of a round timed back to back (harness.ts). */
+const rounds = (r: CaseResult): number[] =>
+  r.lib.slice(0, r.raw.length).map((lib, i) => lib / (r.raw[i] ?? Number.NaN)).filter(Number.isFinite);
+
+/**
+ * A row's ratio: the median of its rounds' ratios, so that a stretch of noise hitting both sides of a round (WebKit
+ * runs a 1 MB view at either 5–6 or 10–13 ms, both sides alike) moves the ratio no more than its rounds do; the median
+ * time of each side over the median of the other's could fall in different modes. Fewer than 4 rounds: the medians'.
+ */
+export const ratio = (r: CaseResult): number => {
+  const each = rounds(r);
+  return each.length >= 4 ? median(each) : median(r.lib) / median(r.raw);
+};
 
 export function formatMs(value: number): string {
   if (!Number.isFinite(value)) return '—';
@@ -123,9 +135,9 @@ function quantile(values: readonly number[], q: number): number {
  * sides of a round being timed back to back (harness.ts), e.g. `1.21–1.48`.
  */
 export function ratioSpread(r: CaseResult): string {
-  const rounds = r.lib.slice(0, r.raw.length).map((lib, i) => lib / (r.raw[i] ?? Number.NaN)).filter(Number.isFinite);
-  if (rounds.length < 4) return '';
-  return `${quantile(rounds, 0.25).toFixed(2)}–${quantile(rounds, 0.75).toFixed(2)}`;
+  const each = rounds(r);
+  if (each.length < 4) return '';
+  return `${quantile(each, 0.25).toFixed(2)}–${quantile(each, 0.75).toFixed(2)}`;
 }
 
 /** `1.34×` with its spread over the runs, `1.34× (1.21–1.48)`. */
@@ -138,7 +150,7 @@ const sizeOrder = ['1 KB', '16 KB', '64 KB', '1 MB', UNSEEN];
 /** The issue's goals, each checked on this run's medians. */
 export function summarize(results: readonly CaseResult[]): Summary {
   const goals: Goal[] = [];
-  for (const command of ['create', 'view', 'str_replace', 'insert']) {
+  for (const command of ['create', 'view', 'str_replace', 'insert', 'delete']) {
     const rows = results.filter((r) => r.group === 'single' && r.command === command);
     if (rows.length === 0) continue;
     const worst = rows.reduce((a, b) => (ratio(b) > ratio(a) ? b : a));
@@ -417,7 +429,7 @@ export function renderMarkdown(file: ResultsFile): string {
     ),
     '',
     ...(missing.length > 0 ? [`Not run yet: ${missing.join(', ')} (\`npm run bench -- --engines=${missing.join(',')}\`).`, ''] : []),
-    'Medians in milliseconds; after each ratio, in brackets, the middle half (25th–75th percentile) of its runs\' ratios, each run\'s library and raw timed back to back. Each row times the real library (minified by Vite, as an app ships it) and its raw ' +
+    'Medians in milliseconds. Each ratio is the median of its runs\' ratios, each run\'s library and raw timed back to back (the medians\' ratio where a row has fewer than 4 runs); after it, in brackets, the middle half (25th–75th percentile) of those ratios. Each row times the real library (minified by Vite, as an app ships it) and its raw ' +
       'floor — plain IndexedDB on the same database, in the same page of the same browser, doing the least work the command needs — alternately in one loop ' +
       '(who goes first flips each round, warm-up runs discarded), so every ratio is against that engine\'s own floor. ' +
       'Before the first row, every single-file command runs a few hundred times, library and raw, untimed, so that no ' +

@@ -68,10 +68,10 @@ async function rowsOn(
     rows.push(made);
     return made;
   };
-  const pass = async (expected: Expected, storage = false): Promise<SyncPass> => {
+  const pass = async (expected: Expected, storage = false, before?: ReadonlySet<string>): Promise<SyncPass> => {
     const { pass: result } = await browser.run('runSync', { action: 'pass', storage });
     if (!result) throw new Error('bench sync: the page answered no pass');
-    const made = counted(result, remote.requests(result), expected);
+    const made = counted(result, remote.requests(result), expected, before);
     return result.storage ? { ...made, stored: result.storage.after - result.storage.before } : made;
   };
   const say = (made: SyncRow, what: string, ms: number, requests: Record<string, number>): void =>
@@ -110,10 +110,12 @@ async function rowsOn(
       if (i > 0) unchanged.passes.push(done);
     }
     const changed = row('ten changed', latency, { changed: changedFiles(0).length });
+    let before = new Set<string>();
     for (let i = 0; i <= plan.reps; i++) {
       const files = changedFiles(run++);
       await browser.run('runSync', { action: 'change', paths: files });
-      const done = await pass(new Set(files));
+      const done = await pass(new Set(files), false, before);
+      before = new Set(files);
       say(changed, changed.goal, done.ms, done.requests);
       if (i > 0) changed.passes.push(done);
     }

@@ -90,8 +90,16 @@ export interface SyncPass {
   perFile: number;
   /** Writes: creates, updates, deletes, moves; PUT, DELETE, MOVE, MKCOL. */
   writes: number;
-  /** Per-file requests about a file the pass had no cause to touch (for `ten changed`, one not among the ten). */
+  /**
+   * Per-file requests about a file the pass had no cause to touch (for `ten changed`, one not among the ten), the
+   * re-reads counted in `rechecked` aside.
+   */
   stray: number;
+  /**
+   * Reads of a file the pass before wrote: WebDAV on Apache, whose tag stays weak for a second after a write, so the
+   * next pass reads such a file once more to be sure the text there is still ours (src/sync/remotes/webdav.ts).
+   */
+  rechecked?: number;
   /** Of the files that had to be written, how many were not. */
   unwritten: number;
   /** What `syncNow()` reported (counts). */

@@ -42,18 +42,24 @@ export function sortWebdav(seen: FetchSeen, root: string): Sorted {
   return { kind: seen.method, write: ['PUT', 'DELETE', 'MOVE', 'MKCOL'].includes(seen.method), file };
 }
 
-export function counted(pass: PassResult, requests: readonly Sorted[], expected: Expected): SyncPass {
+/**
+ * A pass's requests counted; `written` before: the files the pass before wrote, whose reads (not writes) are counted
+ * as `rechecked`, not as stray.
+ */
+export function counted(pass: PassResult, requests: readonly Sorted[], expected: Expected, before: ReadonlySet<string> = new Set()): SyncPass {
   const byKind: Record<string, number> = {};
   for (const request of requests) byKind[request.kind] = (byKind[request.kind] ?? 0) + 1;
   const perFile = requests.filter((request) => !request.listing && !request.preflight);
   const written = new Set(perFile.filter((request) => request.write).map((request) => request.file));
+  const recheck = (request: Sorted): boolean => expected !== 'any' && !request.write && !expected.has(request.file ?? '?') && before.has(request.file ?? '?');
   return {
     ms: pass.ms,
     requests: byKind,
     listing: requests.filter((request) => request.listing).length,
     perFile: perFile.length,
     writes: perFile.filter((request) => request.write).length,
-    stray: expected === 'any' ? 0 : perFile.filter((request) => !expected.has(request.file ?? '?')).length,
+    stray: expected === 'any' ? 0 : perFile.filter((request) => !expected.has(request.file ?? '?') && !recheck(request)).length,
+    rechecked: perFile.filter(recheck).length,
     unwritten: expected === 'any' ? 0 : [...expected].filter((file) => !written.has(file)).length,
     pulled: pass.pulled,
     pushed: pass.pushed.length,
