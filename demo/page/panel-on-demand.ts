@@ -1,6 +1,7 @@
 // A panel whose code loads on first use: when the person reaches into its section (pointer, focus, a key) or when
 // the page is idle, whichever comes first. Until it is set up its fields work as plain HTML; a button pressed meanwhile
-// is pressed again once the panel listens, so no click is lost.
+// is pressed again once the panel listens, and a field changed meanwhile (a file picked) tells its change again, so
+// nothing done before the code came is lost.
 
 export interface PanelOnDemand {
   /** Loads and sets up the panel now (once); settles when it listens. */
@@ -12,6 +13,8 @@ export function panelOnDemand(section: HTMLElement, setup: () => Promise<void>):
   let ready = false;
   let loading: Promise<void> | undefined;
   let held: HTMLButtonElement | undefined;
+  // In the order they changed; a field changed twice tells it once, with its value now.
+  const changed = new Set<Element>();
 
   const load = () =>
     (loading ??= setup().then(
@@ -19,6 +22,10 @@ export function panelOnDemand(section: HTMLElement, setup: () => Promise<void>):
         ready = true;
         for (const type of INTENT) section.removeEventListener(type, onIntent, true);
         section.removeEventListener('click', holdClick, true);
+        section.removeEventListener('change', holdChange, true);
+        const fields = [...changed];
+        changed.clear();
+        for (const field of fields) field.dispatchEvent(new Event('change', { bubbles: true }));
         const button = held;
         held = undefined;
         if (button && !button.disabled && !button.hidden) button.click();
@@ -41,8 +48,17 @@ export function panelOnDemand(section: HTMLElement, setup: () => Promise<void>):
     onIntent();
   };
 
+  // A change before its listener exists (a file chosen in a picker) would be missed: it is told again once set up.
+  const holdChange = (event: Event) => {
+    if (ready || !(event.target instanceof Element)) return;
+    changed.delete(event.target);
+    changed.add(event.target);
+    onIntent();
+  };
+
   for (const type of INTENT) section.addEventListener(type, onIntent, true);
   section.addEventListener('click', holdClick, true);
+  section.addEventListener('change', holdChange, true);
   return { load };
 }
 

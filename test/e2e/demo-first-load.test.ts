@@ -80,6 +80,28 @@ describe('the demo’s first load', () => {
     });
   });
 
+  it('keeps a bundle picked before the Bundles code came, and checks it once the code is there', async () => {
+    await withDiskProfile(async (context) => {
+      // The panel's code is held back until the file is picked: the pick's change came before any listener.
+      let release = (): void => undefined;
+      const released = new Promise<void>((done) => {
+        release = done;
+      });
+      let asked = false;
+      await context.route(/\/bundle-panel-[^/]*\.js$/u, async (route) => {
+        asked = true;
+        await released;
+        await route.continue();
+      });
+      const page = await openDemo(context, `${site.url}?prefetch=off`);
+      await showTool(page, 'Bundles');
+      await page.getByLabel('Import a bundle').setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{"format": "nope"') });
+      await expect.poll(() => asked).toBe(true);
+      release();
+      await page.getByRole('status').filter({ hasText: 'Import refused: ' }).waitFor({ timeout: 60_000 });
+    });
+  });
+
   it('loads a change’s diff and Forget for good on first use, keeping the press that asked for them', async () => {
     await withDiskProfile(async (context) => {
       const code = recordCode(context);
