@@ -4,7 +4,7 @@
 import type { MemoryStore } from '../storage/store.js';
 import { drainChunk } from './index-drain.js';
 import { mergeIfFull } from './index-merge.js';
-import { needsScrub, scrubIndex } from './index-scrub.js';
+import { goneAfter, scrubIndex } from './index-scrub.js';
 import { DEFAULT_TUNING, DRAIN_STORES, STATE_KEY, indexId } from './index-stores.js';
 import type { IndexTuning } from './index-stores.js';
 import { LiveFileCache } from './live-files.js';
@@ -82,7 +82,15 @@ export class SearchIndex {
     this.#checked = now;
     this.#checkedStamp = stamp;
     this.#scrubbing = (async () => {
-      if (await needsScrub(this.#store)) await scrubIndex(this.#store, this.tuning, this.#tokenizer);
+      // A few hundred docs a transaction, the page's other work between them: one count of every doc and every body
+      // (Chromium walks the records to count them) held a query started meanwhile behind it for seconds.
+      for (let after: number | undefined; ; ) {
+        const step = await goneAfter(this.#store, after, this.tuning.checkDocs);
+        if (step.gone) await scrubIndex(this.#store, this.tuning, this.#tokenizer);
+        if (step.gone || step.last === undefined) break;
+        after = step.last;
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      }
     })()
       .catch(() => undefined)
       .finally(() => {
