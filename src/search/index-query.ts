@@ -4,11 +4,11 @@
 import type { MemoryTx } from '../storage/store.js';
 import { phraseBiwords } from './biwords.js';
 import { addBody, readState } from './index-drain.js';
-import type { LiveFile, LiveFileCache } from './live-files.js';
+import type { LiveFile, LiveFileCache, LiveFiles } from './live-files.js';
 import { RunWriter, countOf, countPhraseIn, decodeRun, scanCounts, scanRun } from './postings.js';
 import type { Posting } from './postings.js';
 import type { Clause, ParsedQuery } from './query.js';
-import { rankFiles } from './scan-search.js';
+import { CountTable, rankTable } from './count-table.js';
 import type { Tokenizer } from './tokens.js';
 import { segmentsHolding } from './position-segments.js';
 import { termRuns } from './term-runs.js';
@@ -30,49 +30,58 @@ export async function indexSearch(
   backlog: number,
   seen: (pending: number) => void = () => undefined,
 ): Promise<SearchResult | undefined> {
-  const { state, fresh } = await readState(tx, tokenizer);
-  if (fresh) {
-    // Never in step: every body is to index again (a few drained by the next search, many in the background).
-    seen(Math.max(1, await tx.objectStore('bodies').count()));
-    return undefined;
-  }
-  const above = IDBKeyRange.lowerBound(state.indexedThrough, true);
   const bodies = tx.objectStore('bodies');
-  const [live, pending] = await Promise.all([cache.read(tx), bodies.count(above)]);
-  seen(pending);
-  if (pending > backlog) return undefined;
-  const overlay: Overlay = new Map();
-  if (pending > 0) {
+  // Every first read is sent at once, one round trip instead of four: the state, the live files' stamp, the last
+  // body's id (no count when none is above the watermark) and each clause's stored postings; the bodies above the
+  // watermark (another tab's write) are cut into the overlay only when there are some, and the postings wait for it.
+  const stateRead = readState(tx, tokenizer);
+  const lastBody = bodies.openKeyCursor(null, 'prev').then((cursor) => (cursor ? Number(cursor.key) : 0));
+  const liveRead = cache.read(tx);
+  const pendingRead = Promise.all([stateRead, lastBody]).then(async ([{ state, fresh }, last]) => {
+    // Never in step: every body is to index again (a few drained by the next search, many in the background).
+    if (fresh) return Math.max(1, await bodies.count());
+    if (last <= state.indexedThrough) return 0;
+    return bodies.count(IDBKeyRange.lowerBound(state.indexedThrough, true));
+  });
+  // Undefined when the index cannot answer (another format's, or too many bodies above the watermark).
+  const overlayRead = Promise.all([stateRead, pendingRead]).then(async ([{ state, fresh }, pending]) => {
+    if (fresh || pending > backlog) return undefined;
+    const overlay: Overlay = new Map();
+    if (pending === 0) return overlay;
+    const above = IDBKeyRange.lowerBound(state.indexedThrough, true);
     const [ids, texts] = await Promise.all([bodies.getAllKeys(above), bodies.getAll(above)]);
     ids.forEach((id, i) => {
       const runs = new Map<string, RunWriter>();
       addBody(id, texts[i] ?? '', tokenizer, runs);
       for (const [term, run] of runs) overlay.set(term, decodeRun(run.done(), overlay.get(term)));
     });
-  }
-  const counts = new Map<LiveFile, number[]>();
-  const perClause = await Promise.all(parsed.clauses.map((clause) => clauseCounts(tx, clause, overlay, live.byBody)));
-  perClause.forEach((found, i) => {
-    for (const [file, count] of found) {
-      let list = counts.get(file);
-      if (!list) counts.set(file, (list = parsed.clauses.map(() => 0)));
-      list[i] = count;
-    }
+    return overlay;
   });
-  // Only the files holding some clause are ranked; the memory's statistics come with the cached live files.
-  const files = [...counts].map(([{ path, size, listed, bodyId }, list]) => ({
-    path,
-    size,
-    counts: list,
-    listed,
-    bodyId,
-  }));
+  // The live files, or undefined when the index cannot answer: the clauses then stop after their reads.
+  const table = new CountTable(parsed.clauses.length);
+  const usable = Promise.all([stateRead, pendingRead, liveRead]).then(([{ fresh }, pending, live]) => {
+    if (fresh || pending > backlog) return undefined;
+    table.size(live.files.length);
+    return live;
+  });
+  const clauseReads = parsed.clauses.map((clause, i) =>
+    clauseCounts(tx, clause, overlayRead, usable, (file, count) => table.add(file.index, i, count)),
+  );
+  const [{ fresh }, pending, live] = await Promise.all([stateRead, pendingRead, usable]);
+  seen(pending);
+  if (fresh || !live) {
+    // Their reads may still fail with the transaction: nothing waits for them now.
+    for (const read of clauseReads) read.catch(() => undefined);
+    return undefined;
+  }
+  await Promise.all(clauseReads);
   // Only the hits shown are read, for their lines (found by the ranked file itself: no map of every hit's path).
-  const textsOf = async (shown: ReadonlyArray<{ bodyId: number | undefined }>) => {
+  const textsOf = async (shown: readonly LiveFile[]) => {
     const texts = await bodyTexts(tx, shown.map((file) => file.bodyId));
     return texts.map((text) => ({ text, tokens: tokenizer.tokens(text) }));
   };
-  return rankFiles(files, parsed, scope, textsOf, live.stats);
+  // Only the files holding some clause are ranked; the memory's statistics come with the cached live files.
+  return rankTable(live.files, table, parsed, scope, textsOf, live.stats);
 }
 
 /**
@@ -96,13 +105,14 @@ async function bodyTexts(tx: ReadTx, ids: ReadonlyArray<number | undefined>): Pr
   return ids.map((id) => (id === undefined ? '' : byId.get(id) ?? ''));
 }
 
-/** How often each live file holding `clause` holds it. */
+/** Hands `tally` how often each live file holding `clause` holds it (a file more than once: add them). */
 async function clauseCounts(
   tx: ReadTx,
   clause: Clause,
-  overlay: Overlay,
-  byBody: ReadonlyMap<number, LiveFile[]>,
-): Promise<Map<LiveFile, number>> {
+  overlay: Promise<Overlay | undefined>,
+  usable: Promise<LiveFiles | undefined>,
+  tally: (file: LiveFile, count: number) => void,
+): Promise<void> {
   // A phrase's pairs of common words are indexed as biwords (./biwords.ts): a phrase of two is its biword's counts, a
   // word query; a longer one keeps only the bodies holding each of its biwords before reading any position.
   const pairs = clause.terms.length > 1 ? phraseBiwords(clause.terms, clause.prefix) : [];
@@ -114,21 +124,22 @@ async function clauseCounts(
     Promise.all(terms.map((term, j) => termRuns(tx, term, prefix && j === terms.length - 1, phrase, overlay))),
     Promise.all(phrase ? pairs.map((term) => termRuns(tx, term, false, false, overlay)) : []),
   ]);
-  const found = new Map<LiveFile, number>();
+  const live = await usable;
   const [only] = sources;
-  if (!only) return found;
+  if (!only || !live) return;
+  const { byBody } = live;
   if (!phrase) {
     // A body in several runs (a prefix's words) has their counts added.
     const take = (id: number, count: number): void => {
       const files = byBody.get(id);
-      if (files && count > 0) for (const file of files) found.set(file, (found.get(file) ?? 0) + count);
+      if (files && count > 0) for (const file of files) tally(file, count);
     };
     for (const run of only.runs) scanCounts(run, take);
     for (const [id, posting] of only.extra) take(id, countOf(posting));
-    return found;
+    return;
   }
   const held = phraseCandidates([...sources, ...filters], byBody);
-  if (held.size === 0) return found;
+  if (held.size === 0) return;
   const ids = [...held].sort((a, b) => a - b);
   // Only the position segments holding a candidate are read, each word's neighbours in one getAll.
   const main = tx.objectStore('searchTerms');
@@ -141,9 +152,9 @@ async function clauseCounts(
   const scratch: number[][] = [];
   for (const [id, postings] of phraseBodies(positioned, held)) {
     const count = countPhraseIn(postings, scratch);
-    if (count > 0) for (const file of byBody.get(id) ?? []) found.set(file, count);
+    // A body is counted once: each of its files gets its count once.
+    if (count > 0) for (const file of byBody.get(id) ?? []) tally(file, count);
   }
-  return found;
 }
 
 /**

@@ -12,20 +12,28 @@ import { decodeRun, encodeRun } from './postings.js';
 import { defaultTokenizer } from './tokens.js';
 import type { Tokenizer } from './tokens.js';
 
-/** Whether some indexed body is gone: every body up to the watermark that is still there has exactly one doc. */
-export async function needsScrub(store: MemoryStore): Promise<boolean> {
+/**
+ * Whether a body is gone among the indexed ones after `after` (the first `most` docs of them): every body up to the
+ * watermark has exactly one doc (ids only grow), so fewer bodies than docs in the docs' span means some are gone.
+ * Resolves with the last doc id looked at, undefined when there was none.
+ */
+export async function goneAfter(
+  store: MemoryStore,
+  after: number | undefined,
+  most: number,
+): Promise<{ gone: boolean; last: number | undefined }> {
   return store.run(
     'readonly',
     async (tx) => {
-      const state = await tx.objectStore('searchState').get(STATE_KEY);
-      const through = state?.indexedThrough ?? 0;
-      const [docs, bodies] = await Promise.all([
-        tx.objectStore('searchDocs').count(),
-        through > 0 ? tx.objectStore('bodies').count(IDBKeyRange.upperBound(through)) : Promise.resolve(0),
-      ]);
-      return docs !== bodies;
+      const range = after === undefined ? null : IDBKeyRange.lowerBound(after, true);
+      const keys = await tx.objectStore('searchDocs').getAllKeys(range, most);
+      const first = keys[0];
+      const last = keys.at(-1);
+      if (first === undefined || last === undefined) return { gone: false, last: undefined };
+      const bodies = await tx.objectStore('bodies').count(IDBKeyRange.bound(first, last));
+      return { gone: bodies !== keys.length, last };
     },
-    DRAIN_STORES,
+    ['bodies', 'searchDocs'],
   );
 }
 

@@ -31,6 +31,8 @@ export interface IndexTuning {
   segmentBytes: number;
   /** Bodies whose index a scrub transaction removes. */
   scrubDocs: number;
+  /** Docs a step of the look for bodies gone from under the index checks, each step a transaction of its own. */
+  checkDocs: number;
   /** Unindexed bodies a search drains before answering; with more, it reads the files and indexing goes on behind. */
   syncBacklog: number;
 }
@@ -43,6 +45,7 @@ export const DEFAULT_TUNING: Readonly<IndexTuning> = Object.freeze({
   mergeRows: 20_000,
   segmentBytes: 96 * 1024,
   scrubDocs: 64,
+  checkDocs: 256,
   syncBacklog: 512,
 });
 

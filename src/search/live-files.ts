@@ -12,6 +12,8 @@ export interface LiveFile {
   bodyId: number | undefined;
   /** Whether `view` lists it (no dot-name below /memories): worked out once here, not per file per query. */
   listed: boolean;
+  /** Its index in {@link LiveFiles}`.files` (a query's counts are kept by it, ./count-table.ts). */
+  index: number;
 }
 
 /** Every file of the memory, and which of them name each body. */
@@ -23,9 +25,9 @@ export interface LiveFiles {
 }
 
 /**
- * Caches the live files of one database. The stamp is the journal's last key and the totals' `seq` it carries: every
- * write that changes an entry's path, size or body adds a journal record (or rewrites the hidden one with one more
- * `seq`), ../storage/README.md, "The optimistic check of the totals". Access times change entries too, not these.
+ * Caches the live files of one database. The stamp is the journal's last key: every write that changes an entry's path,
+ * size or body adds a journal record after every other (with the history off, a hidden one that replaces the last),
+ * ../storage/README.md, "The optimistic check of the totals". Access times change entries too, not these.
  * A new connection reads them again too.
  */
 export class LiveFileCache {
@@ -41,15 +43,17 @@ export class LiveFileCache {
 
   /** The live files as `tx` sees them, read again only when the stamp moved. */
   async read(tx: MemoryTx<'readonly'>): Promise<LiveFiles> {
-    const last = await tx.objectStore('journal').openCursor(null, 'prev');
-    const stamp = last ? `${last.key}:${String(last.value.totals?.[0] ?? '')}` : 'empty';
+    // The key alone: a journal record can be big (an import's lists every file), and Chromium keeps a value over
+    // 64 KiB as a blob, a file read per query; every write of the totals adds a record under a new key.
+    const last = await tx.objectStore('journal').openKeyCursor(null, 'prev');
+    const stamp = last ? String(last.key) : 'empty';
     if (this.#files && stamp === this.#stamp && tx.db === this.#db) return this.#files;
     const entries = await tx.objectStore('entries').getAll();
     const files: LiveFile[] = [];
     const byBody = new Map<number, LiveFile[]>();
     for (const entry of entries) {
       if (entry.kind !== 'file') continue;
-      const file = { path: entry.path, size: entry.size, bodyId: entry.bodyId, listed: isListed(entry.path) };
+      const file = { path: entry.path, size: entry.size, bodyId: entry.bodyId, listed: isListed(entry.path), index: files.length };
       files.push(file);
       if (entry.bodyId === undefined) continue;
       const same = byBody.get(entry.bodyId);

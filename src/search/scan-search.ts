@@ -1,6 +1,6 @@
 // Search by reading every file: the reference the index is held to, and what answers where there is no index.
 
-import { isHiddenName, isWithin } from '../core/paths.js';
+import { isHiddenName } from '../core/paths.js';
 import { readBody } from '../storage/entries.js';
 import type { EntryRecord } from '../storage/schema.js';
 import type { MemoryTx } from '../storage/store.js';
@@ -44,33 +44,49 @@ export async function rankFiles<F extends FileCounts>(
   files: readonly F[],
   parsed: ParsedQuery,
   scope: string,
-  textsOf: (files: readonly F[]) => Promise<Array<{ text: string; tokens: readonly Token[] }>>,
+  textsOf: ShownTexts<F>,
   every: FileStats = fileStats(files),
 ): Promise<SearchResult> {
   const { clauses, limit } = parsed;
   const { count, meanSize } = every;
-  const idf = clauses.map((_, i) =>
-    inverseFrequency(count, files.filter((file) => (file.counts[i] ?? 0) > 0).length),
-  );
+  const idf = clauses.map((_, i) => {
+    let df = 0;
+    for (const file of files) if ((file.counts[i] ?? 0) > 0) df++;
+    return inverseFrequency(count, df);
+  });
   const ranked = new TopHits<Omit<SearchHit, 'lines'> & { file: F }>(limit);
+  // The folder's prefix made once, not a string built per file (as isWithin does).
+  const folder = `${scope}/`;
   for (const file of files) {
-    if (!isWithin(file.path, scope) || !(file.listed ?? isListed(file.path))) continue;
+    const { path, counts } = file;
+    if ((path !== scope && !path.startsWith(folder)) || !(file.listed ?? isListed(path))) continue;
     let matched = 0;
     let score = 0;
-    file.counts.forEach((count, i) => {
-      if (count === 0) return;
+    for (let i = 0; i < counts.length; i++) {
+      const found = counts[i] ?? 0;
+      if (found === 0) continue;
       matched++;
-      score += clauseScore(count, idf[i] ?? 0, file.size, meanSize);
-    });
-    if (matched > 0) ranked.add({ path: file.path, score, matched, file });
+      score += clauseScore(found, idf[i] ?? 0, file.size, meanSize);
+    }
+    if (matched > 0) ranked.add({ path, score, matched, file });
   }
-  const best = ranked.best;
+  return { hits: await shownHits(ranked.best, clauses, textsOf), total: ranked.seen, clauses: clauses.length };
+}
+
+/** The shown hits' texts and words, all at once (the index reads them in as few requests as it can). */
+export type ShownTexts<F> = (files: readonly F[]) => Promise<Array<{ text: string; tokens: readonly Token[] }>>;
+
+/** The kept hits, best first, with their matching lines. */
+export async function shownHits<F>(
+  best: ReadonlyArray<Omit<SearchHit, 'lines'> & { file: F }>,
+  clauses: ParsedQuery['clauses'],
+  textsOf: ShownTexts<F>,
+): Promise<SearchHit[]> {
   const texts = await textsOf(best.map((hit) => hit.file));
-  const hits = best.map(({ path, score, matched }, i) => {
+  return best.map(({ path, score, matched }, i) => {
     const { text, tokens } = texts[i] ?? { text: '', tokens: [] };
     return { path, score, matched, lines: matchedLines(text, tokens, clauses) };
   });
-  return { hits, total: ranked.seen, clauses: clauses.length };
 }
 
 /** Searches by reading and cutting every file's text in one read-only transaction. */

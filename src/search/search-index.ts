@@ -4,7 +4,7 @@
 import type { MemoryStore } from '../storage/store.js';
 import { drainChunk } from './index-drain.js';
 import { mergeIfFull } from './index-merge.js';
-import { needsScrub, scrubIndex } from './index-scrub.js';
+import { goneAfter, scrubIndex } from './index-scrub.js';
 import { DEFAULT_TUNING, DRAIN_STORES, STATE_KEY, indexId } from './index-stores.js';
 import type { IndexTuning } from './index-stores.js';
 import { LiveFileCache } from './live-files.js';
@@ -12,6 +12,8 @@ import type { Tokenizer } from './tokens.js';
 
 /** How often a page looks for bodies deleted from under the index (below). */
 export const SCRUB_CHECK_MS = 60_000;
+/** How long no search must have started before a step of that look runs (searches come in bursts, as typed). */
+export const SCRUB_QUIET_MS = 1_000;
 
 /** One memory's index as this page works on it. */
 export class SearchIndex {
@@ -23,6 +25,8 @@ export class SearchIndex {
   #scrubbing: Promise<void> | undefined;
   /** When this page last looked for bodies gone from under the index (0: not yet). */
   #checked = 0;
+  /** When this page's last search started (a step of the look for gone bodies waits for a quiet moment). */
+  #searched = 0;
   /** The live files' stamp at that look (../search/live-files.ts). */
   #checkedStamp = '';
   /** Whether this page's last query found no body above the watermark (the next may skip the catch-up). */
@@ -39,6 +43,7 @@ export class SearchIndex {
    * the backlog is big (it is then indexed in the background, and the caller reads the files meanwhile).
    */
   async catchUp(signal?: AbortSignal): Promise<boolean> {
+    this.#searched = Date.now();
     // In step at the last query: no catch-up transaction. The query counts the bodies above the watermark in its own
     // transaction and cuts them there (another tab's write), so the answer is still that of the files it reads.
     if (this.#inStep && !this.#running) {
@@ -82,12 +87,26 @@ export class SearchIndex {
     this.#checked = now;
     this.#checkedStamp = stamp;
     this.#scrubbing = (async () => {
-      if (await needsScrub(this.#store)) await scrubIndex(this.#store, this.tuning, this.#tokenizer);
+      // A few hundred docs a transaction, each once no search has started for a moment: one count of every doc and
+      // every body (Chromium walks the records to count them) held a query started meanwhile behind it for seconds,
+      // and steps run between searches made the next ten searches wait on them (Firefox).
+      for (let after: number | undefined; ; ) {
+        for (let wait = this.#quiet(); wait > 0; wait = this.#quiet()) await new Promise((resolve) => setTimeout(resolve, wait));
+        const step = await goneAfter(this.#store, after, this.tuning.checkDocs);
+        if (step.gone) await scrubIndex(this.#store, this.tuning, this.#tokenizer);
+        if (step.gone || step.last === undefined) break;
+        after = step.last;
+      }
     })()
       .catch(() => undefined)
       .finally(() => {
         this.#scrubbing = undefined;
       });
+  }
+
+  /** How long until no search will have started for {@link SCRUB_QUIET_MS} (0 or less: now). */
+  #quiet(): number {
+    return this.#searched + SCRUB_QUIET_MS - Date.now();
   }
 
   /** Starts indexing in the background, one chunk a transaction (commands go between them); once at a time. */

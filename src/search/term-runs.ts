@@ -36,18 +36,21 @@ export async function termRuns(
   term: string,
   prefix: boolean,
   segments: boolean,
-  overlay: Overlay,
+  overlayRead: Promise<Overlay | undefined>,
 ): Promise<TermRuns> {
   const main = tx.objectStore('searchTerms');
   const delta = tx.objectStore('searchDelta');
   const none = Promise.resolve<string[]>([]);
   if (!prefix) {
-    const [packed, rows, buckets, keys] = await Promise.all([
+    const [packed, rows, buckets, keys, overlay] = await Promise.all([
       main.get(term),
       delta.getAll(deltaRange(term)),
       delta.getAll(bucketRange(bucketOf(term))),
       segments ? main.getAllKeys(segmentRange(term)) : none,
+      overlayRead,
     ]);
+    // An index this query cannot use (another format's): its records are not decoded.
+    if (!overlay) return withBytes([], [], [], []);
     const runs: unknown[] = [...rows];
     for (const row of buckets) for (const [, run] of unpackBucket(row, (word) => word === term)) runs.push(run);
     return withBytes([packed], runs, [...(overlay.get(term) ?? [])], keys);
@@ -55,7 +58,7 @@ export async function termRuns(
   const most = SEARCH_LIMITS.maxPrefixTerms;
   const range = prefixRange(term);
   const deltaKeys = IDBKeyRange.bound([term], [term + '\uffff'.repeat(65), Infinity]);
-  const [mainWords, mainLists, keys, rows, buckets, segmentKeys] = await Promise.all([
+  const [mainWords, mainLists, keys, rows, buckets, segmentKeys, overlay] = await Promise.all([
     main.getAllKeys(range, most),
     main.getAll(range, most),
     delta.getAllKeys(deltaKeys),
@@ -63,7 +66,9 @@ export async function termRuns(
     // A word's bucket is a hash of it: a prefix's words may be in any (there are none once the delta is merged).
     delta.getAll(BUCKET_ROWS()),
     segments ? main.getAllKeys(segmentPrefixRange(term)) : none,
+    overlayRead,
   ]);
+  if (!overlay) return withBytes([], [], [], []);
   const bucketed = buckets.flatMap((row) => unpackBucket(row, (word) => word.startsWith(term)));
   const words = new Set(mainWords);
   for (const [word] of keys) words.add(word);

@@ -25,8 +25,6 @@ const NO_SPACES_RUNS = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Thai}
 const ACCENTED = /([\p{sc=Latin}\p{sc=Greek}\p{sc=Cyrillic}])\p{M}+/gu;
 const NOT_WORD = /[^\p{L}\p{N}\p{M}_]+/gu;
 const ASCII_WORD = /^[\x30-\x39\x41-\x5a\x5f\x61-\x7a]+$/;
-const ASCII_TEXT = /^[\x00-\x7f]*$/;
-const ASCII_RUN = /[\x30-\x39\x41-\x5a\x5f\x61-\x7a]+/g;
 
 /** The form a word is compared in: compatibility-decomposed, accents off Latin, Greek and Cyrillic, lower case. */
 export function foldWord(word: string): string {
@@ -58,14 +56,10 @@ function engineSegmenter(): WordSegmenter | undefined {
 
 /** Words of `text`: runs of letters and digits, those in scripts without spaces cut by `split`. */
 function wordsOf(text: string, split: (run: string, at: number, out: Token[]) => void): Token[] {
+  // ASCII text (most notes) is cut the same by a scan of its code units, several times faster than the Unicode pattern.
+  const ascii = asciiWords(text);
+  if (ascii) return ascii;
   const out: Token[] = [];
-  // ASCII text (most notes) is cut the same by a plain pattern, several times faster than the Unicode one.
-  if (ASCII_TEXT.test(text)) {
-    for (const match of text.matchAll(ASCII_RUN)) {
-      out.push({ term: cut(match[0].toLowerCase()), start: match.index, end: match.index + match[0].length });
-    }
-    return out;
-  }
   for (const match of text.matchAll(WORD_RUN)) {
     const run = match[0];
     const at = match.index;
@@ -75,6 +69,28 @@ function wordsOf(text: string, split: (run: string, at: number, out: Token[]) =>
     }
     const term = foldWord(run);
     if (term) out.push({ term, start: at, end: at + run.length });
+  }
+  return out;
+}
+
+/**
+ * The words of ASCII text (runs of `0-9`, `A-Z`, `_`, `a-z`, as the Unicode pattern cuts such text), or undefined at its
+ * first other code unit. A loop over code units: JavaScriptCore ran the pattern's `matchAll` several times slower.
+ */
+export function asciiWords(text: string): Token[] | undefined {
+  const out: Token[] = [];
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : 0;
+    if (code >= 0x80) return undefined;
+    const word =
+      (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a) || (code >= 0x30 && code <= 0x39) || code === 0x5f;
+    if (word) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      out.push({ term: cut(text.slice(start, i).toLowerCase()), start, end: i });
+      start = -1;
+    }
   }
   return out;
 }

@@ -25,6 +25,12 @@ export class TopHits<T extends Ranked> {
     return this.#best;
   }
 
+  /** Whether a hit ranked so would be kept (`add` keeps exactly these): no hit object is made for an also-ran. */
+  admits(matched: number, score: number, path: string): boolean {
+    const worst = this.#best[this.#best.length - 1];
+    return this.#best.length < this.#limit || !worst || byRank({ matched, score, path }, worst) < 0;
+  }
+
   add(hit: T): void {
     this.#seen++;
     const best = this.#best;

@@ -77,6 +77,23 @@ describe('the search index and forgetting', () => {
     expect(await dumpDatabase(next.dbName)).not.toContain(SECRET);
   });
 
+  it('finds a body deleted far into the memory, looking at a few docs a transaction, and scrubs it behind the search', async () => {
+    const first = await open({ history: false });
+    for (let i = 0; i < 9; i++) {
+      await first.create({ command: 'create', path: `/memories/f${i}.md`, file_text: i === 7 ? `old ${SECRET}` : `old text ${i}` });
+    }
+    await first.search('old');
+    await first.delete({ command: 'delete', path: '/memories/f7.md' });
+    first.close();
+    expect(await dumpDatabase(first.dbName)).toContain(SECRET);
+    // Two docs a step: the gone body is in the fourth.
+    const next = await open({ dbName: first.dbName });
+    tuneIndex(next, { checkDocs: 2 });
+    await expectAgrees(next, 'old');
+    await indexIdle(next);
+    expect(await dumpDatabase(next.dbName)).not.toContain(SECRET);
+  });
+
   it('takes a forgotten body out of the bucket rows a big drain chunk writes, keeping the other bodies in them', async () => {
     const tool = await open();
     // Every chunk counts as big: its runs go to the delta in bucket rows.
