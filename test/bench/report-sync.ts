@@ -39,10 +39,10 @@ export const pullBound = (row: SyncRow): number => (row.files / row.concurrency)
 export const HEAP_GOAL_BYTES = 8 * 2 ** 20;
 const mb = (bytes: number): string => `${(bytes / 2 ** 20).toFixed(1)} MB`;
 
-/** The re-reads of the pass before's writes (WebDAV on Apache: their tags were still weak), when there were any. */
+/** The re-reads of earlier passes' writes (WebDAV on Apache: their tags were still weak), when there were any. */
 function rechecks(passes: readonly SyncPass[]): string {
   const most = Math.max(0, ...passes.map((pass) => pass.rechecked ?? 0));
-  return most === 0 ? '' : `; re-reads of the files the pass before wrote (Apache's tag is weak for a second after a write, so the next pass reads them once more to be sure the text is still ours): ${most}`;
+  return most === 0 ? '' : `; re-reads of files an earlier pass wrote (Apache's tag is weak for a second after a write, so a later pass reads them once more to be sure the text is still ours): ${most}`;
 }
 
 const changedHere = (pass: SyncPass): number => pass.pulled + pass.pushed + pass.deleted + pass.conflicts;

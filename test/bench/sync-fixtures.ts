@@ -96,8 +96,9 @@ export interface SyncPass {
    */
   stray: number;
   /**
-   * Reads of a file the pass before wrote: WebDAV on Apache, whose tag stays weak for a second after a write, so the
-   * next pass reads such a file once more to be sure the text there is still ours (src/sync/remotes/webdav.ts).
+   * Reads of a file an earlier pass wrote: WebDAV on Apache, whose tag stays weak for a second after a write, so a
+   * pass 1.2 s or more later reads such a file once more to be sure the text there is still ours
+   * (src/sync/remotes/webdav-weak-writes.ts).
    */
   rechecked?: number;
   /** Of the files that had to be written, how many were not. */

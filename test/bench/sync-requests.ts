@@ -43,8 +43,8 @@ export function sortWebdav(seen: FetchSeen, root: string): Sorted {
 }
 
 /**
- * A pass's requests counted; `written` before: the files the pass before wrote, whose reads (not writes) are counted
- * as `rechecked`, not as stray.
+ * A pass's requests counted; `before`: the files the passes before wrote, whose reads (not writes) are counted as
+ * `rechecked`, not as stray.
  */
 export function counted(pass: PassResult, requests: readonly Sorted[], expected: Expected, before: ReadonlySet<string> = new Set()): SyncPass {
   const byKind: Record<string, number> = {};
