@@ -13,7 +13,7 @@ export function panelOnDemand(section: HTMLElement, setup: () => Promise<void>):
   let ready = false;
   let loading: Promise<void> | undefined;
   let held: HTMLButtonElement | undefined;
-  // In the order they changed; a field changed twice tells it once, with its value now.
+  // In the order they first changed; a field changed twice tells it once, with its value now.
   const changed = new Set<Element>();
 
   const load = () =>
@@ -22,10 +22,8 @@ export function panelOnDemand(section: HTMLElement, setup: () => Promise<void>):
         ready = true;
         for (const type of INTENT) section.removeEventListener(type, onIntent, true);
         section.removeEventListener('click', holdClick, true);
-        section.removeEventListener('change', holdChange, true);
-        const fields = [...changed];
-        changed.clear();
-        for (const field of fields) field.dispatchEvent(new Event('change', { bubbles: true }));
+        // Told once ready, so the hold below lets them through.
+        for (const field of changed) field.dispatchEvent(new Event('change', { bubbles: true }));
         const button = held;
         held = undefined;
         if (button && !button.disabled && !button.hidden) button.click();
@@ -51,7 +49,6 @@ export function panelOnDemand(section: HTMLElement, setup: () => Promise<void>):
   // A change before its listener exists (a file chosen in a picker) would be missed: it is told again once set up.
   const holdChange = (event: Event) => {
     if (ready || !(event.target instanceof Element)) return;
-    changed.delete(event.target);
     changed.add(event.target);
     onIntent();
   };
