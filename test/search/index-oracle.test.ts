@@ -29,6 +29,19 @@ function text(random: () => number): string {
   return lines.join('\n');
 }
 
+/**
+ * Two tools on one new database (two tabs), with small index bounds, so that chunks, the delta, its merges, scrubs
+ * and many position segments all happen in a short sequence.
+ */
+async function tunedPair(history: { maxEntries: number } | false): Promise<[IndexedDBMemoryTool, IndexedDBMemoryTool]> {
+  const tool = await open({ history });
+  const other = await open({ dbName: tool.dbName, history });
+  const tuning = { chunkBodies: 3, bucketPostings: 25, mergeThreshold: 30, mergeRows: 7, scrubDocs: 2, segmentBytes: 6 };
+  tuneIndex(tool, tuning);
+  tuneIndex(other, tuning);
+  return [tool, other];
+}
+
 const pick = <T>(random: () => number, list: readonly T[]): T | undefined => list[Math.floor(random() * list.length)];
 
 /** One random write through `tool` (or `other`, another tab); it may be refused, which changes nothing. */
@@ -86,12 +99,7 @@ describe('the search index', () => {
     'answers exactly as reading every file does after each step of a random sequence of writes in two tabs (seed %i)',
     async (seed) => {
       const random = seededRandom(seed);
-      const tool = await open({ history: { maxEntries: 6 } });
-      const other = await open({ dbName: tool.dbName, history: { maxEntries: 6 } });
-      // Small bounds, so that chunks, the delta, its merges, scrubs and many position segments all happen in a short sequence.
-      const tuning = { chunkBodies: 3, bucketPostings: 25, mergeThreshold: 30, mergeRows: 7, scrubDocs: 2, segmentBytes: 6 };
-      tuneIndex(tool, tuning);
-      tuneIndex(other, tuning);
+      const [tool, other] = await tunedPair({ maxEntries: 6 });
       const done = new Set<string>();
       for (let round = 0; round < 60; round++) {
         const did = await step(random, tool, other, done);
@@ -117,11 +125,7 @@ describe('the search index', () => {
   it('answers exactly as reading every file does with the history off, where each write replaces the hidden totals record (seed 4)', async () => {
     // The live files are cached by the journal's last key alone: this holds it to every write moving that key.
     const random = seededRandom(4);
-    const tool = await open({ history: false });
-    const other = await open({ dbName: tool.dbName, history: false });
-    const tuning = { chunkBodies: 3, bucketPostings: 25, mergeThreshold: 30, mergeRows: 7, scrubDocs: 2, segmentBytes: 6 };
-    tuneIndex(tool, tuning);
-    tuneIndex(other, tuning);
+    const [tool, other] = await tunedPair(false);
     const done = new Set<string>();
     for (let round = 0; round < 40; round++) {
       const did = await step(random, tool, other, done);
