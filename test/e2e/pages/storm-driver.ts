@@ -208,7 +208,6 @@ export async function prepareStorm(config: StormConfig, post: (message: StormMes
     ...(config.history !== undefined ? { history: config.history } : {}),
   });
   const tab = config.name;
-  const historyOn = config.history !== false;
   // Local events wait here until the op they belong to settles: a tool publishes right before the command's
   // promise settles, and another op's commit needs a task of its own, so the attribution is exact.
   let pending: MemoryChange[][] = [];
@@ -217,7 +216,6 @@ export async function prepareStorm(config: StormConfig, post: (message: StormMes
     if (event.source === 'local') pending.push(event.changes);
   });
   const ops = planOps(config);
-  const rnd = mulberry32(config.seed ^ 0x5bd1e995);
   const bigBundle = config.big
     ? await makeBundle(Array.from({ length: BULK_FILES }, (_, k) => ({ path: `/memories/bulk/f${String(k).padStart(3, '0')}.md`, content: `bulk ${k}\n` })))
     : '';
@@ -316,7 +314,6 @@ export async function prepareStorm(config: StormConfig, post: (message: StormMes
   async function runOps(startAt: number): Promise<void> {
     const wait = startAt - Date.now();
     if (wait > 0) await new Promise((done) => setTimeout(done, wait));
-    void rnd;
     let next = 0;
     const lane = async (): Promise<void> => {
       while (next < ops.length) {
@@ -327,7 +324,6 @@ export async function prepareStorm(config: StormConfig, post: (message: StormMes
         if (config.ackStarts) await started;
         const began = performance.now();
         let timer: ReturnType<typeof setTimeout> | undefined;
-        let timedOut = false;
         const work = perform(op).catch((error: unknown) => fail(error, `${op.kind} (threw)`));
         const late = new Promise<'late'>((done) => {
           timer = setTimeout(() => done('late'), config.timeoutMs);
@@ -335,14 +331,12 @@ export async function prepareStorm(config: StormConfig, post: (message: StormMes
         const outcome = await Promise.race([work, late]);
         clearTimeout(timer);
         if (outcome === 'late') {
-          timedOut = true;
           void work.then(() => post({ type: 'late', tab, i, kind: op.kind, ms: Math.round(performance.now() - began), t: Date.now() }));
           post({ type: 'op', tab, i, kind: op.kind, detail: 'timeout', ok: false, code: 'hung', ms: config.timeoutMs, events: [], t: Date.now() });
           continue;
         }
         const events = pending;
         pending = [];
-        void timedOut;
         post({ type: 'op', tab, i, kind: op.kind, ...outcome, ms: Math.round(performance.now() - began), events, t: Date.now() });
       }
     };
@@ -351,8 +345,7 @@ export async function prepareStorm(config: StormConfig, post: (message: StormMes
     await new Promise((done) => setTimeout(done, 50));
     if (pending.length) post({ type: 'stray', tab, changes: pending.flat(), t: Date.now() });
     post({ type: 'done', tab, t: Date.now() });
-    // Stays open: it keeps hearing the others until the page goes.
-    void historyOn;
+    // The tool stays open: it keeps hearing the others until the page goes.
   }
 }
 
