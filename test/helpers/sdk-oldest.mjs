@@ -4,8 +4,18 @@
 
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { testsReaching } from './tests-reaching.mjs';
 
 const SDK = '@anthropic-ai/sdk';
+/**
+ * The tests that load the SDK (through any chain of imports) or compile against it (they name it or our entries that
+ * wrap it): the rest run the same on every version, and are run once, by `npm test`.
+ */
+const FILES = testsReaching(process.cwd(), 'test', [SDK, 'idb-memory-tool/sdk', 'idb-memory-tool/agent'], (file) =>
+  file.startsWith('test/e2e/'),
+);
+// The parity test is the one that checks the swap happened (SDK_MATRIX_VERSION, below): a run without it proves nothing.
+if (!FILES.includes('test/adapters/sdk-parity.node.test.ts')) throw new Error('The SDK-touching tests were not found');
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 const range = pkg.peerDependencies?.[SDK] ?? '';
 // Only a caret range has one plain oldest version; anything else needs this script to learn it.
@@ -33,8 +43,10 @@ try {
   if (!install(oldest)) throw new Error(`could not install ${SDK}@${oldest}`);
   // Tells the suite which SDK it should find, so a swap that did not happen cannot pass for one that did.
   const env = { SDK_MATRIX_VERSION: oldest };
-  const node = run('npx', ['vitest', 'run', '--project', 'node'], env);
-  const chromium = run('npx', ['vitest', 'run', '--project', 'chromium', 'test/agent', 'test/adapters', 'test/offline'], env);
+  const node = run('npx', ['vitest', 'run', '--project', 'node', ...FILES], env);
+  // In the browser, the loop's own code: the agent, the adapters and the offline Claude (the sync tests' remote is in Node).
+  const browser = FILES.filter((file) => /^test\/(agent|adapters|offline)\//u.test(file) && !file.endsWith('.node.test.ts'));
+  const chromium = run('npx', ['vitest', 'run', '--project', 'chromium', ...browser], env);
   passed = node && chromium;
 } finally {
   if (!install(locked)) {
