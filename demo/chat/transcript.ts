@@ -3,7 +3,6 @@
 
 import type { MemoryAgentEvent } from '../../src/entries/agent.js';
 import { el } from '../page/dom.js';
-import { storageFailure } from '../page/storage-failure.js';
 
 /** A failure told for the person: what happened and what to do, a paragraph each (send-failure.ts words them). */
 export interface Problem {
@@ -29,29 +28,56 @@ export interface Transcript {
   clear(): void;
 }
 
+/** What the event renderer (./transcript-events.ts) works on: the list, and Claude's reply and tool calls so far. */
+export interface TranscriptView {
+  readonly root: HTMLElement;
+  add(node: HTMLElement): HTMLElement;
+  /** The paragraph Claude's text goes on in, until something else is told. */
+  reply: HTMLElement | undefined;
+  /** Each tool call's item by its id, for its result. */
+  readonly calls: Map<string, HTMLElement>;
+}
+
+let events: typeof import('./transcript-events.js') | undefined;
+let loadingEvents: Promise<void> | undefined;
+
+/**
+ * The code that draws a conversation's events: needed only once one runs, so not in the first load. A failed load is
+ * tried afresh next time.
+ */
+export function loadTranscriptEvents(): Promise<void> {
+  return (loadingEvents ??= import('./transcript-events.js').then(
+    (loaded) => {
+      events = loaded;
+    },
+    (error: unknown) => {
+      loadingEvents = undefined;
+      throw error;
+    },
+  ));
+}
+
 /** `playOffline`: what the cards' "Play the Offline demo" button does. */
-
 export function createTranscript(root: HTMLElement, playOffline: () => void): Transcript {
-  let reply: HTMLElement | undefined;
-  const calls = new Map<string, HTMLElement>();
-
   const add = (node: HTMLElement) => {
     root.append(node);
     root.scrollTop = root.scrollHeight;
     return node;
   };
+  const view: TranscriptView = { root, add, reply: undefined, calls: new Map() };
+  const pending: MemoryAgentEvent[] = [];
 
   return {
     user(text) {
-      reply = undefined;
+      view.reply = undefined;
       add(el('div', { className: 'msg user' }, el('span', { className: 'who', text: 'You' }), el('p', { text })));
     },
     note(text) {
-      reply = undefined;
+      view.reply = undefined;
       add(el('p', { className: 'msg note', text }));
     },
     problem(problem) {
-      reply = undefined;
+      view.reply = undefined;
       const item = add(el('div', { attrs: { role: 'alert' } }));
       // A failure (a "Stopped" too) is what the person must see: in the transcript and in the window, whole, also
       // when its words grow after a probe.
@@ -64,85 +90,26 @@ export function createTranscript(root: HTMLElement, playOffline: () => void): Tr
       return { update };
     },
     newConversation(text) {
-      reply = undefined;
+      view.reply = undefined;
       add(el('p', { className: 'msg note new-conversation', text }));
     },
     show(event) {
-      switch (event.type) {
-        case 'text': {
-          if (!reply) {
-            const body = el('p');
-            add(el('div', { className: 'msg claude' }, el('span', { className: 'who', text: 'Claude' }), body));
-            reply = body;
-          }
-          reply.textContent += event.delta;
-          root.scrollTop = root.scrollHeight;
-          break;
-        }
-        case 'tool_call': {
-          reply = undefined;
-          const result = el('pre', { className: 'result pending', text: 'running…' });
-          const input = el('pre', { className: 'input', text: JSON.stringify(event.input, null, 2) });
-          const details = el('details', {}, el('summary', { text: 'input' }), input);
-          const item = add(
-            el(
-              'div',
-              { className: 'msg tool', attrs: { 'data-tool-use-id': event.id } },
-              el('span', { className: 'who', text: `${event.name} · ${summarize(event.input)}` }),
-              details,
-              result,
-            ),
-          );
-          calls.set(event.id, item);
-          break;
-        }
-        case 'tool_result': {
-          const item = calls.get(event.tool_use_id);
-          const result = item?.querySelector('pre.result');
-          if (!result) break;
-          result.textContent = typeof event.content === 'string' ? event.content : JSON.stringify(event.content, null, 2);
-          result.className = event.is_error ? 'result error' : 'result ok';
-          result.setAttribute('aria-label', event.is_error ? 'Error result' : 'Result');
-          const failure = storageFailure(event.content, event.is_error);
-          if (failure) {
-            // Not Claude's mistake: the browser refused to store it. Said as loudly as an API failure.
-            item?.classList.add('storage-failed');
-            item?.append(
-              el('div', { className: 'storage-alert', attrs: { role: 'alert' } },
-                el('span', { className: 'who', text: failure.title }),
-                el('p', { text: failure.advice }),
-              ),
-            );
-          }
-          break;
-        }
-        case 'turn_end':
-          reply = undefined;
-          if (event.outcome === 'max_iterations') {
-            add(el('p', { className: 'msg note', text: 'Paused: Claude hit the limit of requests for one message. Send another to go on.' }));
-          }
-          break;
-        case 'compacted':
-          reply = undefined;
-          add(compactedItem(event));
-          break;
-        case 'context_cleared': {
-          reply = undefined;
-          const parts = [count(event.toolUses, 'old tool use'), count(event.thinkingTurns, 'turn of thinking')];
-          const what = parts.filter((part) => !part.startsWith('0 ')).join(' and ') || 'nothing';
-          const text = `Context cleared by the API: ${what}, ${count(event.tokens, 'token')}.`;
-          add(el('p', { className: 'msg note', text }));
-          break;
-        }
-        case 'turn_start':
-        case 'usage':
-        case 'error':
-          break;
+      if (events) return events.showEvent(view, event);
+      // Not loaded yet (the agent's loaders fetch it beside the agent: ../page/lazy-code.ts): kept in order until it is.
+      if (pending.push(event) === 1) {
+        void loadTranscriptEvents().then(
+          () => {
+            for (const held of pending.splice(0)) events?.showEvent(view, held);
+          },
+          () => {
+            pending.length = 0; // the agent's own load failed too, and says so
+          },
+        );
       }
     },
     clear() {
-      reply = undefined;
-      calls.clear();
+      view.reply = undefined;
+      view.calls.clear();
       root.replaceChildren();
     },
   };
@@ -158,31 +125,4 @@ function fillProblem(item: HTMLElement, problem: Problem, playOffline: () => voi
     button.addEventListener('click', playOffline);
     item.append(el('div', { className: 'buttons' }, button));
   }
-}
-
-/** A compaction: what it replaced, and the summary Claude goes on from (opened on demand). */
-function compactedItem(event: Extract<MemoryAgentEvent, { type: 'compacted' }>): HTMLElement {
-  const by = event.trigger === 'auto' ? 'The API compacted the conversation' : 'Compacted on request';
-  const size = count(event.summaryChars, 'character');
-  const replaced = count(event.replacedMessages, 'message');
-  return el(
-    'div',
-    { className: 'msg note compacted' },
-    el('p', { text: `${by}: a summary of ${size} now stands for the ${replaced} before it.` }),
-    el('details', {}, el('summary', { text: 'Summary' }), el('p', { text: event.summary })),
-  );
-}
-
-/** `3 messages`, `1 message`. */
-function count(n: number, noun: string): string {
-  return `${n.toLocaleString('en-US')} ${noun}${n === 1 ? '' : 's'}`;
-}
-
-/** One line for a memory command: `view /memories`, `rename /a → /b`. */
-function summarize(input: unknown): string {
-  if (typeof input !== 'object' || input === null) return JSON.stringify(input);
-  const fields = input as Record<string, unknown>;
-  const command = typeof fields.command === 'string' ? fields.command : '?';
-  if (command === 'rename') return `rename ${String(fields.old_path)} → ${String(fields.new_path)}`;
-  return typeof fields.path === 'string' ? `${command} ${fields.path}` : command;
 }

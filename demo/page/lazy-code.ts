@@ -2,6 +2,8 @@
 // else main.ts hands to prefetchWhenIdle(). Each loads on first use, or before it when the page is idle, so that a
 // page that went offline after that still plays the Offline demo. `?prefetch=off` leaves the idle part out.
 
+import { loadTranscriptEvents } from '../chat/transcript.js';
+
 type AgentModule = typeof import('../../src/entries/agent.js');
 type ScriptsModule = typeof import('../offline-scripts/index.js');
 type PlayModule = typeof import('../offline-scripts/play.js');
@@ -18,8 +20,11 @@ function once<T>(load: () => Promise<T>): () => Promise<T> {
     }));
 }
 
-/** `idb-memory-tool/agent` and the SDK under it: what a conversation needs. */
-export const loadAgent: () => Promise<AgentModule> = once(() => import('../../src/entries/agent.js'));
+/** `idb-memory-tool/agent` and the SDK under it, and how the transcript draws their events: what a conversation needs. */
+export const loadAgent: () => Promise<AgentModule> = once(async () => {
+  const [agent] = await Promise.all([import('../../src/entries/agent.js'), loadTranscriptEvents()]);
+  return agent;
+});
 
 /** How a failed message is told (send-failure.ts): needed only once a conversation has started. */
 export const loadFailureWords: () => Promise<FailureModule> = once(() => import('../chat/send-failure.js'));
@@ -32,6 +37,7 @@ export const loadOfflineDemo: () => Promise<ScriptsModule & PlayModule> = once(a
   const [scripts, play] = await Promise.all([
     import('../offline-scripts/index.js'),
     import('../offline-scripts/play.js'),
+    loadTranscriptEvents(),
   ]);
   return { ...scripts, ...play };
 });
