@@ -67,6 +67,8 @@ export class ChangeHub {
   #sender: BroadcastChannel | undefined;
   #closed = false;
   #outbox: WireMessage[] = [];
+  /** Starts `#send` in a later task (made on the first publish). */
+  #later: (() => void) | undefined;
 
   constructor(dbName: string) {
     this.#dbName = dbName;
@@ -88,7 +90,7 @@ export class ChangeHub {
     if (changes.length === 0) return;
     this.#deliver({ dbName: this.#dbName, changes, source: 'local' });
     // The other tabs hear it a task later, with this task's other changes, so no reply waits for the post.
-    if (this.#outbox.push({ dbName: this.#dbName, changes }) === 1) setTimeout(() => this.#send(), 0);
+    if (this.#outbox.push({ dbName: this.#dbName, changes }) === 1) (this.#later ??= laterTask(() => this.#send()))();
   }
 
   close(): void {
@@ -135,6 +137,19 @@ export class ChangeHub {
     this.#channel?.close();
     this.#channel = undefined;
   }
+}
+
+/**
+ * A function that runs `task` in a later task each time it is called: a message to a port of its own, which Firefox
+ * takes about a twentieth of a millisecond less to queue than a timer; a timer where there is no `MessageChannel`.
+ */
+function laterTask(task: () => void): () => void {
+  if (typeof MessageChannel !== 'function') return () => void setTimeout(task, 0);
+  const { port1, port2 } = new MessageChannel();
+  port1.onmessage = task;
+  // Node would otherwise stay alive for the port, as for the channel below.
+  (port1 as { unref?: () => void }).unref?.();
+  return () => port2.postMessage(null);
 }
 
 function openChannel(dbName: string): BroadcastChannel | undefined {
