@@ -26,8 +26,6 @@ export class MemoryStore {
   readonly dbName: string;
   readonly #blockedWaitMs: number;
   #db: Promise<MemoryDb> | undefined;
-  /** `#db` once it has opened: a call starts its transaction at once, not a turn later (a write's cost in Firefox). */
-  #ready: { db: MemoryDb; from: Promise<MemoryDb> } | undefined;
   #closed = false;
 
   private constructor(dbName: string, blockedWaitMs: number) {
@@ -54,7 +52,7 @@ export class MemoryStore {
     // The browser may close the connection under a transaction (Safari's lost connection, a site-data clear): the
     // transaction aborts, so nothing of it was written, and it runs once more on a fresh connection.
     for (let attempt = 0; ; attempt++) {
-      const { tx, from } = this.#beginNow(mode, stores) ?? (await this.#begin(mode, stores));
+      const { tx, from } = await this.#begin(mode, stores);
       try {
         return await this.#attempt(mode, tx, body);
       } catch (error) {
@@ -99,22 +97,7 @@ export class MemoryStore {
     this.#closed = true;
     const db = this.#db;
     this.#db = undefined;
-    this.#ready = undefined;
     void db?.then((d) => d.close()).catch(() => undefined);
-  }
-
-  /** A transaction on the open connection, or none when it is not open yet or refuses (then {@link #begin} sees why). */
-  #beginNow<Mode extends IDBTransactionMode>(
-    mode: Mode,
-    stores: StoreName[],
-  ): { tx: MemoryTx<Mode>; from: Promise<MemoryDb> } | undefined {
-    const ready = this.#ready;
-    if (!ready) return undefined;
-    try {
-      return { tx: ready.db.transaction(stores, mode) as MemoryTx<Mode>, from: ready.from };
-    } catch {
-      return undefined;
-    }
   }
 
   async #begin<Mode extends IDBTransactionMode>(
@@ -159,12 +142,7 @@ export class MemoryStore {
         return this.#open(() => opening);
       });
       this.#db = opening;
-      opening.then(
-        (db) => {
-          if (this.#db === opening) this.#ready = { db, from: opening };
-        },
-        () => this.#drop(opening),
-      );
+      opening.catch(() => this.#drop(opening));
     }
     return this.#db.catch((error: unknown) => {
       throw toMemoryError(error);
@@ -223,7 +201,6 @@ export class MemoryStore {
 
   #drop(which: Promise<MemoryDb>): void {
     if (this.#db === which) this.#db = undefined;
-    if (this.#ready?.from === which) this.#ready = undefined;
     void which.then((db) => db.close()).catch(() => undefined);
   }
 }
