@@ -19,8 +19,12 @@ export async function remove(
   if (key === MEMORY_ROOT) throw new MemoryToolError('forbidden', reply.deleteRoot());
   const [entry, usage] = await Promise.all([getEntry(tx, key), readTotals(tx, ctx.known, ctx.trusted)]);
   if (!entry) throw new MemoryToolError('not_found', reply.deleteMissing(command.path));
-  const below = entry.kind === 'folder' ? await tx.objectStore('entries').getAll(subtreeRange(key)) : [];
-  const gone = [entry, ...below];
-  const removed = deleteEntries(tx, gone, usage, entry.kind === 'folder' ? key : undefined);
-  return { reply: reply.deleted(command.path), changes: [{ type: 'delete', path: key }], ...removed };
+  const done = { reply: reply.deleted(command.path), changes: [{ type: 'delete' as const, path: key }] };
+  if (entry.kind !== 'folder') return { ...done, ...deleteEntries(tx, [entry], usage) };
+  // A folder's delete is too much work to risk a second run: trusted totals are checked beside its subtree's read.
+  const [below, checked] = await Promise.all([
+    tx.objectStore('entries').getAll(subtreeRange(key)),
+    ctx.trusted ? readTotals(tx, ctx.known) : usage,
+  ]);
+  return { ...done, ...deleteEntries(tx, [entry, ...below], checked, key), ...(ctx.trusted ? { checked: true } : {}) };
 }

@@ -17,6 +17,8 @@ export interface WriteResult {
   retired: RetiredBody[];
   /** The totals after the change, for the journal to write with its own (history/journal.ts `record`). */
   usage: Totals;
+  /** Set when the command read the totals itself though told to trust them: its journal record need not prove them. */
+  checked?: true;
 }
 
 /** What a write command runs with: the limits, the guards every text passes, and the totals to start from. */

@@ -21,8 +21,8 @@ export type Remember = (recorded: Recorded, trusted?: boolean) => void;
 /** What a write command is run with, but the remembered totals the runner adds. */
 export type CommandContext = Omit<WriteContext, 'known' | 'trusted' | 'ahead' | 'now'>;
 
-/** The commands that take remembered totals unchecked: the ones writing one file's text. */
-const TRUSTING = new Set(['create', 'str_replace', 'insert']);
+/** The commands that take remembered totals unchecked: the ones writing one file's text, and `delete`. */
+const TRUSTING = new Set(['create', 'str_replace', 'insert', 'delete']);
 
 export class WriteRunner {
   readonly #store: MemoryStore;
@@ -92,7 +92,7 @@ export class WriteRunner {
           };
           const recorded = await record(tx, draft, now, this.#history, written.usage);
           const alone = known === undefined ? !again : wasAlone(known.value, await recorded.key);
-          if (trusted && !alone) {
+          if (trusted && !alone && written.checked !== true) {
             stale = true;
             throw new StaleTotals();
           }

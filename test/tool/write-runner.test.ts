@@ -3,13 +3,27 @@
 // between (counted with the request spy), and keeps call order, the limits and the events right while doing so.
 
 import { describe, expect, it, vi } from 'vitest';
+import { openDB } from 'idb';
 import type { IndexedDBMemoryTool, MemoryToolResult } from '../../src/index.js';
+import type { MemorySchema, Totals } from '../../src/storage/schema.js';
+import { unpackTotals } from '../../src/storage/schema.js';
 import { freshToolEach } from '../helpers/fresh-tool.js';
 import type { SpiedRequest } from '../helpers/request-spy.js';
 import { journalReadsDuring, spyDuring } from '../helpers/request-spy.js';
 
 const fresh = freshToolEach('write-runner');
 const { ok, create, read, snapshot, another } = fresh;
+
+/** The totals the newest journal record holds, read straight from the database. */
+async function lastTotals(): Promise<Totals | undefined> {
+  const db = await openDB<MemorySchema>(fresh.tool.dbName);
+  try {
+    const newest = await db.transaction('journal').store.openCursor(null, 'prev');
+    return newest?.value.totals ? unpackTotals(newest.value.totals) : undefined;
+  } finally {
+    db.close();
+  }
+}
 
 describe('the totals a tool remembers between its writes', () => {
   /** Commands called at once that each need the one before, and the last line of each reply in call order. */
@@ -158,7 +172,7 @@ describe('the totals a tool remembers between its writes', () => {
     expect(listing.split('\n').slice(2)).toEqual(['3B\t/memories/a.md', '3B\t/memories/b.md']);
   });
 
-  it('checks them before a delete or rename instead, which another write between then costs a read, not a second run', async () => {
+  it('checks them before a rename or a folder\'s delete instead, which another write between then costs a read, not a second run', async () => {
     const theirs = await another();
     await create('/memories/big/a.md', 'a');
     await create('/memories/big/b.md', 'b');
@@ -194,10 +208,44 @@ describe('the totals a tool remembers between its writes', () => {
     const seen = await journalReadsDuring(() => Promise.all(Array.from({ length: 5 }, (_, i) => create(`/memories/p${i}.md`, `${i}`))));
     expect(seen).toEqual({ cursors: 0, lookups: 0, aborts: 0 });
     expect((await fresh.tool.history()).length).toBe(6);
-    // Writes that do not trust them (a delete) run beside the others and check them: the one before is then newer.
-    const mixed = await journalReadsDuring(() => Promise.all([ok({ command: 'delete', path: '/memories/p0.md' }), ok({ command: 'delete', path: '/memories/p1.md' })]));
+    // Deletes of files trust them too.
+    const deletes = await journalReadsDuring(() => Promise.all([ok({ command: 'delete', path: '/memories/p0.md' }), ok({ command: 'delete', path: '/memories/p1.md' })]));
+    expect(deletes).toEqual({ cursors: 0, lookups: 0, aborts: 0 });
+    // Writes that do not trust them (a rename) run beside the others and check them: the one before is then newer.
+    const mixed = await journalReadsDuring(() =>
+      Promise.all([
+        ok({ command: 'rename', old_path: '/memories/p2.md', new_path: '/memories/q2.md' }),
+        ok({ command: 'rename', old_path: '/memories/p3.md', new_path: '/memories/q3.md' }),
+      ]),
+    );
     expect(mixed).toEqual({ cursors: 1, lookups: 2, aborts: 0 });
-    expect((await fresh.tool.history()).length).toBe(8);
+    expect((await fresh.tool.history()).length).toBe(10);
+  });
+
+  it('lets a delete of a file trust them, and runs it again when another tool wrote between, so the totals count both', async () => {
+    const events: string[] = [];
+    fresh.tool.subscribe((event) => {
+      if (event.source === 'local') events.push(...event.changes.map((change) => `${change.type} ${change.path}`));
+    });
+    await create('/memories/a.md', 'aaaa');
+    await create('/memories/b.md', 'bb');
+    expect(await journalReadsDuring(() => ok({ command: 'delete', path: '/memories/a.md' }))).toEqual({ cursors: 0, lookups: 0, aborts: 0 });
+    // Another tool's file is not in what this one remembers: the delete's record key shows the write between.
+    await (await another()).create({ command: 'create', path: '/memories/t.md', file_text: 'ttttttt' });
+    expect(await journalReadsDuring(() => ok({ command: 'delete', path: '/memories/b.md' }))).toEqual({ cursors: 1, lookups: 0, aborts: 1 });
+    expect(await lastTotals()).toMatchObject({ bytes: 7, files: 1 });
+    expect(events).toEqual(['write /memories/a.md', 'write /memories/b.md', 'delete /memories/a.md', 'delete /memories/b.md']);
+    expect((await fresh.tool.history()).map((entry) => `${entry.command} ${entry.paths.join()}`)).toEqual([
+      'delete /memories/b.md',
+      'create /memories/t.md',
+      'delete /memories/a.md',
+      'create /memories/b.md',
+      'create /memories/a.md',
+    ]);
+    // The next write checks them (the delete was not alone), and a write that finds itself alone trusts them again.
+    expect(await journalReadsDuring(() => create('/memories/c.md', 'c'))).toEqual({ cursors: 0, lookups: 1, aborts: 0 });
+    expect(await journalReadsDuring(() => ok({ command: 'delete', path: '/memories/c.md' }))).toEqual({ cursors: 0, lookups: 0, aborts: 0 });
+    expect(await lastTotals()).toMatchObject({ bytes: 7, files: 1 });
   });
 
   it('checks them in the same run before refusing a write by the limits, so a refusal costs no second run', async () => {
