@@ -41,13 +41,15 @@ function tokenPositions(tokens: readonly Token[]): Map<string, number[]> {
 
 /**
  * A body's postings in `run`s (by term, created as needed): each word with its positions, each common-word pair
- * (./biwords.ts) with its count alone; resolves to its words and its pairs, which its `searchDocs` record keeps.
+ * (./biwords.ts) with its count alone, of the terms `wanted` (all by default); resolves to its words and its pairs,
+ * which its `searchDocs` record keeps.
  */
 export function addBody(
   id: number,
   text: string,
   tokenizer: Tokenizer,
   runs: Map<string, RunWriter>,
+  wanted: (term: string) => boolean = () => true,
 ): { words: string[]; pairs: string[] } {
   const tokens = tokenizer.tokens(text);
   const runOf = (term: string): RunWriter => {
@@ -56,9 +58,9 @@ export function addBody(
     return run;
   };
   const positions = tokenPositions(tokens);
-  for (const [term, list] of positions) runOf(term).add(id, list);
+  for (const [term, list] of positions) if (wanted(term)) runOf(term).add(id, list);
   const pairs = biwordCounts(tokens);
-  for (const [term, count] of pairs) runOf(term).addCount(id, count);
+  for (const [term, count] of pairs) if (wanted(term)) runOf(term).addCount(id, count);
   return { words: [...positions.keys()], pairs: [...pairs.keys()] };
 }
 

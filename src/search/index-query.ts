@@ -50,9 +50,12 @@ export async function indexSearch(
     if (pending === 0) return overlay;
     const above = IDBKeyRange.lowerBound(state.indexedThrough, true);
     const [ids, texts] = await Promise.all([bodies.getAllKeys(above), bodies.getAll(above)]);
+    // Only the terms the query reads: a body's every term (a thousand and more for 10 KB of prose) made garbage a
+    // write right after the search paid for (./README.md, "A write right after a search").
+    const wanted = queryTerms(parsed);
     ids.forEach((id, i) => {
       const runs = new Map<string, RunWriter>();
-      addBody(id, texts[i] ?? '', tokenizer, runs);
+      addBody(id, texts[i] ?? '', tokenizer, runs, wanted);
       for (const [term, run] of runs) overlay.set(term, decodeRun(run.done(), overlay.get(term)));
     });
     return overlay;
@@ -82,6 +85,17 @@ export async function indexSearch(
   };
   // Only the files holding some clause are ranked; the memory's statistics come with the cached live files.
   return rankTable(live.files, table, parsed, scope, textsOf, live.stats);
+}
+
+/** Whether a term is one `parsed` reads (./term-runs.ts): a clause's words, a phrase's biwords, a prefix's words. */
+function queryTerms(parsed: ParsedQuery): (term: string) => boolean {
+  const exact = new Set<string>();
+  const prefixes: string[] = [];
+  for (const { terms, prefix } of parsed.clauses) {
+    terms.forEach((term, j) => (prefix && j === terms.length - 1 ? prefixes.push(term) : exact.add(term)));
+    if (terms.length > 1) for (const pair of phraseBiwords(terms, prefix)) exact.add(pair);
+  }
+  return (term) => exact.has(term) || prefixes.some((start) => term.startsWith(start));
 }
 
 /**

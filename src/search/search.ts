@@ -36,11 +36,19 @@ export async function search(store: MemoryStore, query: unknown, options: Search
       throw new MemoryToolError('not_found', reply.viewMissing(shownPath));
     }
   };
+  // The search resolves once its query's transaction has ended, not as soon as its last read answered: a write called
+  // right after it would otherwise queue behind that transaction (both hold `bodies`) and wait for its end
+  // (./README.md, "A write right after a search").
+  const ends: Array<Promise<void>> = [];
+  const ended = (tx: MemoryTx<'readonly'>): void => {
+    ends.push(tx.done.catch(() => undefined));
+  };
   // The bodies written since the drain (another tab) are cut in the query's own transaction.
   const fromIndex = indexed
     ? await store.run(
         'readonly',
         async (tx) => {
+          ended(tx);
           await inScope(tx);
           return indexSearch(tx, parsed, scope, tokenizer, index.cache, index.tuning.syncBacklog, (pending) => {
             index.noteBacklog(pending);
@@ -54,11 +62,13 @@ export async function search(store: MemoryStore, query: unknown, options: Search
     (await store.run(
       'readonly',
       async (tx) => {
+        ended(tx);
         await inScope(tx);
         return scanSearch(tx, parsed, scope, tokenizer);
       },
       READ_STORES,
     ));
+  await Promise.all(ends);
   signal?.throwIfAborted();
   return result;
 }

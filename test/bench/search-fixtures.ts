@@ -11,6 +11,8 @@ export interface SearchPlan {
   writeReps: number;
   /** Files in each of the two memories the 10 KB writes are timed in. */
   writeFiles: number;
+  /** The write rows alone, no 10,000-file memory (`BENCH_SEARCH=writes`, read by run.ts). */
+  writesOnly?: boolean;
 }
 
 /** One timed thing: its label, what it is, and every run's milliseconds. */

@@ -138,6 +138,7 @@ async function timed(run: () => Promise<unknown>): Promise<number> {
 export async function runSearch(plan: SearchPlan, say: Say): Promise<SearchResults> {
   const words = vocabulary();
   const prose = proseMaker(words);
+  if (plan.writesOnly) return { files: 0, textBytes: 0, rows: await writeRows(plan, prose, say), storedBefore: 0, storedAfter: 0, totals: {} };
   const rows: SearchTimes[] = [];
   const name = `search-${Date.now()}`;
   const memory = await openMemory(name);
