@@ -60,13 +60,14 @@ export function streamable(pulls: readonly Pull[], local: LocalSnapshot, steps: 
   return found.length > STREAM_BATCH.files ? found : [];
 }
 
-/** The groups read together: a folder's files at a time with `readMany` (up to `most`), else one file each. */
-function unitsOf(files: readonly RemoteFile[], bulk: boolean, most: number): RemoteFile[][] {
-  if (!bulk) return files.map((file) => [file]);
+/** The groups `readMany` reads together: a folder's files at a time, up to `most`. */
+function unitsOf(files: readonly RemoteFile[], most: number): RemoteFile[][] {
   const byFolder = new Map<string, RemoteFile[]>();
   for (const file of files) {
     const folder = file.path.slice(0, file.path.lastIndexOf('/'));
-    byFolder.set(folder, [...(byFolder.get(folder) ?? []), file]);
+    const group = byFolder.get(folder);
+    if (group) group.push(file);
+    else byFolder.set(folder, [file]);
   }
   const units: RemoteFile[][] = [];
   let unit: RemoteFile[] = [];
@@ -93,14 +94,7 @@ export async function streamPulls(target: StreamTarget, pulls: readonly Pull[], 
   const out: Streamed = { pulled: [], refused: [] };
   const window = Math.max(1, remote.concurrency) * STREAM_BATCH.files;
   const bulk = remote.readMany;
-  // With readMany, a unit is half the window and two are read at once (a few folders each, the remote's concurrency
-  // in all), the window still holding them: the next is read while the one before is written.
-  const units = unitsOf(
-    pulls.map((pull) => pull.remote),
-    bulk !== undefined,
-    Math.max(1, Math.floor(window / 2)),
-  );
-
+  const files = pulls.map((pull) => pull.remote);
   let batch: { path: string; file: RemoteFile; text: string }[] = [];
   let chars = 0;
   let held = 0; // read, not yet written (in `batch` or being written)
@@ -157,24 +151,39 @@ export async function streamPulls(target: StreamTarget, pulls: readonly Pull[], 
   };
 
   try {
-    await eachLimited(
-      units,
-      bulk ? 2 : remote.concurrency,
-      async (unit) => {
-        await room(unit.length);
-        if (!bulk) return readOne(unit[0] as RemoteFile);
-        // One file it cannot send fails no other: those it left out are read on their own.
-        const many = await refusable(() => bulk.call(remote, unit, { signal }), '', () => undefined);
-        const left: RemoteFile[] = [];
-        for (const file of unit) {
-          const read = many?.get(file.path);
-          if (read) arrived(file.path, read);
-          else left.push(file);
-        }
-        await eachLimited(left, remote.concurrency, readOne, signal);
-      },
-      signal,
-    );
+    if (bulk === undefined) {
+      // One file a read: the pool takes the files themselves (a one-file array each would be 10,000 on a big pull).
+      await eachLimited(
+        files,
+        remote.concurrency,
+        async (file) => {
+          await room(1);
+          await readOne(file);
+        },
+        signal,
+      );
+    } else {
+      // A unit is half the window and two are read at once (a few folders each, the remote's concurrency in all),
+      // the window still holding them: the next is read while the one before is written.
+      const units = unitsOf(files, Math.max(1, Math.floor(window / 2)));
+      await eachLimited(
+        units,
+        2,
+        async (unit) => {
+          await room(unit.length);
+          // One file it cannot send fails no other: those it left out are read on their own.
+          const many = await refusable(() => bulk.call(remote, unit, { signal }), '', () => undefined);
+          const left: RemoteFile[] = [];
+          for (const file of unit) {
+            const read = many?.get(file.path);
+            if (read) arrived(file.path, read);
+            else left.push(file);
+          }
+          await eachLimited(left, remote.concurrency, readOne, signal);
+        },
+        signal,
+      );
+    }
   } finally {
     await flush();
   }

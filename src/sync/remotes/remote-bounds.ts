@@ -28,13 +28,31 @@ export function timeoutOption(name: string, value: number | undefined): number {
   return value;
 }
 
+/** A request's deadline: see {@link deadline}. */
+export interface Deadline {
+  /** Fires when the caller's signal does or at the deadline. */
+  signal: AbortSignal;
+  /** Fires at the deadline only, to tell it from the caller's stop. */
+  expired: AbortSignal;
+  /** Disarms it once the answer is read. */
+  clear(): void;
+}
+
 /**
- * A signal that fires when `signal` does or when `ms` have passed, whichever is first; `expired` tells the deadline
- * from the caller's stop. It stays armed while the body is read, which is part of the answer's time.
+ * A signal that fires when `signal` does or when `ms` have passed, whichever is first. It stays armed while the body
+ * is read, which is part of the answer's time, and is cleared once it is read: an armed timer keeps its signals (and
+ * `AbortSignal.any`'s) alive for the whole `ms`, so `AbortSignal.timeout`, which cannot be cleared, held a minute of
+ * requests' signals on a big pull (about 0.5 MB in Chromium, pulling 10,000 files).
  */
-export function deadline(signal: AbortSignal | undefined, ms: number): { signal: AbortSignal; expired: AbortSignal } {
-  const expired = AbortSignal.timeout(ms);
-  return { signal: signal === undefined ? expired : AbortSignal.any([signal, expired]), expired };
+export function deadline(signal: AbortSignal | undefined, ms: number): Deadline {
+  const timer = new AbortController();
+  const id = setTimeout(() => timer.abort(new DOMException(`no answer within ${ms} ms`, 'TimeoutError')), ms);
+  const expired = timer.signal;
+  return {
+    signal: signal === undefined ? expired : AbortSignal.any([signal, expired]),
+    expired,
+    clear: () => clearTimeout(id),
+  };
 }
 
 /** The body's bytes, or undefined when it holds more than `cap` (the read stops there and the rest is let go). */

@@ -18,6 +18,9 @@ export interface DavRequest {
   expired?: AbortSignal;
 }
 
+/** Each answer's deadline, cleared once its body is read or let go (`bodyBytes`, `discard`). */
+const deadlines = new WeakMap<Response, () => void>();
+
 /** Sends one request; rejects only with a SyncRemoteError (`network`, `aborted`, `server` for a timeout). */
 export type DavSend = (request: DavRequest) => Promise<Response>;
 
@@ -67,7 +70,7 @@ export function davSender(
     const headers: Record<string, string> = { ...request.headers };
     if (authorization !== undefined) headers['Authorization'] = authorization;
     const read = request.method === 'GET' || request.method === 'PROPFIND';
-    const { signal, expired } = deadline(request.signal, timeoutMs);
+    const { signal, expired, clear } = deadline(request.signal, timeoutMs);
     request.expired = expired;
     let response: Response;
     try {
@@ -81,8 +84,10 @@ export function davSender(
         redirect: read ? 'follow' : 'manual',
       });
     } catch (error) {
+      clear();
       throw transportError(error, request);
     }
+    deadlines.set(response, clear);
     if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status <= 399)) {
       await discard(response);
       throw redirected(request, `with ${response.status || 'a redirect'}`);
@@ -102,6 +107,8 @@ export async function bodyBytes(response: Response, request: DavRequest, cap: nu
     return await bytesUpTo(response, cap);
   } catch (error) {
     throw transportError(error, request);
+  } finally {
+    deadlines.get(response)?.();
   }
 }
 
@@ -121,6 +128,7 @@ export async function bodyText(response: Response, request: DavRequest, cap: num
 /** Lets a connection go back to the pool without reading an answer we do not need. */
 export async function discard(response: Response): Promise<void> {
   await response.body?.cancel().catch(() => undefined);
+  deadlines.get(response)?.();
 }
 
 /** `Retry-After` as seconds or an HTTP date (RFC 9110 §10.2.3), in ms from now. */
