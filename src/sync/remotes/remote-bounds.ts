@@ -47,6 +47,8 @@ export interface Deadline {
 export function deadline(signal: AbortSignal | undefined, ms: number): Deadline {
   const timer = new AbortController();
   const id = setTimeout(() => timer.abort(new DOMException(`no answer within ${ms} ms`, 'TimeoutError')), ms);
+  // As AbortSignal.timeout's does not, a deadline never keeps Node running (an answer left unread leaves it armed).
+  (id as { unref?: () => void }).unref?.();
   const expired = timer.signal;
   return {
     signal: signal === undefined ? expired : AbortSignal.any([signal, expired]),
