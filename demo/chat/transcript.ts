@@ -3,6 +3,7 @@
 
 import type { MemoryAgentEvent } from '../../src/entries/agent.js';
 import { el } from '../page/dom.js';
+import { once } from '../page/load-once.js';
 
 /** A failure told for the person: what happened and what to do, a paragraph each (send-failure.ts words them). */
 export interface Problem {
@@ -39,23 +40,11 @@ export interface TranscriptView {
 }
 
 let events: typeof import('./transcript-events.js') | undefined;
-let loadingEvents: Promise<void> | undefined;
 
-/**
- * The code that draws a conversation's events: needed only once one runs, so not in the first load. A failed load is
- * tried afresh next time.
- */
-export function loadTranscriptEvents(): Promise<void> {
-  return (loadingEvents ??= import('./transcript-events.js').then(
-    (loaded) => {
-      events = loaded;
-    },
-    (error: unknown) => {
-      loadingEvents = undefined;
-      throw error;
-    },
-  ));
-}
+/** The code that draws a conversation's events: needed only once one runs, so not in the first load. */
+export const loadTranscriptEvents: () => Promise<void> = once(async () => {
+  events = await import('./transcript-events.js');
+});
 
 /** `playOffline`: what the cards' "Play the Offline demo" button does. */
 export function createTranscript(root: HTMLElement, playOffline: () => void): Transcript {

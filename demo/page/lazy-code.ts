@@ -3,22 +3,13 @@
 // page that went offline after that still plays the Offline demo. `?prefetch=off` leaves the idle part out.
 
 import { loadTranscriptEvents } from '../chat/transcript.js';
+import { once } from './load-once.js';
 
 type AgentModule = typeof import('../../src/entries/agent.js');
 type ScriptsModule = typeof import('../offline-scripts/index.js');
 type PlayModule = typeof import('../offline-scripts/play.js');
 type FailureModule = typeof import('../chat/send-failure.js');
 type WrittenModule = typeof import('../chat/written-file.js');
-
-/** `load()` once: later calls share its promise; a failed load (offline, say) is tried afresh next time. */
-function once<T>(load: () => Promise<T>): () => Promise<T> {
-  let loading: Promise<T> | undefined;
-  return () =>
-    (loading ??= load().catch((error: unknown) => {
-      loading = undefined;
-      throw error;
-    }));
-}
 
 /** `idb-memory-tool/agent` and the SDK under it, and how the transcript draws their events: what a conversation needs. */
 export const loadAgent: () => Promise<AgentModule> = once(async () => {
