@@ -3,6 +3,8 @@
 // What each database's raw side has kept lives in this page's memory: the least work is knowing it, not reading it.
 
 import { DEFAULT_HISTORY_LIMITS } from '../../src/history/history-limits.js';
+import { recordSize } from '../../src/history/record-size.js';
+import type { FileState } from '../../src/storage/schema.js';
 
 /** One raw history record: its key, the body it keeps for undo (if any) and what it counts against the bound. */
 interface Kept {
@@ -18,8 +20,23 @@ interface RawHistory {
 
 const histories = new WeakMap<IDBDatabase, RawHistory>();
 
-/** About what the raw record itself takes (its path, four small fields), as the library counts its own records. */
-const recordBytes = (path: string): number => 64 + path.length;
+/**
+ * What the journal counts for the record of the same change (record-size.ts): the raw record is smaller, but counted
+ * alike the two histories reach a bound at the same change, so a row's rounds prune on both sides at once.
+ */
+function recordBytes(command: string, path: string, before: number | undefined, after: number | null): number {
+  const state: FileState = { bodyId: 0, size: 0, createdAt: 0, updatedAt: 0 };
+  return recordSize({
+    at: 0,
+    actor: 'claude',
+    command,
+    paths: [path],
+    ops: [{ type: 'file', path, before: before === undefined ? null : state, after: after === null ? null : state }],
+    retains: before === undefined ? [] : [before],
+    bytes: 0,
+    undoable: true,
+  });
+}
 
 /** The library's rule (src/history/journal.ts `prune`): once past a bound, drop to a tenth below it. */
 const tenthBelow = (max: number): number => Math.max(1, max - Math.max(1, Math.floor(max / 10)));
@@ -34,6 +51,7 @@ const tenthBelow = (max: number): number => Math.max(1, max - Math.max(1, Math.f
 export function addHistoryRecord(
   tx: IDBTransaction,
   key: number,
+  command: string,
   path: string,
   before: number | undefined,
   beforeSize: number,
@@ -44,7 +62,7 @@ export function addHistoryRecord(
   bodies.add({ at: now, path, before: before ?? null, after }, key);
   const history = histories.get(tx.db) ?? { kept: [], bytes: 0 };
   histories.set(tx.db, history);
-  const bytes = (before === undefined ? 0 : beforeSize) + recordBytes(path);
+  const bytes = (before === undefined ? 0 : beforeSize) + recordBytes(command, path, before, after);
   history.kept.push({ key, body: before, bytes });
   history.bytes += bytes;
   const { maxEntries, maxBytes } = DEFAULT_HISTORY_LIMITS;

@@ -89,7 +89,7 @@ export function createFile(db: IDBDatabase, path: string, content: string, now: 
     const bodyId = rawBodyKey();
     tx.objectStore('bodies').add(content, bodyId);
     entries.put(fileRecord(path, content, bodyId, there?.createdAt ?? now, now));
-    addHistoryRecord(tx, rawBodyKey(), path, there?.bodyId, there?.size ?? 0, bodyId, now);
+    addHistoryRecord(tx, rawBodyKey(), 'create', path, there?.bodyId, there?.size ?? 0, bodyId, now);
   };
   return done(tx);
 }
@@ -111,7 +111,13 @@ export function viewFile(db: IDBDatabase, path: string): Promise<string> {
  * A read-modify-write of one file, copy-on-write as undo needs: get metadata, get body, then add the new body (the
  * old one stays, for undo), put the metadata and add one history record.
  */
-function editFile(db: IDBDatabase, path: string, edit: (content: string) => string, now: number): Promise<void> {
+function editFile(
+  db: IDBDatabase,
+  command: 'str_replace' | 'insert',
+  path: string,
+  edit: (content: string) => string,
+  now: number,
+): Promise<void> {
   const tx = db.transaction(['entries', 'bodies'], 'readwrite');
   const entries = tx.objectStore('entries');
   const bodies = tx.objectStore('bodies');
@@ -124,7 +130,7 @@ function editFile(db: IDBDatabase, path: string, edit: (content: string) => stri
       const bodyId = rawBodyKey();
       bodies.add(content, bodyId);
       entries.put({ ...record, size: content.length, bodyId, updatedAt: now });
-      addHistoryRecord(tx, rawBodyKey(), path, record.bodyId, record.size, bodyId, now);
+      addHistoryRecord(tx, rawBodyKey(), command, path, record.bodyId, record.size, bodyId, now);
     };
   };
   return done(tx);
@@ -134,6 +140,7 @@ function editFile(db: IDBDatabase, path: string, edit: (content: string) => stri
 export function strReplace(db: IDBDatabase, path: string, oldStr: string, newStr: string, now: number): Promise<void> {
   return editFile(
     db,
+    'str_replace',
     path,
     (content) => {
       const at = content.indexOf(oldStr);
@@ -148,6 +155,7 @@ export function strReplace(db: IDBDatabase, path: string, oldStr: string, newStr
 export function insertLine(db: IDBDatabase, path: string, text: string, now: number): Promise<void> {
   return editFile(
     db,
+    'insert',
     path,
     (content) => {
       const nl = content.indexOf('\n');
@@ -167,7 +175,7 @@ export function deleteFile(db: IDBDatabase, path: string, now: number): Promise<
   entry.onsuccess = () => {
     const record = entry.result as EntryRecord;
     tx.objectStore('entries').delete(path);
-    addHistoryRecord(tx, rawBodyKey(), path, record.bodyId, record.size, null, now);
+    addHistoryRecord(tx, rawBodyKey(), 'delete', path, record.bodyId, record.size, null, now);
   };
   return done(tx);
 }
