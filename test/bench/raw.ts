@@ -3,6 +3,7 @@
 // Reads resolve at their last request's success (a reader needs no commit); writes resolve at `complete`.
 
 import type { EntryRecord } from '../../src/storage/schema.js';
+import { addHistoryRecord } from './raw-history.js';
 
 /** One file as the raw floors write it: already the record the store keeps. */
 export interface RawFile {
@@ -69,15 +70,6 @@ function folderRecord(path: string, now: number): EntryRecord {
 // ---------------------------------------------------------------- single-file floors
 
 /**
- * The least history record a change needs for undo (its path, the body it replaced and the one it wrote, by key), in
- * the bodies store under a raw key: the library's journal holds references, not copies, so neither does this. Not
- * in the library's journal, whose pruning and totals must not meet the raw side's records.
- */
-function addHistoryRecord(tx: IDBTransaction, path: string, before: number | undefined, after: number | null, now: number): void {
-  tx.objectStore('bodies').add({ at: now, path, before: before ?? null, after }, rawBodyKey());
-}
-
-/**
  * create: the least a correct create does. It reads the target (a folder there must be refused, a file there is
  * overwritten) and its parent folder (a file there must be refused, a missing one made), then writes the body,
  * the metadata and one history record: 2 gets, then 3 writes, in one readwrite transaction. An overwritten file's
@@ -97,7 +89,7 @@ export function createFile(db: IDBDatabase, path: string, content: string, now: 
     const bodyId = rawBodyKey();
     tx.objectStore('bodies').add(content, bodyId);
     entries.put(fileRecord(path, content, bodyId, there?.createdAt ?? now, now));
-    addHistoryRecord(tx, path, there?.bodyId, bodyId, now);
+    addHistoryRecord(tx, rawBodyKey(), 'create', path, there?.bodyId, there?.size ?? 0, bodyId, now);
   };
   return done(tx);
 }
@@ -119,7 +111,13 @@ export function viewFile(db: IDBDatabase, path: string): Promise<string> {
  * A read-modify-write of one file, copy-on-write as undo needs: get metadata, get body, then add the new body (the
  * old one stays, for undo), put the metadata and add one history record.
  */
-function editFile(db: IDBDatabase, path: string, edit: (content: string) => string, now: number): Promise<void> {
+function editFile(
+  db: IDBDatabase,
+  command: 'str_replace' | 'insert',
+  path: string,
+  edit: (content: string) => string,
+  now: number,
+): Promise<void> {
   const tx = db.transaction(['entries', 'bodies'], 'readwrite');
   const entries = tx.objectStore('entries');
   const bodies = tx.objectStore('bodies');
@@ -132,7 +130,7 @@ function editFile(db: IDBDatabase, path: string, edit: (content: string) => stri
       const bodyId = rawBodyKey();
       bodies.add(content, bodyId);
       entries.put({ ...record, size: content.length, bodyId, updatedAt: now });
-      addHistoryRecord(tx, path, record.bodyId, bodyId, now);
+      addHistoryRecord(tx, rawBodyKey(), command, path, record.bodyId, record.size, bodyId, now);
     };
   };
   return done(tx);
@@ -142,6 +140,7 @@ function editFile(db: IDBDatabase, path: string, edit: (content: string) => stri
 export function strReplace(db: IDBDatabase, path: string, oldStr: string, newStr: string, now: number): Promise<void> {
   return editFile(
     db,
+    'str_replace',
     path,
     (content) => {
       const at = content.indexOf(oldStr);
@@ -156,6 +155,7 @@ export function strReplace(db: IDBDatabase, path: string, oldStr: string, newStr
 export function insertLine(db: IDBDatabase, path: string, text: string, now: number): Promise<void> {
   return editFile(
     db,
+    'insert',
     path,
     (content) => {
       const nl = content.indexOf('\n');
@@ -175,7 +175,7 @@ export function deleteFile(db: IDBDatabase, path: string, now: number): Promise<
   entry.onsuccess = () => {
     const record = entry.result as EntryRecord;
     tx.objectStore('entries').delete(path);
-    addHistoryRecord(tx, path, record.bodyId, null, now);
+    addHistoryRecord(tx, rawBodyKey(), 'delete', path, record.bodyId, record.size, null, now);
   };
   return done(tx);
 }
