@@ -123,14 +123,38 @@ export function launchChromium(extraArgs: readonly string[] = []): Promise<Brows
 /**
  * A browser profile in a folder on disk, as a user's browser keeps IndexedDB (the contexts of `launchChromium()` are
  * off the record, their IndexedDB in memory). `launch()` starts Chromium on it (again, after a kill); `kill()` ends
- * that Chromium at once, as a crash would (SIGKILL: nothing is closed or cleaned up; what it had already handed to the
- * OS stays, so this is not a power cut); `close()` ends it and removes the folder.
+ * that Chromium, every process of it at once, as a crash would, and waits until they are gone (SIGKILL: nothing is
+ * closed or cleaned up; what it had already handed to the OS stays, so this is not a power cut); `close()` ends it and
+ * removes the folder.
  */
 export interface DiskProfile {
   readonly dir: string;
   launch(): Promise<BrowserContext>;
   kill(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** Whether process `pid` still runs: a zombie (ended, not yet reaped by a container's init) counts as gone. */
+async function running(pid: number): Promise<boolean> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => undefined);
+  if (stat !== undefined) return !/\) [ZX] /u.test(stat);
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves once none of `pids` runs; a hang is bounded like any e2e wait. */
+async function gone(pids: readonly number[], timeoutMs = 120_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const left = (await Promise.all(pids.map(async (pid) => ((await running(pid)) ? pid : undefined)))).filter((pid) => pid !== undefined);
+    if (left.length === 0) return;
+    if (Date.now() > until) throw new Error(`processes ${left.join(', ')} still run ${timeoutMs} ms after SIGKILL`);
+    await new Promise((done) => setTimeout(done, 50));
+  }
 }
 
 export async function diskProfile(): Promise<DiskProfile> {
@@ -159,8 +183,17 @@ export async function diskProfile(): Promise<DiskProfile> {
       if (browsers.length !== 1) throw new Error(`expected one browser process on ${dir}, found ${browsers.length}`);
       const socket = await readlink(join(dir, 'SingletonSocket')).catch(() => undefined);
       const closed = new Promise<void>((done) => open.once('close', () => done()));
-      process.kill(browsers[0]!.id, 'SIGKILL');
+      // Every process at once, as a crash takes them all: a storage service left to notice its parent's end on a
+      // busy machine could still hold the profile's IndexedDB when the next launch opens it.
+      for (const { id } of [...browsers, ...processInfo.filter((info) => info.type !== 'browser')]) {
+        try {
+          process.kill(id, 'SIGKILL');
+        } catch {
+          // Already gone with the browser.
+        }
+      }
       await closed;
+      await gone(processInfo.map((info) => info.id));
       context = undefined;
       // A killed Chromium leaves its singleton socket's folder in the temp folder (a clean exit removes it).
       if (socket !== undefined) {
