@@ -18,17 +18,21 @@ import type { WriteContext, WriteResult } from './write-result.js';
 type WriteTx = MemoryTx<'readwrite'>;
 
 interface Sent {
-  answer: Promise<{ key: number } | { error: unknown }>;
+  answer?: Promise<{ key: number } | { error: unknown }>;
   thrown?: { error: unknown };
 }
 
-/** A request made now: `answer` never rejects; `thrown` is an error the browser raised as it was made (a full disk). */
-function send(make: () => IDBRequest<number>): Sent {
+/**
+ * A request made now. `answer`, only when `listen` (the store picks the key, which the entry needs), never rejects;
+ * one not listened to fails the transaction, which `run` reports. `thrown`: an error the browser raised as it was
+ * made (a full disk).
+ */
+function send(make: () => IDBRequest<number>, listen: boolean): Sent {
   try {
-    const made = request(make());
-    return { answer: made.then((key) => ({ key }), (error: unknown) => ({ error })) };
+    const made = make();
+    return listen ? { answer: request(made).then((key) => ({ key }), (error: unknown) => ({ error })) } : {};
   } catch (error) {
-    return { answer: Promise.resolve({ error }), thrown: { error } };
+    return { thrown: { error } };
   }
 }
 
@@ -44,8 +48,9 @@ export async function create(tx: WriteTx, command: CreateCommand, ctx: WriteCont
   // Always a new body (copy-on-write), sent early only once nothing can refuse it (./README.md, "create's early body").
   const sendNow = !refusal && !ctx.rewrites && write.content.length <= ctx.limits.maxFileBytes;
   const fixedId = sendNow && ctx.trusted ? ctx.known?.totals.nextBody : undefined;
-  const bodies = plainStore(tx, 'bodies');
-  const early = sendNow ? send(() => bodies.add(write.content, fixedId) as IDBRequest<number>) : undefined;
+  const early = sendNow
+    ? send(() => plainStore(tx, 'bodies').add(write.content, fixedId) as IDBRequest<number>, fixedId === undefined)
+    : undefined;
   const counted = utf8Length(write.content);
   const [existing, usage, missingFolders] = await reads;
   // R-create-exists: worded as the SDK's tool words it (its exclusive open fails on a folder as on a file).
@@ -59,7 +64,7 @@ export async function create(tx: WriteTx, command: CreateCommand, ctx: WriteCont
   let nextBody = bodyId + 1;
   // Thrown after the refusals above. An add under the trusted totals' id is not awaited: its failure aborts the commit.
   if (early?.thrown) throw early.thrown.error;
-  if (early && fixedId === undefined) {
+  if (early?.answer) {
     // Answered right after the reads (requests are served in order), which the entry waits for.
     const sent = await early.answer;
     if ('error' in sent) throw sent.error;

@@ -30,6 +30,7 @@ export async function foldersToMake(tx: WriteTx, key: string, belowFile: (file: 
 }
 
 export function makeFolders(tx: WriteTx, folders: readonly string[], now: number): void {
+  if (folders.length === 0) return;
   const entries = writer(tx, 'entries');
   for (const folder of folders) entries.put(folderRecord(folder, now));
 }

@@ -53,43 +53,35 @@ export class MemoryStore {
     // transaction aborts, so nothing of it was written, and it runs once more on a fresh connection.
     for (let attempt = 0; ; attempt++) {
       const { tx, from } = await this.#begin(mode, stores);
+      const done = tx.done;
+      // A write nothing waits for may fail and abort the transaction while `body` runs: not an unhandled rejection.
+      done.catch(() => undefined);
+      // One async function from the transaction's `complete` to the caller: each nested one costs ticks.
+      let failure: Failed;
       try {
-        return await this.#attempt(mode, tx, body);
+        const result = await body(tx);
+        // A read has its answer once its requests succeed; waiting for `complete` as well would only add a round trip.
+        if (mode === 'readonly') return result;
+        try {
+          await done;
+        } catch (error) {
+          throw new Failed(toMemoryError(error), false);
+        }
+        return result;
       } catch (error) {
-        const failure = error instanceof Failed ? error : new Failed(toMemoryError(error), false);
-        if (attempt > 0 || failure.refusal || !connectionLost(unwrap(tx), failure.cause.cause)) throw failure.cause;
-        this.#drop(from);
+        if (error instanceof Failed) failure = error;
+        else {
+          abortQuietly(tx);
+          await done.catch(() => undefined);
+          // A refusal stands; anything else may echo a write that failed and aborted the transaction, which says more.
+          failure = isMemoryToolError(error)
+            ? new Failed(error, true)
+            : new Failed(toMemoryError(unwrap(tx).error ?? error), false);
+        }
       }
+      if (attempt > 0 || failure.refusal || !connectionLost(unwrap(tx), failure.cause.cause)) throw failure.cause;
+      this.#drop(from);
     }
-  }
-
-  /** One try of {@link run}; it rejects with `{ cause }`, so a refusal and a failure alike reach `run` to be judged. */
-  async #attempt<T, Mode extends IDBTransactionMode>(
-    mode: Mode,
-    tx: MemoryTx<Mode>,
-    body: (tx: MemoryTx<Mode>) => Promise<T>,
-  ): Promise<T> {
-    // A write nothing waits for may fail and abort the transaction while `body` runs: not an unhandled rejection.
-    tx.done.catch(() => undefined);
-    let result: T;
-    try {
-      result = await body(tx);
-    } catch (error) {
-      abortQuietly(tx);
-      await tx.done.catch(() => undefined);
-      // A refusal stands; anything else may echo a write that failed and aborted the transaction, which says more.
-      throw isMemoryToolError(error)
-        ? new Failed(error, true)
-        : new Failed(toMemoryError(unwrap(tx).error ?? error), false);
-    }
-    // A read has its answer once its requests succeed; waiting for `complete` as well would only add a round trip.
-    if (mode === 'readonly') return result;
-    try {
-      await tx.done;
-    } catch (error) {
-      throw new Failed(toMemoryError(error), false);
-    }
-    return result;
   }
 
   /** Closes the connection; later calls fail with a `storage` error. */
@@ -137,16 +129,17 @@ export class MemoryStore {
     }
     if (!this.#db) {
       // Under the storage lock: no compaction is under way in another tab, and one a closed page left is finished.
+      // Kept as callers get it, so awaiting an open connection costs one tick.
       const opening: Promise<MemoryDb> = withStorageLock(this.dbName, async () => {
         await settleCompaction(this.dbName, this.#blockedWaitMs);
         return this.#open(() => opening);
+      }).catch((error: unknown) => {
+        this.#drop(opening);
+        throw toMemoryError(error);
       });
       this.#db = opening;
-      opening.catch(() => this.#drop(opening));
     }
-    return this.#db.catch((error: unknown) => {
-      throw toMemoryError(error);
-    });
+    return this.#db;
   }
 
   /** One open of the database, given up after the blocked wait (`self`: the promise it becomes, to drop). */

@@ -15,8 +15,11 @@ import type { MemoryStore, MemoryTx } from '../storage/store.js';
 import type { CallOrder } from './call-order.js';
 
 type WriteTx = MemoryTx<'readwrite'>;
-/** Keeps the totals a transaction's journal record holds, once it has committed (as trusted unless told otherwise). */
-export type Remember = (recorded: Recorded, trusted?: boolean) => void;
+/**
+ * Keeps the totals a transaction's journal record holds, once it has committed (as trusted unless told otherwise),
+ * and then calls `committed`.
+ */
+export type Remember = (recorded: Recorded, trusted?: boolean, committed?: () => void) => void;
 
 /** What a write command is run with, but the remembered totals the runner adds. */
 export type CommandContext = Omit<WriteContext, 'known' | 'trusted' | 'ahead' | 'now'>;
@@ -58,15 +61,16 @@ export class WriteRunner {
     source?: string,
   ): Promise<string> {
     const mayTrust = (): boolean => this.#remembered?.trusted === true && TRUSTING.has(command) && this.#inFlight === 0;
-    return this.#order.enter(async (trusting) => {
+    // Plain promise steps, not nested async functions: from the transaction's `complete` to the reply is a few ticks.
+    return this.#order.enter((trusting) => {
       const now = Date.now();
       let trusted = false;
       // Set by a run that found (or could not rule out) that its remembered totals were stale: it runs once more.
       let stale = false;
-      const attempt = async (again: boolean): Promise<WriteResult> => {
+      const attempt = (again: boolean): Promise<WriteResult> => {
         // The bodies it writes become guesses only once it commits (a rerun's body ids differ).
         const ahead = new StagedReadAhead(this.#ahead);
-        const done = await this.run(async (tx, remember) => {
+        return this.run(async (tx, remember) => {
           const known = again ? undefined : this.#rememberedFor(tx);
           trusted = trusting && known?.trusted === true;
           let written: WriteResult;
@@ -96,44 +100,52 @@ export class WriteRunner {
             stale = true;
             throw new StaleTotals();
           }
-          remember(recorded, alone);
+          remember(recorded, alone, () => ahead.commit());
           return written;
         });
-        ahead.commit();
-        return done;
       };
-      let result: WriteResult;
-      try {
-        result = await attempt(false);
-      } catch (error) {
-        if (!trusted || !(stale || mayBeStale(error))) throw error;
-        result = await attempt(true);
-      }
       // Before the turn ends: a listener's own command must not start ahead of those already waiting.
-      this.#hub.publish(result.changes);
-      return result.reply;
+      const answer = (result: WriteResult): string => {
+        this.#hub.publish(result.changes);
+        return result.reply;
+      };
+      return attempt(false).then(answer, (error: unknown) => {
+        if (!trusted || !(stale || mayBeStale(error))) throw error;
+        return attempt(true).then(answer);
+      });
     }, mayTrust);
   }
 
   /**
    * One readwrite transaction (over `stores`, default the memory's four); the totals of the journal record passed to
-   * `remember` are kept once it commits.
+   * `remember` are kept once it commits (then its `committed` runs).
    */
-  async run<T>(body: (tx: WriteTx, remember: Remember) => Promise<T>, stores?: StoreName[]): Promise<T> {
+  run<T>(body: (tx: WriteTx, remember: Remember) => Promise<T>, stores?: StoreName[]): Promise<T> {
     let remembered: (() => void) | undefined;
     this.#inFlight++;
-    try {
-      const result = await this.#store.run('readwrite', (tx) =>
-        body(tx, (recorded, trusted) => {
-          remembered = this.rememberLater(tx, recorded, trusted);
+    const run = this.#store.run(
+      'readwrite',
+      (tx) =>
+        body(tx, (recorded, trusted, committed) => {
+          const keep = this.rememberLater(tx, recorded, trusted);
+          remembered = () => {
+            keep();
+            committed?.();
+          };
         }),
-        stores,
-      );
-      remembered?.();
-      return result;
-    } finally {
-      this.#inFlight--;
-    }
+      stores,
+    );
+    return run.then(
+      (result) => {
+        this.#inFlight--;
+        remembered?.();
+        return result;
+      },
+      (error: unknown) => {
+        this.#inFlight--;
+        throw error;
+      },
+    );
   }
 
   /** Once `tx` commits, remembers its totals with its connection (a reopened one may face a rebuilt database). */
