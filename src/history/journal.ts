@@ -153,12 +153,16 @@ interface JournalSize {
   entries: number;
 }
 
-/** Drops the oldest entries until the journal is a tenth below the bound it broke, so pruning is rare. */
+/** What a journal over the bound `max` is pruned to: a tenth below it, so pruning is rare. */
+export function pruneTarget(max: number): number {
+  return Math.max(1, max - Math.max(1, Math.floor(max / 10)));
+}
+
+/** Drops the oldest entries until the journal is a tenth below the bound it broke ({@link pruneTarget}). */
 async function prune(tx: WriteTx, totals: JournalSize, limits: ResolvedHistoryLimits): Promise<JournalSize> {
   const journal = tx.objectStore('journal');
-  const below = (max: number): number => Math.max(1, max - Math.max(1, Math.floor(max / 10)));
-  const mustDrop = totals.entries > limits.maxEntries ? totals.entries - below(limits.maxEntries) : 0;
-  const byteTarget = totals.bytes > limits.maxBytes ? below(limits.maxBytes) : limits.maxBytes;
+  const mustDrop = totals.entries > limits.maxEntries ? totals.entries - pruneTarget(limits.maxEntries) : 0;
+  const byteTarget = totals.bytes > limits.maxBytes ? pruneTarget(limits.maxBytes) : limits.maxBytes;
   let { bytes, entries } = totals;
   let dropped = 0;
   let lastKey: number | undefined;

@@ -3,6 +3,7 @@
 // What each database's raw side has kept lives in this page's memory: the least work is knowing it, not reading it.
 
 import { DEFAULT_HISTORY_LIMITS } from '../../src/history/history-limits.js';
+import { pruneTarget } from '../../src/history/journal.js';
 import { recordSize } from '../../src/history/record-size.js';
 import type { FileState } from '../../src/storage/schema.js';
 
@@ -38,9 +39,6 @@ function recordBytes(command: string, path: string, before: number | undefined, 
   });
 }
 
-/** The library's rule (src/history/journal.ts `prune`): once past a bound, drop to a tenth below it. */
-const tenthBelow = (max: number): number => Math.max(1, max - Math.max(1, Math.floor(max / 10)));
-
 /**
  * Adds the least history record a change needs for undo (its path, the body it replaced and the one it wrote, by
  * key) to the bodies store under `key`, keeping `before` (of `beforeSize` bytes) for undo. The library's journal
@@ -67,8 +65,9 @@ export function addHistoryRecord(
   history.bytes += bytes;
   const { maxEntries, maxBytes } = DEFAULT_HISTORY_LIMITS;
   if (history.kept.length <= maxEntries && history.bytes <= maxBytes) return;
-  const entryTarget = history.kept.length > maxEntries ? tenthBelow(maxEntries) : maxEntries;
-  const byteTarget = history.bytes > maxBytes ? tenthBelow(maxBytes) : maxBytes;
+  // The library's rule (src/history/journal.ts `prune`): once past a bound, drop to a tenth below it.
+  const entryTarget = history.kept.length > maxEntries ? pruneTarget(maxEntries) : maxEntries;
+  const byteTarget = history.bytes > maxBytes ? pruneTarget(maxBytes) : maxBytes;
   let drop = 0;
   // The newest record always stays, as the library's.
   while (drop < history.kept.length - 1 && (history.kept.length - drop > entryTarget || history.bytes > byteTarget)) {
