@@ -147,6 +147,11 @@ function report(result: CaseResult): CaseResult {
 
 const tag = (label: string): string => label.replace(/\s/gu, '').toLowerCase();
 
+/** How each write's floor keeps its history (raw-history.ts), said in every write row's floor. */
+const BOUNDED_HISTORY = '; past the history bounds, its oldest records and their bodies deleted, as in the library (1 readwrite tx)';
+/** The floor of `str_replace` and `insert`. */
+const EDIT_FLOOR = `get metadata + body, add the new body + put metadata + add a history record${BOUNDED_HISTORY}`;
+
 /** Every case of one memory of `plan.files` bulk files. */
 async function runScenario(plan: ScenarioPlan): Promise<CaseResult[]> {
   const name = `bench-${plan.files}-${Date.now()}`;
@@ -228,7 +233,7 @@ async function runScenario(plan: ScenarioPlan): Promise<CaseResult[]> {
     const rawFile = `/memories/work/raw-${t}.md`;
     const created = (who: string, i: number): string => `/memories/work/new/${who}-${t}-${i}.md`;
 
-    row('create', size.label, 'get target + parent, add body + put metadata + add a history record; past the history bounds, its oldest records and their bodies deleted, as in the library (1 readwrite tx)', await measureIf('create',
+    row('create', size.label, `get target + parent, add body + put metadata + add a history record${BOUNDED_HISTORY}`, await measureIf('create',
       reps,
       { run: (i) => tool.create({ command: 'create', path: created('lib', i), file_text: content }) },
       { run: (i) => raw.createFile(db, created('raw', i), content, Date.now()) },
@@ -239,7 +244,7 @@ async function runScenario(plan: ScenarioPlan): Promise<CaseResult[]> {
       { run: () => raw.viewFile(db, rawFile) },
     ));
     const swap = (i: number): [string, string] => (i % 2 === 0 ? [TOKEN_A, TOKEN_B] : [TOKEN_B, TOKEN_A]);
-    row('str_replace', size.label, 'get metadata + body, add the new body + put metadata + add a history record; past the history bounds, its oldest records and their bodies deleted, as in the library (1 readwrite tx)', await measureIf('str_replace',
+    row('str_replace', size.label, EDIT_FLOOR, await measureIf('str_replace',
       reps,
       {
         run: (i) => {
@@ -254,12 +259,12 @@ async function runScenario(plan: ScenarioPlan): Promise<CaseResult[]> {
         },
       },
     ));
-    row('insert', size.label, 'get metadata + body, add the new body + put metadata + add a history record; past the history bounds, its oldest records and their bodies deleted, as in the library (1 readwrite tx)', await measureIf('insert',
+    row('insert', size.label, EDIT_FLOOR, await measureIf('insert',
       reps,
       { run: () => tool.insert({ command: 'insert', path: libFile, insert_line: 1, insert_text: INSERT_TEXT }) },
       { run: () => raw.insertLine(db, rawFile, INSERT_TEXT, Date.now()) },
     ));
-    row('delete', size.label, 'get metadata, delete metadata + add a history record, the body kept for undo; past the history bounds, its oldest records and their bodies deleted, as in the library (1 readwrite tx)', await measureIf('delete',
+    row('delete', size.label, `get metadata, delete metadata + add a history record, the body kept for undo${BOUNDED_HISTORY}`, await measureIf('delete',
       reps,
       { run: (i) => tool.delete({ command: 'delete', path: created('lib', i) }) },
       { run: (i) => raw.deleteFile(db, created('raw', i), Date.now()) },
@@ -303,7 +308,7 @@ async function runScenario(plan: ScenarioPlan): Promise<CaseResult[]> {
       { run: (i) => tool.view({ command: 'view', path: unseen('lib', i, 0) }) },
       { run: (i) => raw.viewFile(db, unseen('raw', i, 0)) },
     ));
-    row('insert', UNSEEN, 'get metadata + body, add the new body + put metadata + add a history record; past the history bounds, its oldest records and their bodies deleted, as in the library (1 readwrite tx)', await measureIf('insert',
+    row('insert', UNSEEN, EDIT_FLOOR, await measureIf('insert',
       reps,
       { run: (i) => tool.insert({ command: 'insert', path: unseen('lib', i, 1), insert_line: 1, insert_text: INSERT_TEXT }) },
       { run: (i) => raw.insertLine(db, unseen('raw', i, 1), INSERT_TEXT, Date.now()) },
