@@ -141,9 +141,20 @@ function firefoxVersion(): string | undefined {
   }
 }
 
+/** Off as in a user's Firefox; `BENCH_FIREFOX_ASYNC_STACKS=1` turns it back on, to measure what it costs. */
+const ASYNC_STACKS = process.env.BENCH_FIREFOX_ASYNC_STACKS === '1';
+
 async function launchFirefox(url: string, log: Log): Promise<BenchBrowser> {
   // Puppeteer's own temporary profile, on disk (as a user's browser keeps IndexedDB), removed on close.
-  const browser = await puppeteer.launch({ browser: 'firefox', executablePath: firefoxPath, headless: true });
+  // Under WebDriver BiDi the page is a debuggee, so Firefox saves a stack for every promise, await and event handler
+  // made (Error().stack shows `async*` frames); a user's Firefox saves none without devtools open. The library makes
+  // several times the floor's promises, so that cost was in its rows alone (test/bench/README.md, Method).
+  const browser = await puppeteer.launch({
+    browser: 'firefox',
+    executablePath: firefoxPath,
+    headless: true,
+    extraPrefsFirefox: { 'javascript.options.asyncstack': ASYNC_STACKS },
+  });
   const close = async (): Promise<void> => {
     try {
       await browser.close();
