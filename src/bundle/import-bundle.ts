@@ -85,12 +85,12 @@ export async function importBundle(
   const report = await store.run('readwrite', async (tx) => {
     const [current, totals] = await Promise.all([tx.objectStore('entries').getAll(), readTotals(tx)]);
     const plan = planImport(current, checked, settings, limits, await sameText(tx, current, checked));
-    let done = checked.fileCount;
+    // Progress counts on from the files hashed (or inflated): every 1,000th file written or skipped is reported.
+    const base = checked.fileCount;
     const byPath = new Map(current.map((entry) => [entry.path, entry]));
-    const applied = applyPlan(tx, plan, byPath, totals.nextBody, now, () => {
-      done++;
-      if (done % 1000 === 0) progress(done);
-    });
+    const applied = applyPlan(tx, plan, byPath, totals.nextBody, now, (n) =>
+      (base + n) % 1000 === 0 ? () => progress(base + n) : undefined,
+    );
     if (applied.ops.length === 0) {
       await applied.written;
       return plan.report;

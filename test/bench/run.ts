@@ -61,12 +61,15 @@ function plans(quick: boolean): { scenarios: ScenarioPlan[]; payloads: PayloadPl
     quick ? { reps: Math.max(3, Math.round(reps / 5)), warmup: Math.max(1, Math.round(warmup / 3)) } : { reps, warmup };
   const cheap = (reps: number, warmup: number): Reps => ({ reps, warmup });
   const single = { '1 KB': cheap(100, 5), '16 KB': cheap(100, 5), '64 KB': cheap(100, 5), '1 MB': r(60, 5) };
+  // A view of 1 MB costs milliseconds too, and WebKit reads it in one of two modes (README, Method): with 12 rounds its
+  // median ratio at 100 files moved between 1.14x and 1.85x from run to run, with 60 between 1.14x and 1.28x.
+  const singleView = { '1 MB': cheap(60, 5) };
   return {
     scenarios: [
       { files: 0, single: {}, listSmall: cheap(100, 10) },
-      { files: 100, single, list: r(100, 10), listSmall: cheap(100, 10), renameFolder: r(50, 4), deleteFolder: r(30, 2), exportImport: r(30, 3), repeatedChar: r(15, 2) },
-      { files: 1000, single, list: r(50, 5), listSmall: cheap(100, 10), renameFolder: r(20, 2), deleteFolder: r(12, 2), exportImport: r(10, 2) },
-      { files: 10_000, single, list: r(15, 3), listSmall: cheap(100, 10), renameFolder: r(7, 1), deleteFolder: r(5, 1), exportImport: r(5, 1) },
+      { files: 100, single, singleView, list: r(100, 10), listSmall: cheap(100, 10), renameFolder: r(50, 4), deleteFolder: r(30, 2), exportImport: r(30, 3), repeatedChar: r(15, 2) },
+      { files: 1000, single, singleView, list: r(50, 5), listSmall: cheap(100, 10), renameFolder: r(20, 2), deleteFolder: r(12, 2), exportImport: r(10, 2) },
+      { files: 10_000, single, singleView, list: r(15, 3), listSmall: cheap(100, 10), renameFolder: r(7, 1), deleteFolder: r(5, 1), exportImport: r(5, 1) },
     ],
     payloads: [
       { files: 1000, bytes: 16 * 1024, label: '16 KB', reps: r(5, 1) },

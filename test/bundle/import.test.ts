@@ -305,6 +305,38 @@ describe('importBundle', () => {
     expect(await usageOf(tool)).toEqual({ bytes: 1, files: 1000 });
   });
 
+  it('refuses the whole import when onProgress throws while files are written, from an answered write or a skipped file', async () => {
+    // 2,000 files: progress at 1,000 and 2,000 while hashing, at 3,000 in the write, last at 4,000 after the commit.
+    const contents = Object.fromEntries(Array.from({ length: 2000 }, (_, i) => [`/memories/d${i % 20}/f${i}.md`, `new ${i}`]));
+    const bundle = await bundleOf(contents);
+    const stopAt = (at: number, calls: number[]) => (done: number) => {
+      calls.push(done);
+      if (done === at) throw new Error(`stopped at ${at}`);
+    };
+    // Every file new: the 3,000th step is the answer to the 1,000th file's write.
+    const fresh = await freshTool();
+    const calls: number[] = [];
+    await expect(fresh.importBundle(bundle, { onProgress: stopAt(3000, calls) })).rejects.toThrow('stopped at 3000');
+    expect(calls).toEqual([1000, 2000, 3000]);
+    expect(await fresh.list()).toEqual([]);
+    expect(await usageOf(fresh)).toEqual({ bytes: 0, files: 0 });
+    // 1,500 files kept as the memory has them (skipped before any write): the 3,000th step is a skipped file.
+    const held = await freshTool();
+    const old = Object.fromEntries(Object.keys(contents).slice(0, 1500).map((path) => [path, 'old']));
+    await held.importBundle(await bundleOf(old));
+    const before = await snapshot(held);
+    const heldCalls: number[] = [];
+    const skipping = held.importBundle(bundle, { onConflict: 'skip', onProgress: stopAt(3000, heldCalls) });
+    await expect(skipping).rejects.toThrow('stopped at 3000');
+    expect(await snapshot(held)).toBe(before);
+    // Without the throw, the same import reports every 1,000th file and stores the 500 new ones.
+    const counted: number[] = [];
+    const report = await held.importBundle(bundle, { onConflict: 'skip', onProgress: (done) => counted.push(done) });
+    expect(report).toMatchObject({ added: 500, skipped: 1500 });
+    expect(counted).toEqual([1000, 2000, 3000, 4000]);
+    expect(await usageOf(held)).toEqual({ bytes: 1500 * 3 + utf8Bytes(Object.values(contents).slice(1500)), files: 2000 });
+  }, 60_000);
+
   it('imports 10,000 small files, reporting increasing progress at least every 1,000 files up to the total', async () => {
     const files = await Promise.all(
       Array.from({ length: 10_000 }, (_, i) =>
@@ -331,3 +363,7 @@ describe('importBundle', () => {
     expect(back.files).toHaveLength(10_000);
   }, 180_000);
 });
+
+function utf8Bytes(texts: readonly string[]): number {
+  return texts.reduce((sum, text) => sum + new TextEncoder().encode(text).length, 0);
+}
