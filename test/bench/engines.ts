@@ -148,7 +148,7 @@ async function launchFirefox(url: string, log: Log): Promise<BenchBrowser> {
   // Puppeteer's own temporary profile, on disk (as a user's browser keeps IndexedDB), removed on close.
   // Under WebDriver BiDi the page is a debuggee, so Firefox saves a stack for every promise, await and event handler
   // made (Error().stack shows `async*` frames); a user's Firefox saves none without devtools open. The library makes
-  // several times the floor's promises, so that cost was in its rows alone (test/bench/README.md, Method).
+  // several times the floor's promises, so that cost was in its rows alone (test/bench/README.md, Engines).
   const browser = await puppeteer.launch({
     browser: 'firefox',
     executablePath: firefoxPath,
