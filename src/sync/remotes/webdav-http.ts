@@ -72,16 +72,23 @@ export function davSender(
     const read = request.method === 'GET' || request.method === 'PROPFIND';
     const { signal, expired, clear } = deadline(request.signal, timeoutMs);
     request.expired = expired;
-    let response: Response;
-    try {
-      // no-store: a page's HTTP cache must not answer a GET or PROPFIND with what the file held earlier.
-      response = await fetchImpl(request.url, {
+    // no-store: a page's HTTP cache must not answer a GET or PROPFIND with what the file held earlier.
+    const send = () =>
+      fetchImpl(request.url, {
         method: request.method,
         headers,
         body: request.body ?? null,
         signal,
         cache: 'no-store',
         redirect: read ? 'follow' : 'manual',
+      });
+    let response: Response;
+    try {
+      response = await send().catch((error: unknown) => {
+        // A read that got no answer at all (in Node, e.g. one sent on a kept-alive connection the server just closed) is
+        // sent once more, as browsers do by themselves; a change never is: it may have reached the server.
+        if (!read || signal.aborted) throw error;
+        return send();
       });
     } catch (error) {
       clear();
