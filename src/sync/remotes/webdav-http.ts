@@ -85,8 +85,8 @@ export function davSender(
     let response: Response;
     try {
       response = await send().catch((error: unknown) => {
-        // A read that got no answer at all (in Node, e.g. one sent on a kept-alive connection the server just closed) is
-        // sent once more, as browsers do by themselves; a change never is: it may have reached the server.
+        // A read that got no answer at all (in Node, e.g. one sent on a kept-alive connection the server just
+        // closed) is sent once more, as browsers do by themselves; a change never is: it may have reached the server.
         if (!read || signal.aborted) throw error;
         return send();
       });

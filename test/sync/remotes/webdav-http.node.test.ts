@@ -27,7 +27,7 @@ const request = (method: DavMethod, signal?: AbortSignal) => ({
 });
 
 describe('davSender', () => {
-  it.each(['GET', 'PROPFIND'] as const)('sends a %s once more when the first got no answer, and returns the answer', async (method) => {
+  it.each(['GET', 'PROPFIND'] as const)('sends a %s once more when it got no answer, and returns the answer', async (method) => {
     const flaky = flakyFetch(1);
     const send = davSender(flaky.fetch, undefined, ORIGIN, 5000);
     const response = await send(request(method));
@@ -43,7 +43,8 @@ describe('davSender', () => {
     expect(flaky.calls).toHaveLength(2);
   });
 
-  it.each(['PUT', 'DELETE', 'MOVE', 'MKCOL'] as const)('never sends a %s again: it may have reached the server', async (method) => {
+  const changes = ['PUT', 'DELETE', 'MOVE', 'MKCOL'] as const;
+  it.each(changes)('never sends a %s again: it may have reached the server', async (method) => {
     const flaky = flakyFetch(1);
     const send = davSender(flaky.fetch, undefined, ORIGIN, 5000);
     const error: unknown = await send(request(method)).catch((e: unknown) => e);
