@@ -39,7 +39,8 @@ export function applyPlan(
   const ops: JournalOp[] = [];
   const waited: Promise<unknown>[] = [];
   let last: IDBRequest | undefined;
-  let lastWaited = false;
+  /** The last request `waited` listens to (one listener a request: `request` sets its onsuccess). */
+  let listened: IDBRequest | undefined;
   // Deletes go first: a key freed here may be written again below, and requests run in order.
   for (const gone of plan.deletes) {
     last = entries.delete(gone.path);
@@ -73,12 +74,13 @@ export function applyPlan(
     bodies.add(file.content, entry.bodyId);
     last = entries.put(entry);
     const then = at(++filesDone);
-    // One listener a request: `request` sets its onsuccess, so the last one is not asked twice.
-    if (then) waited.push(request(last).then(then));
-    lastWaited = then !== undefined;
+    if (then) {
+      listened = last;
+      waited.push(request(last).then(then));
+    }
     ops.push({ type: 'file', path: file.key, before, after: fileState(entry) });
   }
-  if (last && !lastWaited) waited.push(request(last));
+  if (last && last !== listened) waited.push(request(last));
   const retired = ops.flatMap((op) =>
     op.type === 'file' && op.before ? [{ id: op.before.bodyId, size: op.before.size }] : [],
   );
