@@ -73,4 +73,42 @@ describe('history bounds', () => {
     await expect(tool.undo(deleted?.id)).rejects.toMatchObject({ code: 'conflict', message: expect.stringMatching(/too large/) });
     expect(await tool.change(deleted?.id ?? 0)).toMatchObject({ files: [], moves: [] });
   }, 300_000);
+
+  it('prunes past maxBytes as few of the oldest entries as bring it a tenth below, however many that takes', async () => {
+    const maxBytes = 60_000;
+    const tool = await open({ history: { maxBytes } });
+    const texts = (n: number) => `${n}`.repeat(n).slice(0, n);
+    // Creates keep no old text (a few hundred bytes each); a delete keeps its file's: the big one's first drops about
+    // a hundred creates at once, the small ones' a few each.
+    await tool.create({ command: 'create', path: '/memories/big.md', file_text: texts(40_000) });
+    for (let i = 0; i < 150; i++) {
+      await tool.create({ command: 'create', path: `/memories/n/${i}.md`, file_text: texts(2000) });
+    }
+    let before = await journalOf(tool);
+    const prunes: number[] = [];
+    for (const path of ['/memories/big.md', ...Array.from({ length: 150 }, (_, i) => `/memories/n/${i}.md`)]) {
+      await tool.delete({ command: 'delete', path });
+      const after = await journalOf(tool);
+      const visible = after.filter((record) => !record.hidden);
+      const bytes = visible.reduce((sum, record) => sum + record.bytes, 0);
+      const stays = (record: JournalRecord) => after.some((r) => r.id === record.id && !r.hidden);
+      const kept = before.filter((record) => !record.hidden && stays(record));
+      const dropped = before.filter((record) => !record.hidden && !stays(record));
+      if (dropped.length > 0) {
+        prunes.push(dropped.length);
+        // The oldest went, and no more than it took to come a tenth below the bound.
+        expect(Math.max(...dropped.map((r) => r.id ?? 0))).toBeLessThan(Math.min(...kept.map((r) => r.id ?? 0)));
+        expect(bytes).toBeLessThanOrEqual(maxBytes - maxBytes / 10);
+        expect(bytes + (dropped.at(-1)?.bytes ?? 0)).toBeGreaterThan(maxBytes - maxBytes / 10);
+      } else {
+        expect(bytes).toBeLessThanOrEqual(maxBytes);
+      }
+      // The totals count what the records left say they take.
+      expect(after.at(-1)?.totals?.[4]).toBe(bytes);
+      expect(after.at(-1)?.totals?.[5]).toBe(visible.length);
+      before = after;
+    }
+    expect(prunes[0]).toBeGreaterThan(64);
+    expect(prunes.length).toBeGreaterThan(10);
+  }, 300_000);
 });
