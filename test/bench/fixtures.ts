@@ -44,8 +44,6 @@ export interface ScenarioPlan {
   files: number;
   /** Reps of each single-file command per size (sizes absent are skipped). */
   single: Partial<Record<(typeof FILE_SIZES)[number]['label'], Reps>>;
-  /** Reps of `view` per size where they differ from `single`'s. */
-  singleView?: Partial<Record<(typeof FILE_SIZES)[number]['label'], Reps>>;
   /** Reps of listing the bulk folder, the small folder, renaming and deleting the bulk folder, export, import. */
   list?: Reps;
   listSmall?: Reps;

@@ -239,7 +239,7 @@ async function runScenario(plan: ScenarioPlan): Promise<CaseResult[]> {
       { run: (i) => raw.createFile(db, created('raw', i), content, Date.now()) },
     ));
     row('view', size.label, 'get metadata, get body (1 readonly tx)', await measureIf('view',
-      plan.singleView?.[size.label] ?? reps,
+      reps,
       { run: () => tool.view({ command: 'view', path: libFile }) },
       { run: () => raw.viewFile(db, rawFile) },
     ));

@@ -438,7 +438,7 @@ export function renderMarkdown(file: ResultsFile): string {
       'script in Node after the browsers (it fsyncs every write; Chromium and Firefox commit IndexedDB with relaxed durability, ' +
       'WebKit under automation keeps it in memory).',
     '',
-    '`npm run bench -- --quick` runs a fifth of the repetitions (one file of 1, 16 or 64 KB, a `view` of 1 MB and the 10-file listing keep all theirs: they take milliseconds); `-- --head` benches the committed src/ instead of the ' +
+    '`npm run bench -- --quick` runs a fifth of the repetitions (the rows of one file and the 10-file listing keep all theirs: theirs are the medians noise moves most); `-- --head` benches the committed src/ instead of the ' +
       'working tree; `-- --profile` writes the diagnosis (request and round counts, the library with history or the secret ' +
       'check off, raw replicas of its request pattern, CPU profiles in Chromium) to profile.json (profile.<engine>.json for the others) instead of this table.',
     '',

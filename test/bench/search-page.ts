@@ -186,6 +186,9 @@ export async function runSearch(plan: SearchPlan, say: Say): Promise<SearchResul
   }
 }
 
+/** The pause before each timed write of {@link writeRows}. */
+const WRITE_PAUSE_MS = 50;
+
 /**
  * A 10 KB `create` and `str_replace` in a memory whose index is present (searched, and searched again after each
  * write, untimed, so each write meets a drained index) against a memory where search was never used, in one loop.
@@ -203,7 +206,11 @@ async function writeRows(plan: SearchPlan, prose: (b: number, s: number) => stri
     const path = (i: number) => `/memories/new/w${i}.md`;
     const drain = (tool: IndexedDBMemoryTool) => tool.search('zqmarker0');
     const reps = { reps: plan.writeReps, warmup: 2 };
+    // Each timed write follows a pause on both sides, a model turn's stand-in: Firefox writes fastest in the instant
+    // after its last request, so a side that wrote just before (the plain one) would be timed at its best (README).
+    const turn = () => new Promise<void>((resolve) => setTimeout(resolve, WRITE_PAUSE_MS));
     const create = (tool: IndexedDBMemoryTool, search: boolean) => ({
+      before: turn,
       run: (i: number) => tool.create({ command: 'create', path: path(i), file_text: text(i) }),
       after: async (i: number) => {
         await tool.delete({ command: 'delete', path: path(i) });
@@ -214,6 +221,7 @@ async function writeRows(plan: SearchPlan, prose: (b: number, s: number) => stri
       before: async (i: number) => {
         await tool.create({ command: 'create', path: path(i), file_text: text(i) });
         if (search) await drain(tool);
+        await turn();
       },
       run: (i: number) => tool.str_replace({ command: 'str_replace', path: path(i), old_str: `Zqmarker${i}`, new_str: 'replaced' }),
       after: create(tool, search).after,
