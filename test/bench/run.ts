@@ -54,7 +54,7 @@ export interface Options {
  * Reps for the full run, scaled down for --quick (at least 3 timed, 1 warm-up), except for the rows of one file and
  * listing a 10-file folder: they keep the full count in --quick too, since theirs are the medians the machine's noise
  * moves most. One file of 1 MB gets 60 (a round costs 1–30 ms): with 12, a `view` moved between 1.14× and 1.85×
- * from run to run in WebKit, and a `delete` in Firefox, with a prune in one round in four, by as much (README, Method).
+ * from run to run in WebKit, and a `delete`, which prunes in one round in four, had its median wherever those fell.
  */
 function plans(quick: boolean): { scenarios: ScenarioPlan[]; payloads: PayloadPlan[]; sync: SyncPlan; search: SearchPlan } {
   const r = (reps: number, warmup: number): Reps =>
