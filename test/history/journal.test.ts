@@ -91,9 +91,10 @@ describe('history bounds', () => {
       const after = await journalOf(tool);
       const visible = after.filter((record) => !record.hidden);
       const bytes = visible.reduce((sum, record) => sum + record.bytes, 0);
-      const stays = (record: JournalRecord) => after.some((r) => r.id === record.id && !r.hidden);
-      const kept = before.filter((record) => !record.hidden && stays(record));
-      const dropped = before.filter((record) => !record.hidden && !stays(record));
+      // A prune puts a hidden mark at the last dropped key: only a visible record there is one that stayed.
+      const stayed = new Set(visible.map((record) => record.id));
+      const kept = before.filter((record) => !record.hidden && stayed.has(record.id));
+      const dropped = before.filter((record) => !record.hidden && !stayed.has(record.id));
       if (dropped.length > 0) {
         prunes.push(dropped.length);
         // The oldest went, and no more than it took to come a tenth below the bound.
