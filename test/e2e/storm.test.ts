@@ -20,6 +20,8 @@ import { BIG_FILES, BULK_FILES } from './pages/storm-driver.js';
 import type { MemoryToolErrorCode } from '../../src/index.js';
 import { RANDOM_REFUSALS } from '../helpers/random-refusals.js';
 import type { MemoryChange } from '../../src/core/change-events.js';
+import type { LocalEvent } from './storm-events.js';
+import { attribute, isWrite, key, match } from './storm-events.js';
 
 const PAGE = 'test/e2e/pages/storm.html';
 const seeds = (name: string, fallback: number[]): number[] =>
@@ -30,7 +32,6 @@ const CLOSE_SEEDS = seeds('STORM_CLOSE_SEEDS', [21, 22]);
 const OPS = Number(process.env.STORM_OPS ?? 300);
 // An op that takes longer than this counts as hung: long enough for a machine whose cores are busy with other work.
 const TIMEOUT_MS = 120_000;
-const WRITES = new Set(['create', 'str_replace', 'insert', 'delete', 'rename']);
 
 const server = servedForFile(startDevServer);
 const reports = reportServerForFile();
@@ -86,7 +87,6 @@ interface Participant {
   worker: boolean;
 }
 
-const key = (changes: MemoryChange[]): string => JSON.stringify(changes);
 
 function multiset(items: string[]): Map<string, number> {
   const out = new Map<string, number>();
@@ -104,14 +104,6 @@ function minus(a: string[], b: string[]): string[] {
     else out.push(item);
   }
   return out;
-}
-
-/** What a successful write command publishes. */
-function commandChanges(op: Extract<StormMessage, { type: 'op' }>): MemoryChange[][] {
-  const [first, second] = op.paths ?? [];
-  if (op.command === 'rename') return [[{ type: 'rename', path: second!, from: first! }]];
-  if (op.command === 'delete') return [[{ type: 'delete', path: first! }]];
-  return [[{ type: 'write', path: first! }]];
 }
 
 interface Closed {
@@ -132,20 +124,16 @@ function recordsOf(start: Start): string[] {
 
 /** The `items` that no distinct slot accepts, each slot taking at most one (a matching, by augmenting paths). */
 function unassigned(items: string[], slots: string[][]): string[] {
-  const holder = new Array<number | undefined>(slots.length).fill(undefined);
-  const place = (item: number, tried: Set<number>): boolean => {
-    for (let s = 0; s < slots.length; s++) {
-      if (tried.has(s) || !slots[s]!.includes(items[item]!)) continue;
-      tried.add(s);
-      const other = holder[s];
-      if (other === undefined || place(other, tried)) {
-        holder[s] = item;
-        return true;
-      }
-    }
-    return false;
-  };
-  return items.filter((_, k) => !place(k, new Set()));
+  const held = new Set(match(items.length, slots.length, (s, item) => slots[s]!.includes(items[item]!)));
+  return items.filter((_, k) => !held.has(k));
+}
+
+/** The local change events `tab` reported, in the order it published them. */
+function localEvents(log: Log, tab: string): LocalEvent[] {
+  return log
+    .of(tab)
+    .filter((m): m is LocalEvent => m.type === 'event' && m.source === 'local' && m.n !== undefined)
+    .sort((a, b) => a.n - b.n);
 }
 
 /**
@@ -162,6 +150,8 @@ function analyse(parts: Participant[], log: Log, seen: Inspection, options: { pr
   const problems: string[] = [...seen.problems.map((p) => `store: ${p}`)];
   const closed = options.closed;
   const unknown: Start[] = [];
+  // Each tab's events that an op it answered published, in the order it published them.
+  const answeredEvents = new Map<string, LocalEvent[]>();
   for (const { config } of parts) {
     const tab = config.name;
     const ops = log.ops(tab);
@@ -175,16 +165,10 @@ function analyse(parts: Participant[], log: Log, seen: Inspection, options: { pr
     for (const op of ops) {
       if (op.code === 'hung') problems.push(`${tab} op ${op.i} (${op.kind}) hung > ${TIMEOUT_MS} ms`);
       else if (!op.ok && !RANDOM_REFUSALS.has((op.code ?? '') as MemoryToolErrorCode)) problems.push(`${tab} op ${op.i} ${op.detail}: unexpected ${op.code}: ${op.message}`);
-      if (!op.ok && op.events.length) problems.push(`${tab} op ${op.i} ${op.detail} failed (${op.code}) but published ${key(op.events.flat())}`);
-      if (op.ok) {
-        const expected = op.expected ?? (op.command && WRITES.has(op.command) ? commandChanges(op) : undefined);
-        if (expected && key(expected.flat()) !== key(op.events.flat())) {
-          problems.push(`${tab} op ${op.i} ${op.detail}: published ${key(op.events.flat())}, expected ${key(expected.flat())}`);
-        }
-        if (!expected && op.events.length > 1) problems.push(`${tab} op ${op.i} ${op.detail} published ${op.events.length} events`);
-      }
     }
-    for (const m of log.of(tab)) if (m.type === 'stray') problems.push(`${tab}: local events heard for no op: ${key(m.changes)}`);
+    const attribution = attribute(tab, ops, localEvents(log, tab), isClosed);
+    problems.push(...attribution.problems);
+    answeredEvents.set(tab, attribution.held);
     for (const m of log.of(tab)) if (m.type === 'late') problems.push(`${tab} op ${m.i} (${m.kind}) answered after ${m.ms} ms`);
   }
   for (const m of log.of('pageerror')) if (m.type === 'stray') problems.push(`page error: ${key(m.changes)}`);
@@ -200,7 +184,7 @@ function analyse(parts: Participant[], log: Log, seen: Inspection, options: { pr
   const committed = (tab: string): string[] =>
     log
       .ops(tab)
-      .filter((op) => op.ok && op.command && WRITES.has(op.command))
+      .filter((op) => op.ok && isWrite(op.command))
       .sort((x, y) => (x.seq ?? x.i) - (y.seq ?? y.i))
       .map((op) => sig(op.command!, op.paths!));
   // The closed tab's ops of unknown outcome that could each have left one more change of one of these kinds.
@@ -231,11 +215,9 @@ function analyse(parts: Participant[], log: Log, seen: Inspection, options: { pr
     const tab = config.name;
     if (closed?.tab === tab) continue;
     const heard = log.of(tab).filter((m) => m.type === 'event' && m.source === 'remote').map((m) => key((m as { changes: MemoryChange[] }).changes));
-    const sent: string[] = [];
-    for (const other of parts) {
-      if (other.config.name === tab || other.config.name === closed?.tab) continue;
-      for (const op of log.ops(other.config.name)) for (const changes of op.events) sent.push(key(changes));
-    }
+    const sent = parts
+      .filter((other) => other.config.name !== tab && other.config.name !== closed?.tab)
+      .flatMap((other) => localEvents(log, other.config.name).map((event) => key(event.changes)));
     const missing = minus(sent, heard);
     if (missing.length) {
       // Where they were in the stream says which side lost them: the first ones (a tool that was not listening yet)
@@ -250,7 +232,7 @@ function analyse(parts: Participant[], log: Log, seen: Inspection, options: { pr
       // right after its command published). The close may cut that stream anywhere, so this tab heard a first part of
       // the closed tab's answered changes, then, if it heard them all, some of those it committed unanswered (after all
       // the answered ones: the test lost the last messages). Anything else is a lost or an invented event.
-      const answered = log.of(closed.tab).flatMap((m) => (m.type === 'op' ? m.events.map(key) : []));
+      const answered = (answeredEvents.get(closed.tab) ?? []).map((event) => key(event.changes));
       const left = multiset(extra);
       let firstUnheard: string | undefined;
       for (const change of answered) {
@@ -338,7 +320,7 @@ function settled(parts: Participant[], log: Log, closedTab: string | undefined):
   if (!open.every((tab) => log.of(tab).some((m) => m.type === 'done'))) return false;
   return open.every((tab) => {
     const heard = log.of(tab).filter((m) => m.type === 'event' && m.source === 'remote').map((m) => key((m as { changes: MemoryChange[] }).changes));
-    const sent = open.filter((other) => other !== tab).flatMap((other) => log.ops(other).flatMap((op) => op.events.map(key)));
+    const sent = open.filter((other) => other !== tab).flatMap((other) => localEvents(log, other).map((event) => key(event.changes)));
     return minus(sent, heard).length === 0;
   });
 }

@@ -59,8 +59,12 @@ export type StormMessage =
       code?: string;
       message?: string;
       ms: number;
-      /** The local change events this op published (heard before its promise settled). */
-      events: MemoryChange[][];
+      /**
+       * The tab's count of local change events when the op started, and when its lane saw it settle: the op's own
+       * event, if any, is numbered in between (its `n`). Absent `to`: it never settled in time.
+       */
+      from: number;
+      to?: number;
       /** What an ok op should have published (undefined: unknown, as for an undo). */
       expected?: MemoryChange[][];
       journalId?: number;
@@ -72,7 +76,8 @@ export type StormMessage =
       t: number;
     }
   | { type: 'late'; tab: string; i: number; kind: string; ms: number; t: number }
-  | { type: 'event'; tab: string; source: 'local' | 'remote'; changes: MemoryChange[]; t: number }
+  /** `n`: for a local event, how many local events the tab heard before it. */
+  | { type: 'event'; tab: string; source: 'local' | 'remote'; changes: MemoryChange[]; n?: number; t: number }
   | { type: 'stray'; tab: string; changes: MemoryChange[]; t: number }
   | { type: 'done'; tab: string; t: number };
 
@@ -208,12 +213,13 @@ export async function prepareStorm(config: StormConfig, post: (message: StormMes
     ...(config.history !== undefined ? { history: config.history } : {}),
   });
   const tab = config.name;
-  // Local events wait here until the op they belong to settles: a tool publishes right before the command's
-  // promise settles, and another op's commit needs a task of its own, so the attribution is exact.
-  let pending: MemoryChange[][] = [];
+  // Local events are numbered, and each op says which numbers fell while it was in flight: the test attributes them.
+  // Which op takes them cannot be decided here: a call waiting its turn starts in the step its forerunner ends in, so
+  // ops in flight together may settle in one step, and a lane may resume before the lane whose op published.
+  let published = 0;
   tool.subscribe((event) => {
-    post({ type: 'event', tab, source: event.source, changes: event.changes, t: Date.now() });
-    if (event.source === 'local') pending.push(event.changes);
+    const n = event.source === 'local' ? published++ : undefined;
+    post({ type: 'event', tab, source: event.source, changes: event.changes, ...(n === undefined ? {} : { n }), t: Date.now() });
   });
   const ops = planOps(config);
   const bigBundle = config.big
@@ -323,6 +329,7 @@ export async function prepareStorm(config: StormConfig, post: (message: StormMes
         const started = post({ type: 'start', tab, i, kind: op.kind, ...write, t: Date.now() });
         if (config.ackStarts) await started;
         const began = performance.now();
+        const from = published;
         let timer: ReturnType<typeof setTimeout> | undefined;
         const work = perform(op).catch((error: unknown) => fail(error, `${op.kind} (threw)`));
         const late = new Promise<'late'>((done) => {
@@ -332,18 +339,15 @@ export async function prepareStorm(config: StormConfig, post: (message: StormMes
         clearTimeout(timer);
         if (outcome === 'late') {
           void work.then(() => post({ type: 'late', tab, i, kind: op.kind, ms: Math.round(performance.now() - began), t: Date.now() }));
-          post({ type: 'op', tab, i, kind: op.kind, detail: 'timeout', ok: false, code: 'hung', ms: config.timeoutMs, events: [], t: Date.now() });
+          post({ type: 'op', tab, i, kind: op.kind, detail: 'timeout', ok: false, code: 'hung', ms: config.timeoutMs, from, t: Date.now() });
           continue;
         }
-        const events = pending;
-        pending = [];
-        post({ type: 'op', tab, i, kind: op.kind, ...outcome, ms: Math.round(performance.now() - began), events, t: Date.now() });
+        post({ type: 'op', tab, i, kind: op.kind, ...outcome, ms: Math.round(performance.now() - began), from, to: published, t: Date.now() });
       }
     };
     await Promise.all(Array.from({ length: config.concurrency }, lane));
     // Let the last posts to the other participants go out, and hear theirs.
     await new Promise((done) => setTimeout(done, 50));
-    if (pending.length) post({ type: 'stray', tab, changes: pending.flat(), t: Date.now() });
     post({ type: 'done', tab, t: Date.now() });
     // The tool stays open: it keeps hearing the others until the page goes.
   }
