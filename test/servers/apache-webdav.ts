@@ -119,9 +119,9 @@ function config(dir: string, port: number, user: boolean, options: ApacheWebdavO
     `DavLockDB ${quoted(join(dir, 'lock/DavLock'))}`,
     // CORS for a page on another origin: every answer (401s too, so the page sees them) names the page's origin.
     'Header always set Access-Control-Allow-Origin "expr=%{req:Origin}" "expr=-n %{req:Origin}"',
-    'Header always set Access-Control-Allow-Methods "GET, PUT, DELETE, MOVE, MKCOL, PROPFIND, OPTIONS"',
-    'Header always set Access-Control-Allow-Headers "Authorization, Depth, Destination, Overwrite, If-Match, If-None-Match, If-Unmodified-Since, Content-Type"',
-    'Header always set Access-Control-Expose-Headers "ETag, Retry-After"',
+    'Header always set Access-Control-Allow-Methods "GET, PUT, DELETE, MOVE, MKCOL, PROPFIND, LOCK, UNLOCK, OPTIONS"',
+    'Header always set Access-Control-Allow-Headers "Authorization, Depth, Destination, Overwrite, If, If-Match, If-None-Match, If-Unmodified-Since, Lock-Token, Timeout, Content-Type"',
+    'Header always set Access-Control-Expose-Headers "ETag, Lock-Token, Retry-After"',
     'Header always set Access-Control-Max-Age "600"',
     // A preflight carries no credentials: it is answered here, before authentication and mod_dav's own OPTIONS.
     'RewriteEngine On',

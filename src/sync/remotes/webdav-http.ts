@@ -4,7 +4,7 @@
 import { SyncRemoteError, type RemoteErrorKind } from '../remote.js';
 import { bytesUpTo, deadline, shown, shownError } from './remote-bounds.js';
 
-export type DavMethod = 'GET' | 'PUT' | 'DELETE' | 'MOVE' | 'MKCOL' | 'PROPFIND';
+export type DavMethod = 'GET' | 'PUT' | 'DELETE' | 'MOVE' | 'MKCOL' | 'PROPFIND' | 'LOCK' | 'UNLOCK';
 
 export interface DavRequest {
   method: DavMethod;
@@ -70,6 +70,8 @@ export function davSender(
     const headers: Record<string, string> = { ...request.headers };
     if (authorization !== undefined) headers['Authorization'] = authorization;
     const read = request.method === 'GET' || request.method === 'PROPFIND';
+    // Sent again after no answer at all, as a read is: a lock taken twice is refused (423), an unlock twice is a 400.
+    const again = read || request.method === 'LOCK' || request.method === 'UNLOCK';
     const { signal, expired, clear } = deadline(request.signal, timeoutMs);
     request.expired = expired;
     // no-store: a page's HTTP cache must not answer a GET or PROPFIND with what the file held earlier.
@@ -87,7 +89,7 @@ export function davSender(
       response = await send().catch((error: unknown) => {
         // A read that got no answer at all (in Node, e.g. one sent on a kept-alive connection the server just
         // closed) is sent once more, as browsers do by themselves; a change never is: it may have reached the server.
-        if (!read || signal.aborted) throw error;
+        if (!again || signal.aborted) throw error;
         return send();
       });
     } catch (error) {
@@ -150,7 +152,8 @@ function kindOf(status: number): RemoteErrorKind {
   if (status === 401 || status === 403) return 'auth';
   if (status === 404 || status === 410) return 'not-found';
   if (status === 409) return 'path-conflict';
-  if (status === 412) return 'precondition';
+  // 423 Locked: another client is changing it under a lock (./webdav-lock.ts); the next pass looks again.
+  if (status === 412 || status === 423) return 'precondition';
   if (status === 413) return 'too-large';
   if (status === 414) return 'refused-path';
   if (status === 429) return 'rate-limited';

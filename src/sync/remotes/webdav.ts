@@ -1,12 +1,13 @@
 // A WebDAV folder (RFC 4918; Apache mod_dav, Nextcloud, …) as a SyncRemote over fetch: PROPFIND to list, GET, and
-// PUT/DELETE/MOVE guarded by If-Match (optimistic concurrency), with the folders a write needs made by MKCOL.
+// PUT/DELETE/MOVE guarded by If-Match (optimistic concurrency; a PUT that replaces a file also holds a LOCK), with the
+// folders a write needs made by MKCOL.
 // Runs in pages, workers and Node; a page on another origin needs the server's CORS (see the sync README).
 
 import { sleep } from '../../offline/abortable-sleep.js';
 import { utf8Length } from '../../core/utf8.js';
-import { SyncRemoteError, isSyncRemoteError } from '../remote.js';
+import { SyncRemoteError } from '../remote.js';
 import type { RemoteCallOptions, RemoteFile, SyncRemote } from '../remote.js';
-import { findConflict, listTree, makeParents, remoteFile, stat, type DavContext } from './webdav-folders.js';
+import { listTree, makeParents, remoteFile, stat, type DavContext } from './webdav-folders.js';
 import { removeEmptyFolder } from './webdav-empty-folders.js';
 import { davSender, discard, statusError, transportError, type DavRequest } from './webdav-http.js';
 import { authorization, davBounds, refuseUnknownKeys, type WebdavRemoteOptions } from './webdav-options.js';
@@ -15,34 +16,13 @@ import { pathUrl, rootUrl } from './webdav-paths.js';
 import { raceError } from './webdav-races.js';
 import { readText } from './webdav-read.js';
 import { weakWrites } from './webdav-weak-writes.js';
+import { davLocks } from './webdav-lock.js';
+import { changedAgain, guarded, putText, throwIfBlocked, type PutContext } from './webdav-write.js';
 import { shown } from './remote-bounds.js';
 import { WEAK_ETAG_WAIT_MS, conditionHeaders, etagVersion, weakTwin } from './webdav-versions.js';
-import type { DavEntry } from './webdav-xml.js';
 
 export type { WebdavRemoteOptions } from './webdav-options.js';
 export type { WebdavEncryption } from './webdav-crypto.js';
-
-/** An answer, and what a PROPFIND after its 412 found at the path (null: nothing), when one was made. */
-interface Sent {
-  response: Response;
-  now?: DavEntry | null;
-}
-
-/** Throws the conflict when the tree stands in `path`'s way (a file above it, a folder at it), letting `response` go. */
-async function throwIfBlocked(
-  dav: DavContext,
-  response: Response,
-  path: string,
-  signal: AbortSignal | undefined,
-): Promise<void> {
-  const blocker = await findConflict(dav, path, false, signal);
-  if (blocker === undefined) return;
-  await discard(response);
-  throw blocker;
-}
-
-const changedAgain = (path: string) =>
-  new SyncRemoteError('precondition', `WebDAV: ${shown(path)} changed again right after our change`);
 
 /** A {@link SyncRemote} on a WebDAV folder (end-to-end encrypted with `encryption`). TypeError: options refused. */
 export function webdavRemote(options: WebdavRemoteOptions): SyncRemote {
@@ -69,19 +49,7 @@ function plainRemote(options: WebdavRemoteOptions, sealed: boolean): SyncRemote 
   };
   const maxFileBytes = options.maxFileBytes;
   const weak = weakWrites((path) => readText(dav, path, undefined));
-
-  /** Sends `request`; on a 412 that was only our tag still being weak, waits and sends it once more. */
-  async function guarded(request: DavRequest, path: string, version: string): Promise<Sent> {
-    const response = await dav.send(request);
-    if (response.status !== 412) return { response };
-    await discard(response);
-    const now = await stat(dav, path, request.signal);
-    if (!weakTwin(now, version)) return { response, now };
-    await sleep(WEAK_ETAG_WAIT_MS, request.signal).catch((error: unknown) => {
-      throw transportError(error, request);
-    });
-    return { response: await dav.send(request) };
-  }
+  const put: PutContext = { dav, weak, locks: davLocks(dav, timeoutMs) };
 
   /**
    * The file at `path` after our move: a strong ETag from the answer, else what a PROPFIND now says (Apache's MOVE
@@ -105,30 +73,6 @@ function plainRemote(options: WebdavRemoteOptions, sealed: boolean): SyncRemote 
       throw changedAgain(path);
     }
     return size === undefined ? file : { ...file, size };
-  }
-
-  /**
-   * The file at `path` after our PUT. Apache answers with no ETag, and its If-Match is not atomic with the write: two
-   * clients can both be told 204. So what is there is read back, and another text is the other client's write, not
-   * ours: the precondition failure it is, and the engine looks again. Apache's tag is size and mtime, so a text of our
-   * size written in the same mtime tick, after our read, would share our tag: a weak one is looked at again later.
-   */
-  async function written(
-    path: string,
-    response: Response,
-    text: string,
-    size: number,
-    signal: AbortSignal | undefined,
-  ): Promise<RemoteFile> {
-    await discard(response);
-    const etag = response.headers.get('ETag');
-    if (etag !== null && !etag.startsWith('W/')) return { path, version: etagVersion(etag), size };
-    const there = await readText(dav, path, signal).catch((error: unknown) => {
-      throw isSyncRemoteError(error) && error.kind === 'not-found' ? changedAgain(path) : error;
-    });
-    if (there.text !== text) throw changedAgain(path);
-    if (there.weak) weak.note(path, there.file.version, text);
-    return there.file;
   }
 
   return {
@@ -162,59 +106,7 @@ function plainRemote(options: WebdavRemoteOptions, sealed: boolean): SyncRemote 
           `WebDAV: ${shown(path)} is ${size} bytes; the server takes at most ${maxFileBytes}`,
         );
       }
-      const request: DavRequest = {
-        method: 'PUT',
-        url: dav.url(path),
-        path,
-        headers: {
-          'Content-Type': 'text/plain; charset=utf-8',
-          ...(expected === null ? { 'If-None-Match': '*' } : conditionHeaders(expected.version)),
-        },
-        body: text,
-        signal,
-      };
-      const put = (): Promise<Sent> =>
-        expected === null
-          ? dav.send(request).then((response) => ({ response }))
-          : guarded(request, path, expected.version);
-      const attempt = async (): Promise<Sent> => {
-        const sent = await put();
-        // 409: a folder on the way is missing (RFC 4918 §9.7.1), or a folder stands at the path; some servers say 404.
-        if (sent.response.status !== 409 && sent.response.status !== 404) return sent;
-        await discard(sent.response);
-        await makeParents(dav, path, signal);
-        return put();
-      };
-      let { response, now } = await attempt();
-      // A 500 or 403 may be a race with another client's change of this path (a folder of this name made at the
-      // same moment): told by looking. A 500 the look does not explain is sent once more, as the race is over.
-      const race = await raceError(dav, response, request, { path, version: expected?.version ?? null });
-      if (race !== undefined) throw race;
-      if (response.status === 500) {
-        await discard(response);
-        ({ response, now } = await attempt());
-        const again = await raceError(dav, response, request, { path, version: expected?.version ?? null });
-        if (again !== undefined) throw again;
-      }
-      if (response.ok) return written(path, response, text, size, signal);
-      if (response.status === 412) {
-        // Taken by a folder is a path conflict; by a file (or a changed file) the precondition it looks like.
-        now ??= await stat(dav, path, signal);
-        if (now?.collection === true) {
-          await discard(response);
-          throw new SyncRemoteError('path-conflict', `WebDAV: ${shown(path)} cannot be written: a folder is there`, {
-            status: 412,
-            conflictingPath: path,
-          });
-        }
-      } else if (response.status === 400 || response.status === 405 || response.status === 409) {
-        await throwIfBlocked(dav, response, path, signal);
-      }
-      throw await statusError(
-        response,
-        request,
-        response.status === 412 ? (expected === null ? ' (the path is taken)' : ' (the file changed)') : '',
-      );
+      return putText(put, path, text, size, expected, signal);
     },
 
     async delete(expected, callOptions) {
@@ -226,7 +118,7 @@ function plainRemote(options: WebdavRemoteOptions, sealed: boolean): SyncRemote 
         signal,
         headers: conditionHeaders(expected.version),
       };
-      const { response, now } = await guarded(request, expected.path, expected.version);
+      const { response, now } = await guarded(dav, request, expected.path, expected.version);
       // Gone already (before, or between the 412 and our look) is what was asked.
       if (response.ok || response.status === 404 || (response.status === 412 && now === null)) {
         await discard(response);

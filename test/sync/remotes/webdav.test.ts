@@ -3,76 +3,29 @@
 // code: runs in Node and in every browser project (the Apache tests are in webdav.node.test.ts).
 
 import { describe, expect, it } from 'vitest';
-import { SyncRemoteError } from '../../../src/sync/remote.js';
 import { webdavRemote } from '../../../src/sync/remotes/webdav.js';
+import { ROOT, entry, failure, fakeDav, file, folder, multistatus, status, text } from '../../helpers/fake-dav.js';
 
-interface Seen {
-  method: string;
-  url: string;
-  headers: Headers;
-  body: string | undefined;
-}
-
-const ROOT = 'https://dav.example/files/me/';
-
-/** A fetch that answers with `handler` and records each request; an aborted signal rejects as fetch does. */
-function fakeDav(handler: (request: Seen, index: number) => Response | Promise<Response>) {
-  const seen: Seen[] = [];
-  const fetch: typeof globalThis.fetch = async (input, init) => {
-    const request: Seen = {
-      method: init?.method ?? 'GET',
-      url: String(input),
-      headers: new Headers(init?.headers),
-      body: typeof init?.body === 'string' ? init.body : undefined,
-    };
-    seen.push(request);
-    init?.signal?.throwIfAborted();
-    return handler(request, seen.length - 1);
-  };
-  const steps = () =>
-    seen.map((request) => `${request.method} ${new URL(request.url).pathname.slice('/files/me'.length)}`);
-  return { fetch, seen, steps };
-}
-
-const entry = (href: string, props: string) =>
-  `<D:response><D:href>${href}</D:href><D:propstat><D:prop>${props}</D:prop>` +
-  '<D:status>HTTP/1.1 200 OK</D:status></D:propstat></D:response>';
-const file = (href: string, etag: string, size = 3) =>
-  entry(href, `<D:resourcetype/><D:getetag>${etag}</D:getetag><D:getcontentlength>${size}</D:getcontentlength>`);
-const folder = (href: string) => entry(href, '<D:resourcetype><D:collection/></D:resourcetype>');
-const multistatus = (...responses: string[]) =>
-  new Response(`<?xml version="1.0"?><D:multistatus xmlns:D="DAV:">${responses.join('')}</D:multistatus>`, {
-    status: 207,
-  });
-const text = (body: string, headers: Record<string, string> = {}) => new Response(body, { status: 200, headers });
-const status = (code: number, headers: Record<string, string> = {}) =>
-  new Response(code === 204 ? null : '', { status: code, headers });
-
-async function failure(promise: Promise<unknown> | undefined): Promise<SyncRemoteError> {
-  const error: unknown = await (promise ?? Promise.resolve()).then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(SyncRemoteError);
-  return error as SyncRemoteError;
-}
 
 describe('the WebDAV adapter, on a scripted server', () => {
   it("retries an update once, after a wait, when the 412 was only its own tag still weak (Apache's first second)", async () => {
     const dav = fakeDav(
       (request, i) =>
         [
+          () => status(200, { 'Lock-Token': '<opaquelocktoken:t1>' }),
           () => status(412),
           () => multistatus(file('/files/me/a.md', 'W/"v1"')),
           () => status(204),
           () => text('four', { ETag: 'W/"v2"' }),
+          () => status(204),
         ][i]?.() ?? status(500),
     );
     const remote = webdavRemote({ url: ROOT, fetch: dav.fetch });
     const written = await remote.write('/a.md', 'four', { path: '/a.md', version: '"v1"' });
     expect(written).toEqual({ path: '/a.md', version: '"v2"', size: 4 });
-    expect(dav.steps()).toEqual(['PUT /a.md', 'PROPFIND /a.md', 'PUT /a.md', 'GET /a.md']);
-    expect(dav.seen[2]?.headers.get('If-Match')).toBe('"v1"');
+    expect(dav.steps()).toEqual(['LOCK /a.md', 'PUT /a.md', 'PROPFIND /a.md', 'PUT /a.md', 'GET /a.md', 'UNLOCK /a.md']);
+    expect(dav.seen[3]?.headers.get('If-Match')).toBe('"v1"');
+    expect(dav.seen[3]?.headers.get('If')).toBe('(<opaquelocktoken:t1>)');
   });
 
   it('reads back what it wrote: another text there, even of the same size, is another client’s write (precondition)', async () => {
@@ -133,7 +86,8 @@ describe('the WebDAV adapter, on a scripted server', () => {
     const remote = webdavRemote({ url: ROOT, fetch: dav.fetch });
     expect((await failure(remote.write('/a.md', 'x', { path: '/a.md', version: '"v1"' }))).kind).toBe('precondition');
     expect((await failure(remote.delete({ path: '/a.md', version: '"v1"' }))).kind).toBe('precondition');
-    expect(dav.steps()).toEqual(['PUT /a.md', 'PROPFIND /a.md', 'DELETE /a.md', 'PROPFIND /a.md']);
+    // The update's lock is refused on the changed tag: nothing is put.
+    expect(dav.steps()).toEqual(['LOCK /a.md', 'PROPFIND /a.md', 'DELETE /a.md', 'PROPFIND /a.md']);
   });
 
   it('stops waiting for a weak tag to turn strong when the call is aborted', async () => {
@@ -165,7 +119,7 @@ describe('the WebDAV adapter, on a scripted server', () => {
     [404, 'not-found'],
     [413, 'too-large'],
     [414, 'refused-path'],
-    [423, 'protocol'],
+    [423, 'precondition'],
     [500, 'server'],
     [502, 'server'],
     [507, 'full'],

@@ -1,0 +1,120 @@
+// A write lock (RFC 4918 §9.10) held around the PUT that replaces a file. Apache checks If-Match before it reads the
+// body, not atomically with the write, so two clients that saw one version can both be told 204 and the text that
+// lands last was written without seeing the other (../README.md, WebDAV). A LOCK taken only if the file still has
+// the version we saw makes the check and the write one step for every client that locks: the other one's LOCK or PUT
+// is refused with 423 until we let go.
+
+import { SyncRemoteError, isSyncRemoteError } from '../remote.js';
+import { shown } from './remote-bounds.js';
+import { bodyText, discard, statusError, transportError, type DavRequest } from './webdav-http.js';
+import { stat, type DavContext } from './webdav-folders.js';
+
+const LOCKINFO =
+  '<?xml version="1.0" encoding="utf-8"?>' +
+  '<D:lockinfo xmlns:D="DAV:"><D:lockscope><D:exclusive/></D:lockscope>' +
+  '<D:locktype><D:write/></D:locktype></D:lockinfo>';
+
+/** A LOCK's answer is one activelock: more is not a lock answer we can read. */
+const LOCK_ANSWER_BYTES = 64 * 1024;
+
+/** Runs a write with the headers that prove the lock (none when it runs unlocked). */
+export type LockedWrite<T> = (lockHeaders: Record<string, string>) => Promise<T>;
+
+export interface DavLocks {
+  /**
+   * Runs `write` holding an exclusive lock on the file at `path`, taken only if it still has `version` (else
+   * `precondition`, or `path-conflict` for a folder there); another client's lock on it is a `precondition` (it is
+   * being changed: the next pass looks again). Unlocked on a server without locks, when a page's LOCK gets no answer
+   * (its CORS may allow PUT but not LOCK), and for a version that is not an ETag.
+   */
+  around<T>(path: string, version: string, signal: AbortSignal | undefined, write: LockedWrite<T>): Promise<T>;
+}
+
+/** The token of a LOCK's answer: its Lock-Token header, else the first `opaquelocktoken:` or other href in the body. */
+function lockToken(header: string | null, body: string): string | undefined {
+  const fromHeader = header?.trim().replace(/^<|>$/g, '');
+  if (fromHeader) return fromHeader;
+  const href = /<(?:[A-Za-z][\w.-]*:)?locktoken[^>]*>\s*<(?:[A-Za-z][\w.-]*:)?href[^>]*>\s*([^<\s]+)\s*</.exec(body);
+  return href?.[1];
+}
+
+/** Locks on `dav`, for requests of `timeoutMs`: a lock lasts as long as four of them, then lapses by itself. */
+export function davLocks(dav: DavContext, timeoutMs: number): DavLocks {
+  // Learned once: the server refused LOCK (400, 403, 405, 501) or locked without a token.
+  let unsupported = false;
+  const seconds = Math.ceil((4 * timeoutMs) / 1000);
+
+  async function unlock(path: string, token: string): Promise<void> {
+    // Without the pass's signal: a stopped pass still lets go (else the lock lapses only at its timeout).
+    const headers = { 'Lock-Token': `<${token}>` };
+    const request: DavRequest = { method: 'UNLOCK', url: dav.url(path), path, headers, signal: undefined };
+    await dav.send(request).then(discard, () => undefined);
+  }
+
+  return {
+    async around(path, version, signal, write) {
+      if (unsupported || !version.startsWith('"')) return write({});
+      const request: DavRequest = {
+        method: 'LOCK',
+        url: dav.url(path),
+        path,
+        headers: {
+          'Content-Type': 'application/xml; charset=utf-8',
+          Depth: '0',
+          Timeout: `Second-${seconds}`,
+          // The If header's tag test, unlike If-Match, also passes while Apache still calls the tag weak.
+          If: `([${version}])`,
+        },
+        body: LOCKINFO,
+        // Not stopped by the pass: a LOCK cut off after the server took it would leave a lock no one can let go.
+        signal: undefined,
+      };
+      let response: Response;
+      try {
+        response = await dav.send(request);
+      } catch (error) {
+        // No answer: offline (the write fails too), or a page whose server's CORS allows PUT but not LOCK. Not
+        // remembered: a connection dropped once must not leave every later write of this remote unlocked.
+        if (isSyncRemoteError(error) && error.kind === 'network') return write({});
+        throw error;
+      }
+      if (response.status === 423) {
+        await discard(response);
+        throw new SyncRemoteError('precondition', `WebDAV: ${shown(path)} is locked: another client is changing it`, {
+          status: 423,
+        });
+      }
+      if (response.status === 412 || response.status === 404) {
+        await discard(response);
+        const now = await stat(dav, path, signal);
+        if (now?.collection === true) {
+          throw new SyncRemoteError('path-conflict', `WebDAV: ${shown(path)} cannot be written: a folder is there`, {
+            status: response.status,
+            conflictingPath: path,
+          });
+        }
+        throw new SyncRemoteError('precondition', `WebDAV: ${shown(path)} changed since it was seen`, {
+          status: response.status,
+        });
+      }
+      if (response.status >= 500 || response.status === 401 || response.status === 429) {
+        throw await statusError(response, request);
+      }
+      const token = response.ok
+        ? lockToken(response.headers.get('Lock-Token'), await bodyText(response, request, LOCK_ANSWER_BYTES))
+        : undefined;
+      if (token === undefined) {
+        // 400, 403, 405, 501, or a lock without a token: this server's writes go unlocked, as before.
+        await discard(response);
+        unsupported = true;
+        return write({});
+      }
+      try {
+        if (signal?.aborted) throw transportError(signal.reason, { ...request, signal });
+        return await write({ If: `(<${token}>)` });
+      } finally {
+        await unlock(path, token);
+      }
+    },
+  };
+}

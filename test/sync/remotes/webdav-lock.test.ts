@@ -1,0 +1,103 @@
+// The lock around a WebDAV update (src/sync/remotes/webdav-lock.ts) on a scripted server, for what Apache will not do
+// on cue: a server without locks, a LOCK a page's CORS refuses, a token only in the body, another client's lock.
+// Pure code: runs in Node and in every browser project (the Apache tests are in webdav-lock.node.test.ts).
+
+import { describe, expect, it } from 'vitest';
+import { webdavRemote } from '../../../src/sync/remotes/webdav.js';
+import { ROOT, failure, fakeDav, status, text } from '../../helpers/fake-dav.js';
+
+const seen = { path: '/a.md', version: '"v1"' };
+const lockBody = (token: string) =>
+  '<?xml version="1.0" encoding="utf-8"?><D:prop xmlns:D="DAV:"><D:lockdiscovery><D:activelock>' +
+  `<D:locktoken><D:href>${token}</D:href></D:locktoken></D:activelock></D:lockdiscovery></D:prop>`;
+
+describe('the lock around a WebDAV update', () => {
+  it('is taken on the version seen, proven on the PUT beside If-Match, and let go after the read-back', async () => {
+    const dav = fakeDav((request) => {
+      if (request.method === 'LOCK') return status(200, { 'Lock-Token': '<opaquelocktoken:abc>' });
+      if (request.method === 'PUT') return status(204);
+      if (request.method === 'GET') return text('new', { ETag: '"v2"' });
+      return status(204);
+    });
+    const remote = webdavRemote({ url: ROOT, fetch: dav.fetch, timeoutMs: 30_000 });
+    expect(await remote.write('/a.md', 'new', seen)).toEqual({ path: '/a.md', version: '"v2"', size: 3 });
+    expect(dav.steps()).toEqual(['LOCK /a.md', 'PUT /a.md', 'GET /a.md', 'UNLOCK /a.md']);
+    const [lock, put, , unlock] = dav.seen;
+    expect(lock?.headers.get('If')).toBe('(["v1"])');
+    expect(lock?.headers.get('Depth')).toBe('0');
+    // Four requests' deadlines: longer than the PUT and its read-back can take, then it lapses by itself.
+    expect(lock?.headers.get('Timeout')).toBe('Second-120');
+    expect(lock?.body).toContain('<D:exclusive/>');
+    expect(put?.headers.get('If')).toBe('(<opaquelocktoken:abc>)');
+    expect(put?.headers.get('If-Match')).toBe('"v1"');
+    expect(unlock?.headers.get('Lock-Token')).toBe('<opaquelocktoken:abc>');
+  });
+
+  it('reads the token from the answer’s body when the header is hidden (CORS without Lock-Token exposed)', async () => {
+    const dav = fakeDav((request) => {
+      if (request.method === 'LOCK') return new Response(lockBody('opaquelocktoken:in-body'), { status: 200 });
+      if (request.method === 'GET') return text('new', { ETag: '"v2"' });
+      return status(204);
+    });
+    await webdavRemote({ url: ROOT, fetch: dav.fetch }).write('/a.md', 'new', seen);
+    expect(dav.seen[1]?.headers.get('If')).toBe('(<opaquelocktoken:in-body>)');
+    expect(dav.seen[3]?.headers.get('Lock-Token')).toBe('<opaquelocktoken:in-body>');
+  });
+
+  it('is a precondition, with nothing put, when another client holds a lock on the file', async () => {
+    const dav = fakeDav(() => status(423));
+    const error = await failure(webdavRemote({ url: ROOT, fetch: dav.fetch }).write('/a.md', 'new', seen));
+    expect(error).toMatchObject({ kind: 'precondition', status: 423 });
+    expect(error.message).toContain('locked');
+    expect(dav.steps()).toEqual(['LOCK /a.md']);
+  });
+
+  it('goes without on a server that has no locks (405), and does not ask it again', async () => {
+    const dav = fakeDav((request) => {
+      if (request.method === 'LOCK') return status(405);
+      if (request.method === 'GET') return text('new', { ETag: '"v2"' });
+      return status(204);
+    });
+    const remote = webdavRemote({ url: ROOT, fetch: dav.fetch });
+    await remote.write('/a.md', 'new', seen);
+    await remote.write('/a.md', 'newer', { path: '/a.md', version: '"v2"' }).catch(() => undefined);
+    expect(dav.steps()).toEqual(['LOCK /a.md', 'PUT /a.md', 'GET /a.md', 'PUT /a.md', 'GET /a.md']);
+    expect(dav.seen[1]?.headers.get('If')).toBeNull();
+  });
+
+  it('goes without when its LOCK gets no answer, twice, though the PUT does (a CORS that allows PUT only), and asks again next time', async () => {
+    const dav = fakeDav((request) => {
+      if (request.method === 'LOCK') throw new TypeError('Failed to fetch');
+      if (request.method === 'GET') return text(request.url.endsWith('b.md') ? 'two' : 'one', { ETag: '"v2"' });
+      return status(204);
+    });
+    const remote = webdavRemote({ url: ROOT, fetch: dav.fetch });
+    await remote.write('/a.md', 'one', seen);
+    await remote.write('/b.md', 'two', { path: '/b.md', version: '"v1"' });
+    // Sent twice, as a read is: in Node a request on a kept-alive connection the server just closed gets no answer.
+    expect(dav.steps()).toEqual(['LOCK /a.md', 'LOCK /a.md', 'PUT /a.md', 'GET /a.md', 'LOCK /b.md', 'LOCK /b.md', 'PUT /b.md', 'GET /b.md']);
+  });
+
+  it('is not cut off when the pass is stopped during the LOCK: the lock taken is let go, and nothing is put', async () => {
+    const stop = new AbortController();
+    const dav = fakeDav((request) => {
+      if (request.method !== 'LOCK') return status(204);
+      stop.abort();
+      return status(200, { 'Lock-Token': '<opaquelocktoken:late>' });
+    });
+    const write = webdavRemote({ url: ROOT, fetch: dav.fetch }).write('/a.md', 'new', seen, { signal: stop.signal });
+    expect((await failure(write)).kind).toBe('aborted');
+    expect(dav.steps()).toEqual(['LOCK /a.md', 'UNLOCK /a.md']);
+    expect(dav.seen[1]?.headers.get('Lock-Token')).toBe('<opaquelocktoken:late>');
+  });
+
+  it('is taken for no new file (a LOCK would make one), nor for a version without an ETag', async () => {
+    const dav = fakeDav((request) => (request.method === 'GET' ? text('new', { ETag: '"v2"' }) : status(201)));
+    const remote = webdavRemote({ url: ROOT, fetch: dav.fetch });
+    await remote.write('/a.md', 'new', null);
+    // A server without ETags: the version is its Last-Modified, sent back as If-Unmodified-Since.
+    await remote.write('/a.md', 'new', { path: '/a.md', version: 'modified:3:Sun, 06 Dec 2026 09:00:00 GMT' });
+    expect(dav.steps()).toEqual(['PUT /a.md', 'GET /a.md', 'PUT /a.md', 'GET /a.md']);
+    expect(dav.seen[2]?.headers.get('If-Unmodified-Since')).toBe('Sun, 06 Dec 2026 09:00:00 GMT');
+  });
+});
