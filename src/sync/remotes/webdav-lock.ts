@@ -51,9 +51,41 @@ export function davLocks(dav: DavContext, timeoutMs: number): DavLocks {
     await dav.send(request).then(discard, () => undefined);
   }
 
+  /** The lock a LOCK's answer grants, if any (the answer is let go). */
+  async function tokenOf(response: Response, request: DavRequest): Promise<string | undefined> {
+    if (!response.ok) {
+      await discard(response);
+      return undefined;
+    }
+    return lockToken(response.headers.get('Lock-Token'), await bodyText(response, request, LOCK_ANSWER_BYTES));
+  }
+
+  /**
+   * The LOCK's answer, or `aborted` as soon as `signal` fires. The LOCK itself is not cut off (one the server took
+   * after we stopped listening could not be let go): its late answer is read, and a lock it grants let go.
+   */
+  async function answer(request: DavRequest, signal: AbortSignal | undefined): Promise<Response> {
+    const sending = dav.send(request);
+    if (signal === undefined) return sending;
+    let stop!: () => void;
+    const stopped = new Promise<'stopped'>((done) => {
+      stop = () => done('stopped');
+      signal.addEventListener('abort', stop, { once: true });
+      if (signal.aborted) stop();
+    });
+    const first = await Promise.race([sending, stopped]).finally(() => signal.removeEventListener('abort', stop));
+    if (first !== 'stopped') return first;
+    void sending
+      .then((late) => tokenOf(late, request))
+      .then((token) => (token === undefined ? undefined : unlock(request.path, token)))
+      .catch(() => undefined);
+    throw transportError(signal.reason, { ...request, signal });
+  }
+
   return {
     async around(path, version, signal, write) {
       if (unsupported || !version.startsWith('"')) return write({});
+      if (signal?.aborted) throw transportError(signal.reason, { method: 'LOCK', path, signal });
       const request: DavRequest = {
         method: 'LOCK',
         url: dav.url(path),
@@ -66,12 +98,11 @@ export function davLocks(dav: DavContext, timeoutMs: number): DavLocks {
           If: `([${version}])`,
         },
         body: LOCKINFO,
-        // Not stopped by the pass: a LOCK cut off after the server took it would leave a lock no one can let go.
         signal: undefined,
       };
       let response: Response;
       try {
-        response = await dav.send(request);
+        response = await answer(request, signal);
       } catch (error) {
         // No answer: offline (the write fails too), or a page whose server's CORS allows PUT but not LOCK. Not
         // remembered: a connection dropped once must not leave every later write of this remote unlocked.
@@ -97,15 +128,12 @@ export function davLocks(dav: DavContext, timeoutMs: number): DavLocks {
           status: response.status,
         });
       }
-      if (response.status >= 500 || response.status === 401 || response.status === 429) {
+      if ((response.status >= 500 && response.status !== 501) || response.status === 401 || response.status === 429) {
         throw await statusError(response, request);
       }
-      const token = response.ok
-        ? lockToken(response.headers.get('Lock-Token'), await bodyText(response, request, LOCK_ANSWER_BYTES))
-        : undefined;
+      const token = await tokenOf(response, request);
       if (token === undefined) {
         // 400, 403, 405, 501, or a lock without a token: this server's writes go unlocked, as before.
-        await discard(response);
         unsupported = true;
         return write({});
       }

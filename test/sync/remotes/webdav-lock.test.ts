@@ -2,7 +2,7 @@
 // on cue: a server without locks, a LOCK a page's CORS refuses, a token only in the body, another client's lock.
 // Pure code: runs in Node and in every browser project (the Apache tests are in webdav-lock.node.test.ts).
 
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { webdavRemote } from '../../../src/sync/remotes/webdav.js';
 import { ROOT, failure, fakeDav, status, text } from '../../helpers/fake-dav.js';
 
@@ -78,17 +78,30 @@ describe('the lock around a WebDAV update', () => {
     expect(dav.steps()).toEqual(['LOCK /a.md', 'LOCK /a.md', 'PUT /a.md', 'GET /a.md', 'LOCK /b.md', 'LOCK /b.md', 'PUT /b.md', 'GET /b.md']);
   });
 
-  it('is not cut off when the pass is stopped during the LOCK: the lock taken is let go, and nothing is put', async () => {
+  it('answers a pass stopped during its LOCK at once, and lets go of the lock the server grants later', async () => {
     const stop = new AbortController();
-    const dav = fakeDav((request) => {
+    let grant!: () => void;
+    const granted = new Promise<void>((done) => (grant = done));
+    const dav = fakeDav(async (request) => {
       if (request.method !== 'LOCK') return status(204);
-      stop.abort();
+      await granted;
       return status(200, { 'Lock-Token': '<opaquelocktoken:late>' });
     });
     const write = webdavRemote({ url: ROOT, fetch: dav.fetch }).write('/a.md', 'new', seen, { signal: stop.signal });
+    stop.abort();
     expect((await failure(write)).kind).toBe('aborted');
-    expect(dav.steps()).toEqual(['LOCK /a.md', 'UNLOCK /a.md']);
+    grant();
+    await vi.waitFor(() => expect(dav.steps()).toEqual(['LOCK /a.md', 'UNLOCK /a.md']));
     expect(dav.seen[1]?.headers.get('Lock-Token')).toBe('<opaquelocktoken:late>');
+  });
+
+  it('sends nothing for a pass stopped before its write', async () => {
+    const stop = new AbortController();
+    stop.abort();
+    const dav = fakeDav(() => status(204));
+    const write = webdavRemote({ url: ROOT, fetch: dav.fetch }).write('/a.md', 'new', seen, { signal: stop.signal });
+    expect((await failure(write)).kind).toBe('aborted');
+    expect(dav.steps()).toEqual([]);
   });
 
   it('is taken for no new file (a LOCK would make one), nor for a version without an ETag', async () => {
