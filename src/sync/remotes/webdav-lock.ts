@@ -30,12 +30,20 @@ export interface DavLocks {
   around<T>(path: string, version: string, signal: AbortSignal | undefined, write: LockedWrite<T>): Promise<T>;
 }
 
-/** The token of a LOCK's answer: its Lock-Token header, else the first `opaquelocktoken:` or other href in the body. */
+/**
+ * The token of a LOCK's answer: its Lock-Token header, else the text of the first href after `locktoken` in the body
+ * (found by indexOf: linear in a hostile body). Only a token that can go back in a header (printable ASCII, no `<>`).
+ */
 function lockToken(header: string | null, body: string): string | undefined {
-  const fromHeader = header?.trim().replace(/^<|>$/g, '');
-  if (fromHeader) return fromHeader;
-  const href = /<(?:[A-Za-z][\w.-]*:)?locktoken[^>]*>\s*<(?:[A-Za-z][\w.-]*:)?href[^>]*>\s*([^<\s]+)\s*</.exec(body);
-  return href?.[1];
+  let token = header?.trim().replace(/^<|>$/g, '');
+  if (!token) {
+    const at = body.indexOf('locktoken');
+    const href = at < 0 ? -1 : body.indexOf('href', at);
+    const start = href < 0 ? -1 : body.indexOf('>', href);
+    const end = start < 0 ? -1 : body.indexOf('<', start);
+    token = end < 0 ? undefined : body.slice(start + 1, end).trim();
+  }
+  return token !== undefined && /^[\x21-\x3b\x3d\x3f-\x7e]{1,1024}$/.test(token) ? token : undefined;
 }
 
 /** Locks on `dav`, for requests of `timeoutMs`: a lock lasts as long as four of them, then lapses by itself. */

@@ -44,6 +44,17 @@ describe('the lock around a WebDAV update', () => {
     expect(dav.seen[3]?.headers.get('Lock-Token')).toBe('<opaquelocktoken:in-body>');
   });
 
+  it('takes no token that cannot go back in a header, and then writes unlocked', async () => {
+    const dav = fakeDav((request) => {
+      if (request.method === 'LOCK') return new Response(lockBody('opaquelocktoken:a\r\nX-Evil: 1'), { status: 200 });
+      if (request.method === 'GET') return text('new', { ETag: '"v2"' });
+      return status(204);
+    });
+    await webdavRemote({ url: ROOT, fetch: dav.fetch }).write('/a.md', 'new', seen);
+    expect(dav.steps()).toEqual(['LOCK /a.md', 'PUT /a.md', 'GET /a.md']);
+    expect(dav.seen[1]?.headers.get('If')).toBeNull();
+  });
+
   it('is a precondition, with nothing put, when another client holds a lock on the file', async () => {
     const dav = fakeDav(() => status(423));
     const error = await failure(webdavRemote({ url: ROOT, fetch: dav.fetch }).write('/a.md', 'new', seen));
