@@ -87,7 +87,6 @@ interface Participant {
   worker: boolean;
 }
 
-
 function multiset(items: string[]): Map<string, number> {
   const out = new Map<string, number>();
   for (const item of items) out.set(item, (out.get(item) ?? 0) + 1);

@@ -78,6 +78,7 @@ export type StormMessage =
   | { type: 'late'; tab: string; i: number; kind: string; ms: number; t: number }
   /** `n`: for a local event, how many local events the tab heard before it. */
   | { type: 'event'; tab: string; source: 'local' | 'remote'; changes: MemoryChange[]; n?: number; t: number }
+  /** What the test's own page-error reporter posts (tab `pageerror`), the error as a change's path. */
   | { type: 'stray'; tab: string; changes: MemoryChange[]; t: number }
   | { type: 'done'; tab: string; t: number };
 
