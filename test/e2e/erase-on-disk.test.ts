@@ -11,22 +11,30 @@ import { servedForFile, startDevServer } from './harness.js';
 const PAGE = 'test/e2e/pages/erase.html';
 const server = servedForFile(startDevServer);
 
-/** A marker no other text holds: letters no filler below uses in a row, so no compressor can fold it into a copy. */
-function marker(name: string): string {
+/**
+ * Markers no other text holds: each its name, then letters no filler below uses, and no four bytes twice in any of
+ * them (LevelDB's snappy folds a repeat of four bytes or more into a copy: the marker would no longer be there whole).
+ */
+function markers(...names: string[]): string[] {
   const letters = 'qwxzvjkyup';
-  let out = `${name}Mark`;
-  for (let i = 0; i < 28; i++) out += letters[randomInt(letters.length)];
-  return out;
+  const used = new Set<string>();
+  return names.map((name) => {
+    for (;;) {
+      let out = name;
+      for (let i = 0; i < 28; i++) out += letters[randomInt(letters.length)];
+      const grams = Array.from({ length: out.length - 3 }, (_, i) => out.slice(i, i + 4));
+      if (new Set(grams).size !== grams.length || grams.some((gram) => used.has(gram))) continue;
+      for (const gram of grams) used.add(gram);
+      return out;
+    }
+  });
 }
 
 describe.each(DISK_ENGINES)('in $label, on a profile on disk', (engine) => {
   it('forget(), clearHistory() and compactStorage() leave no byte of the forgotten texts in the profile after a restart', async () => {
-    const keep = marker('Keep');
-    const live = marker('Live');
-    const older = marker('Older');
-    const wide = marker('Wide');
-    const big = marker('Big');
-    const deleted = marker('Deleted');
+    const [keep, live, older, wide, big, deleted] = markers('Keep', 'Live', 'Older', 'Wide', 'Big', 'Deleted') as [
+      string, string, string, string, string, string,
+    ];
     const filler = Array.from({ length: 6000 }, (_, i) => `line ${i} of the big note`).join('\n');
     const browser = await engine.launch();
     try {
