@@ -196,7 +196,14 @@ describe('the demo page', () => {
         await showConnection(page);
         await page.getByLabel('Proxy URL').fill(api.url);
         await send(page, 'write something nasty');
-        await page.getByText('Done <script>window.__pwned=5</script>').waitFor();
+        // It timed out once in CI (120 s, not reproduced): say what the page showed instead.
+        await page
+          .getByText('Done <script>window.__pwned=5</script>')
+          .waitFor()
+          .catch(async (error: unknown) => {
+            const shown = await page.locator('main').innerText().catch(() => '(unreadable)');
+            throw new Error(`${String(error)}\nThe page showed:\n${shown.slice(-2000)}`);
+          });
         await turnOver(page);
 
         const tree = page.getByLabel('Memory files');
