@@ -6,8 +6,9 @@ import { Buffer } from 'node:buffer';
 import { readFile, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SyncRemoteError, type RemoteFile, type SyncRemote } from '../../../src/sync/remote.js';
+import type { RemoteFile, SyncRemote } from '../../../src/sync/remote.js';
 import { webdavRemote } from '../../../src/sync/remotes/webdav.js';
+import { failure } from '../../helpers/fake-dav.js';
 import { startApacheWebdav, type ApacheWebdav } from '../../servers/apache-webdav.js';
 
 let server: ApacheWebdav;
@@ -27,15 +28,6 @@ const client = (folder: string, fetchImpl?: typeof fetch): SyncRemote =>
     password: server.password,
     ...(fetchImpl ? { fetch: fetchImpl } : {}),
   });
-
-async function failure(promise: Promise<unknown>): Promise<SyncRemoteError> {
-  const error: unknown = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(SyncRemoteError);
-  return error as SyncRemoteError;
-}
 
 /**
  * A fetch whose PUT bodies wait for `release()`: Apache has the headers (and has checked If-Match) while the text is
