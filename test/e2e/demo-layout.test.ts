@@ -5,7 +5,7 @@
 
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { builtDemoForFile, openDemo, runCommand, showConnection, showTool, withDiskProfile } from './harness.js';
+import { builtDemoForFile, openDemo, orShowPage, runCommand, showConnection, showTool, withDiskProfile } from './harness.js';
 
 const site = builtDemoForFile();
 
@@ -256,9 +256,10 @@ describe('the demo’s layout, whole', () => {
       const page = await openDemo(context, site.url);
       await page.setViewportSize({ width: 1280, height: 800 });
       const offline = page.getByRole('button', { name: 'Offline demo' });
-      await offline.click();
+      // The click waited 120 s once in CI for the button to be visible, enabled and stable (not reproduced).
+      await orShowPage(page, offline.click());
       await expect.poll(() => offline.isDisabled()).toBe(true);
-      await expect.poll(() => offline.isEnabled(), { timeout: 120_000 }).toBe(true);
+      await orShowPage(page, expect.poll(() => offline.isEnabled(), { timeout: 120_000 }).toBe(true));
 
       for (const [width, height] of [
         [1280, 800],

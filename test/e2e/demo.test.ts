@@ -10,7 +10,7 @@ import { startApiStub } from '../helpers/api-stub-server.js';
 import type { ScriptedStep } from '../../src/offline/scripted-claude.js';
 import { DEFAULT_AGENT_MODEL } from '../../src/entries/agent.js';
 import { SDK_MODELS } from '../../demo/chat/models.js';
-import { builtDemoForFile, diskProfile, dumpIndexedDB, openDemo, recordRequests, runCommand, showConnection, showTool } from './harness.js';
+import { builtDemoForFile, diskProfile, dumpIndexedDB, openDemo, orShowPage, recordRequests, runCommand, showConnection, showTool } from './harness.js';
 
 const NOTE = '/memories/user.md';
 const LISTING_EMPTY =
@@ -197,13 +197,7 @@ describe('the demo page', () => {
         await page.getByLabel('Proxy URL').fill(api.url);
         await send(page, 'write something nasty');
         // It timed out once in CI (120 s, not reproduced): say what the page showed instead.
-        await page
-          .getByText('Done <script>window.__pwned=5</script>')
-          .waitFor()
-          .catch(async (error: unknown) => {
-            const shown = await page.locator('main').innerText().catch(() => '(unreadable)');
-            throw new Error(`${String(error)}\nThe page showed:\n${shown.slice(-2000)}`);
-          });
+        await orShowPage(page, page.getByText('Done <script>window.__pwned=5</script>').waitFor());
         await turnOver(page);
 
         const tree = page.getByLabel('Memory files');

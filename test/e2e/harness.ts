@@ -291,6 +291,22 @@ export async function showConnection(page: Page): Promise<void> {
   }
 }
 
+/**
+ * `waiting`, or, if it fails (a wait that timed out), its error with what the page showed then: a conversation that
+ * never ended in CI says where it stopped.
+ */
+export async function orShowPage<T>(page: Page, waiting: Promise<T>): Promise<T> {
+  try {
+    return await waiting;
+  } catch (error) {
+    const shown = await page.locator('body').innerText({ timeout: 10_000 }).catch(() => '(unreadable)');
+    const state = await page
+      .evaluate(() => `${document.visibilityState}, focus ${document.hasFocus()}, ${innerWidth}×${innerHeight}`)
+      .catch(() => '(no state)');
+    throw new Error(`${String(error)}\nThe page (${state}) showed:\n${shown.slice(-3000)}`, { cause: error });
+  }
+}
+
 /** The demo's developer tools, by their tab's name. */
 export type ToolName = 'History' | 'Console' | 'Bundles' | 'Storage' | 'Sync';
 
