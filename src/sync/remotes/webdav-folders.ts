@@ -178,6 +178,13 @@ function conflict(blocker: string, path: string, why: string): SyncRemoteError {
   });
 }
 
+/** A write of the file at `path` refused (with `status`) because a folder stands there. */
+export const folderInTheWay = (path: string, status: number): SyncRemoteError =>
+  new SyncRemoteError('path-conflict', `WebDAV: ${shown(path)} cannot be written: a folder is there`, {
+    status,
+    conflictingPath: path,
+  });
+
 /**
  * Looks, from the top down, for a file standing where one of `path`'s folders must be (and, unless `path` is to be a
  * folder itself, for a folder standing at `path`): the cause when a server refuses a write with 400, 405 or 409.

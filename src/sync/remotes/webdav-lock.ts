@@ -7,7 +7,7 @@
 import { SyncRemoteError, isSyncRemoteError } from '../remote.js';
 import { shown } from './remote-bounds.js';
 import { bodyText, discard, statusError, transportError, type DavRequest } from './webdav-http.js';
-import { stat, type DavContext } from './webdav-folders.js';
+import { folderInTheWay, stat, type DavContext } from './webdav-folders.js';
 
 const LOCKINFO =
   '<?xml version="1.0" encoding="utf-8"?>' +
@@ -126,12 +126,7 @@ export function davLocks(dav: DavContext, timeoutMs: number): DavLocks {
       if (response.status === 412 || response.status === 404) {
         await discard(response);
         const now = await stat(dav, path, signal);
-        if (now?.collection === true) {
-          throw new SyncRemoteError('path-conflict', `WebDAV: ${shown(path)} cannot be written: a folder is there`, {
-            status: response.status,
-            conflictingPath: path,
-          });
-        }
+        if (now?.collection === true) throw folderInTheWay(path, response.status);
         throw new SyncRemoteError('precondition', `WebDAV: ${shown(path)} changed since it was seen`, {
           status: response.status,
         });

@@ -5,7 +5,7 @@ import { sleep } from '../../offline/abortable-sleep.js';
 import { SyncRemoteError, isSyncRemoteError } from '../remote.js';
 import type { RemoteFile } from '../remote.js';
 import { shown } from './remote-bounds.js';
-import { findConflict, makeParents, stat, type DavContext } from './webdav-folders.js';
+import { findConflict, folderInTheWay, makeParents, stat, type DavContext } from './webdav-folders.js';
 import { discard, statusError, transportError, type DavRequest } from './webdav-http.js';
 import type { DavLocks } from './webdav-lock.js';
 import { raceError } from './webdav-races.js';
@@ -137,10 +137,7 @@ export function putText(
       now ??= await stat(dav, path, signal);
       if (now?.collection === true) {
         await discard(response);
-        throw new SyncRemoteError('path-conflict', `WebDAV: ${shown(path)} cannot be written: a folder is there`, {
-          status: 412,
-          conflictingPath: path,
-        });
+        throw folderInTheWay(path, 412);
       }
     } else if (response.status === 400 || response.status === 405 || response.status === 409) {
       await throwIfBlocked(dav, response, path, signal);
