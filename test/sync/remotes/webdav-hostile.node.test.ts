@@ -4,8 +4,8 @@
 
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SyncRemoteError } from '../../../src/sync/remote.js';
 import { webdavRemote, type WebdavRemoteOptions } from '../../../src/sync/remotes/webdav.js';
+import { failure } from '../../helpers/fake-dav.js';
 import { startScriptedServer, writeEndlessly, type ScriptedServer, type Script } from '../../servers/scripted-http.js';
 
 const MIB = 1024 * 1024;
@@ -22,15 +22,6 @@ async function serve(script: Script): Promise<ScriptedServer> {
 
 const remoteOn = (server: ScriptedServer, options: Partial<WebdavRemoteOptions> = {}) =>
   webdavRemote({ url: `${server.origin}/dav/`, username: 'alice', password: 'secret', ...options });
-
-async function failure(promise: Promise<unknown>): Promise<SyncRemoteError> {
-  const error: unknown = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(SyncRemoteError);
-  return error as SyncRemoteError;
-}
 
 const entry = (href: string, props: string) =>
   `<D:response><D:href>${href}</D:href><D:propstat><D:prop>${props}</D:prop>` +

@@ -11,14 +11,17 @@ const lockBody = (token: string) =>
   '<?xml version="1.0" encoding="utf-8"?><D:prop xmlns:D="DAV:"><D:lockdiscovery><D:activelock>' +
   `<D:locktoken><D:href>${token}</D:href></D:locktoken></D:activelock></D:lockdiscovery></D:prop>`;
 
+/** A server whose LOCK answers `lock()`, whose GET shows our text under a new tag, and which takes the rest (204). */
+const lockingServer = (lock: () => Response) =>
+  fakeDav((request) => {
+    if (request.method === 'LOCK') return lock();
+    if (request.method === 'GET') return text('new', { ETag: '"v2"' });
+    return status(204);
+  });
+
 describe('the lock around a WebDAV update', () => {
   it('is taken on the version seen, proven on the PUT beside If-Match, and let go after the read-back', async () => {
-    const dav = fakeDav((request) => {
-      if (request.method === 'LOCK') return status(200, { 'Lock-Token': '<opaquelocktoken:abc>' });
-      if (request.method === 'PUT') return status(204);
-      if (request.method === 'GET') return text('new', { ETag: '"v2"' });
-      return status(204);
-    });
+    const dav = lockingServer(() => status(200, { 'Lock-Token': '<opaquelocktoken:abc>' }));
     const remote = webdavRemote({ url: ROOT, fetch: dav.fetch, timeoutMs: 30_000 });
     expect(await remote.write('/a.md', 'new', seen)).toEqual({ path: '/a.md', version: '"v2"', size: 3 });
     expect(dav.steps()).toEqual(['LOCK /a.md', 'PUT /a.md', 'GET /a.md', 'UNLOCK /a.md']);
@@ -34,22 +37,14 @@ describe('the lock around a WebDAV update', () => {
   });
 
   it('reads the token from the answer’s body when the header is hidden (CORS without Lock-Token exposed)', async () => {
-    const dav = fakeDav((request) => {
-      if (request.method === 'LOCK') return new Response(lockBody('opaquelocktoken:in-body'), { status: 200 });
-      if (request.method === 'GET') return text('new', { ETag: '"v2"' });
-      return status(204);
-    });
+    const dav = lockingServer(() => new Response(lockBody('opaquelocktoken:in-body'), { status: 200 }));
     await webdavRemote({ url: ROOT, fetch: dav.fetch }).write('/a.md', 'new', seen);
     expect(dav.seen[1]?.headers.get('If')).toBe('(<opaquelocktoken:in-body>)');
     expect(dav.seen[3]?.headers.get('Lock-Token')).toBe('<opaquelocktoken:in-body>');
   });
 
   it('takes no token that cannot go back in a header, and then writes unlocked', async () => {
-    const dav = fakeDav((request) => {
-      if (request.method === 'LOCK') return new Response(lockBody('opaquelocktoken:a\r\nX-Evil: 1'), { status: 200 });
-      if (request.method === 'GET') return text('new', { ETag: '"v2"' });
-      return status(204);
-    });
+    const dav = lockingServer(() => new Response(lockBody('opaquelocktoken:a\r\nX-Evil: 1'), { status: 200 }));
     await webdavRemote({ url: ROOT, fetch: dav.fetch }).write('/a.md', 'new', seen);
     expect(dav.steps()).toEqual(['LOCK /a.md', 'PUT /a.md', 'GET /a.md']);
     expect(dav.seen[1]?.headers.get('If')).toBeNull();
@@ -64,11 +59,7 @@ describe('the lock around a WebDAV update', () => {
   });
 
   it('goes without on a server that has no locks (405), and does not ask it again', async () => {
-    const dav = fakeDav((request) => {
-      if (request.method === 'LOCK') return status(405);
-      if (request.method === 'GET') return text('new', { ETag: '"v2"' });
-      return status(204);
-    });
+    const dav = lockingServer(() => status(405));
     const remote = webdavRemote({ url: ROOT, fetch: dav.fetch });
     await remote.write('/a.md', 'new', seen);
     await remote.write('/a.md', 'newer', { path: '/a.md', version: '"v2"' }).catch(() => undefined);

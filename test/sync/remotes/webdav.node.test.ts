@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SyncRemoteError, type RemoteFile, type SyncRemote } from '../../../src/sync/remote.js';
 import { webdavRemote } from '../../../src/sync/remotes/webdav.js';
+import { failure } from '../../helpers/fake-dav.js';
 import { startApacheWebdav, type ApacheWebdav } from '../../servers/apache-webdav.js';
 
 const TOKEN = 'test-token-7c1f';
@@ -46,15 +47,6 @@ function remoteAt(options: { password?: string; root?: string; fetch?: typeof fe
     },
   });
   return { remote, sent, root };
-}
-
-async function failure(promise: Promise<unknown>): Promise<SyncRemoteError> {
-  const error: unknown = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  expect(error).toBeInstanceOf(SyncRemoteError);
-  return error as SyncRemoteError;
 }
 
 const byPath = (files: RemoteFile[]) => [...files].sort((a, b) => (a.path < b.path ? -1 : 1));
