@@ -78,10 +78,11 @@ export function attribute(tab: string, ops: StormOp[], events: LocalEvent[], par
     const expected = expectedOf(op);
     return expected ? expected.map((changes) => ({ op, changes: key(changes) })) : [{ op, changes: undefined }];
   });
+  const keys = events.map((event) => key(event.changes));
   const fits = (s: number, e: number, undos: boolean): boolean => {
     const slot = slots[s]!;
     if (!inFlight(slot.op, events[e]!.n)) return false;
-    return slot.changes === undefined ? undos : slot.changes === key(events[e]!.changes);
+    return slot.changes === undefined ? undos : slot.changes === keys[e];
   };
   const known = match(events.length, slots.length, (s, e) => fits(s, e, false));
   const holder = match(events.length, slots.length, (s, e) => fits(s, e, true), known);
@@ -100,7 +101,7 @@ export function attribute(tab: string, ops: StormOp[], events: LocalEvent[], par
     events.forEach((event, e) => {
       if (owner.has(e)) return;
       const then = ops.filter((op) => inFlight(op, event.n)).map((op) => `${op.i} ${op.detail} ${op.ok ? 'ok' : op.code}`);
-      problems.push(`${tab}: local event #${event.n} ${key(event.changes)} published by none of the ops in flight then (${then.join('; ')})`);
+      problems.push(`${tab}: local event #${event.n} ${keys[e]} published by none of the ops in flight then (${then.join('; ')})`);
     });
   }
   return { held: events.filter((_, e) => owner.has(e)), problems };
