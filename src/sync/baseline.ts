@@ -5,7 +5,7 @@ import type { SyncRecord } from '../storage/schema.js';
 import type { MemoryTx } from '../storage/store.js';
 import { unmarked } from './forget-marks.js';
 import type { Baseline } from './merge-plan.js';
-import type { RemoteFile } from './remote.js';
+import type { RemoteErrorKind, RemoteFile } from './remote.js';
 
 type AnyTx = MemoryTx<'readonly'> | MemoryTx<'readwrite'>;
 
@@ -14,6 +14,8 @@ export interface Skip {
   path: string;
   reason: string;
   refusedBy: 'remote' | 'local';
+  /** The remote's error kind, when an error of the remote's refused it. */
+  kind?: RemoteErrorKind;
   /** The local body refused by the remote, or the remote version refused here. */
   local?: number;
   remoteVersion?: string;

@@ -8,7 +8,7 @@ import type { RemoteErrorKind, SyncRemote } from './remote.js';
 import { foldersAbove } from './renames.js';
 
 /** Someone put something there meanwhile, or it is gone already: left as it is. */
-const LEFT: ReadonlySet<RemoteErrorKind> = new Set(['path-conflict', 'not-found', 'precondition']);
+const LEFT: ReadonlySet<RemoteErrorKind> = new Set(['path-conflict', 'not-found', 'precondition', 'locked']);
 
 /** Removes the folders the last listing walked empty that hold no file here either (each only if still empty). */
 export async function removeEmptyFolders(

@@ -20,6 +20,8 @@ import type { RemoteFile, SyncRemote } from './remote.js';
 import type { PassSettings } from './sync-pass.js';
 
 const PASS_FAILS: ReadonlySet<RemoteErrorKind> = new Set([...RETRYABLE_KINDS, 'auth', 'aborted']);
+/** A delete these refuse is tried again next pass (not-found: it is gone already). */
+const AGAIN: ReadonlySet<RemoteErrorKind> = new Set(['precondition', 'locked', 'not-found']);
 
 /** A forget is not journaled: its record only carries the totals, hidden (as `tool.forget()` writes it). */
 const unjournaled: JournalDraft = { actor: 'sync', command: 'forget', paths: [], ops: [], retired: [] };
@@ -77,7 +79,7 @@ export async function carryForgets(
       unlessPassFails(error);
       // Another device wrote it meanwhile: read again next pass. Refused for good (a full store): the files still go,
       // and the other devices take it for a delete (./README.md, "Forgetting").
-      if (isSyncRemoteError(error) && error.kind !== 'precondition') announced = true;
+      if (isSyncRemoteError(error) && error.kind !== 'precondition' && error.kind !== 'locked') announced = true;
     }
   }
 
@@ -99,9 +101,9 @@ export async function carryForgets(
           gone.add(file.path);
           if (remote.redact && file.id !== undefined) redact.add(file.id);
         } catch (error) {
-          if (!isSyncRemoteError(error) || (error.kind !== 'precondition' && error.kind !== 'not-found')) throw error;
+          if (!isSyncRemoteError(error) || !AGAIN.has(error.kind)) throw error;
           if (error.kind === 'not-found') gone.add(file.path);
-          if (error.kind === 'precondition') whole = false; // written again meanwhile: the next pass sees it
+          else whole = false; // written again meanwhile, or locked: the next pass sees it
         }
       }
       for (const id of redact) {

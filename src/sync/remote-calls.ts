@@ -18,19 +18,21 @@ export async function refusable<T>(call: () => Promise<T>, path: string, skip: S
     return await call();
   } catch (error) {
     if (!isSyncRemoteError(error)) throw error;
-    if (error.kind === 'precondition' || error.kind === 'not-found') return undefined;
-    // A listing shows no folders: an empty one there (WebDAV keeps them) refuses this path on every pass, unseen.
-    if (error.kind === 'path-conflict') {
-      skip(path, { path, reason: error.message, refusedBy: 'remote' }, true);
+    const { kind, message: reason } = error;
+    if (kind === 'precondition' || kind === 'not-found') return undefined;
+    // A listing shows no folders: an empty one there (WebDAV keeps them) refuses this path on every pass, unseen. A
+    // lock goes when its holder lets go, or lapses: listed, so the pass does not look as if nothing were left to do.
+    if (kind === 'path-conflict' || kind === 'locked') {
+      skip(path, { path, reason, refusedBy: 'remote', kind }, true);
       return undefined;
     }
     // A file there this memory cannot hold (not text, no content): refused here, left there as it is.
-    if (error.kind === 'unreadable') {
-      skip(path, { path, reason: error.message, refusedBy: 'local' });
+    if (kind === 'unreadable') {
+      skip(path, { path, reason, refusedBy: 'local', kind });
       return undefined;
     }
-    if (error.kind === 'too-large' || error.kind === 'full' || error.kind === 'refused-path') {
-      skip(path, { path, reason: error.message, refusedBy: 'remote' });
+    if (kind === 'too-large' || kind === 'full' || kind === 'refused-path') {
+      skip(path, { path, reason, refusedBy: 'remote', kind });
       return undefined;
     }
     throw error;

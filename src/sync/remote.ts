@@ -108,6 +108,11 @@ export interface SyncRemote {
 export type RemoteErrorKind =
   /** The file changed (or appeared) since it was seen: 409 precondition failed, 412. */
   | 'precondition'
+  /**
+   * Another client holds a lock on the file (WebDAV's 423): it is being changed right now, or a lock was left behind
+   * and lapses by itself. Tried again each pass; listed in `skipped` meanwhile.
+   */
+  | 'locked'
   /** The path is taken by another file or overlaps one (a file where a folder is, or under a file). */
   | 'path-conflict'
   /** Not there (any more). */

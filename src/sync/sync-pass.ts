@@ -55,7 +55,8 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
   const pushes: Push[] = [];
   const pulls: Pull[] = [];
   const skip: SkipFile = (path, why, everyPass = false) => {
-    report.skipped.push({ path: shown(path), reason: why.reason, refusedBy: why.refusedBy });
+    const kind = why.kind === undefined ? {} : { kind: why.kind };
+    report.skipped.push({ path: shown(path), reason: why.reason, refusedBy: why.refusedBy, ...kind });
     if (!everyPass) updates.push({ path, skip: why });
   };
 

@@ -1,5 +1,7 @@
 // What one pass did, in memory paths (`/memories/…`), and the per-pass counters the engine folds into its status.
 
+import type { RemoteErrorKind } from './remote.js';
+
 /** A file a side would not take, with the reason in a sentence. */
 export interface SkippedFile {
   /** The file's memory path. */
@@ -8,6 +10,11 @@ export interface SkippedFile {
   reason: string;
   /** `remote`: the remote refused this memory's version; `local`: this memory refused the remote's. */
   refusedBy: 'remote' | 'local';
+  /**
+   * The remote's error kind, when an error of the remote's refused it. `locked` and `path-conflict` are tried again
+   * each pass (what refused them can go without this file changing); the rest wait for a new version of the file.
+   */
+  kind?: RemoteErrorKind;
 }
 
 /** A delete the mass-deletion guard holds: `side` is where it would be made (`local`: here, `remote`: there). */

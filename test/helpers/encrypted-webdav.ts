@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { SyncRemote } from '../../src/sync/remote.js';
 import { textCapacity } from '../../src/sync/remotes/webdav-crypto-files.js';
 import { webdavRemote } from '../../src/sync/remotes/webdav.js';
-import type { ApacheWebdav } from '../servers/apache-webdav.js';
+import { LOOPBACK_TIMEOUT_MS, type ApacheWebdav } from '../servers/apache-webdav.js';
 import type { ServerFiles, StormRemote } from './storm-remotes.js';
 
 /** The fewest PBKDF2 iterations a key file may ask for, so the tests derive quickly. */
@@ -40,6 +40,7 @@ export async function encryptedFolder(dav: ApacheWebdav): Promise<EncryptedFolde
         url,
         username: dav.username,
         password: dav.password,
+        timeoutMs: LOOPBACK_TIMEOUT_MS,
         ...(passphrase === null ? {} : { encryption: { passphrase, iterations: TEST_ITERATIONS } }),
         ...(maxFileBytes === undefined ? {} : { maxFileBytes }),
       }),
@@ -71,6 +72,7 @@ export async function encryptedStormRemote(dav: ApacheWebdav, limit: number, pas
   return {
     name: 'encrypted WebDAV',
     limit: textCapacity(limit),
+    lockLapseMs: 4 * LOOPBACK_TIMEOUT_MS,
     handle: (index) => folder.handle(passphrase, index === 0 ? undefined : limit),
     async files(): Promise<ServerFiles> {
       const out: ServerFiles = { texts: new Map(), binaries: new Map() };

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { SyncRemote } from '../../src/sync/remote.js';
 import { memoryStoreRemote } from '../../src/sync/remotes/memory-store.js';
 import { webdavRemote } from '../../src/sync/remotes/webdav.js';
-import type { ApacheWebdav } from '../servers/apache-webdav.js';
+import { LOOPBACK_TIMEOUT_MS, type ApacheWebdav } from '../servers/apache-webdav.js';
 import type { MemoryStoresServer } from '../servers/memory-stores-server.js';
 
 /** A remote's files read on its side: texts by path, and the files that are not UTF-8 text, as bytes. */
@@ -22,6 +22,8 @@ export interface StormRemote {
   readonly name: string;
   /** The largest text the remote takes, in UTF-8 bytes. */
   readonly limit: number;
+  /** How long a lock left behind holds its file (0: the remote has no locks). */
+  readonly lockLapseMs: number;
   /** A handle for device `index` (devices may differ in what they know of the limit). */
   handle(index: number): SyncRemote;
   /** Its files, read on the server's side. */
@@ -65,6 +67,7 @@ export function memoryStoresStormRemote(server: MemoryStoresServer): StormRemote
   return {
     name: 'Memory Stores',
     limit: server.api.limits.maxContentBytes,
+    lockLapseMs: 0,
     handle: () => memoryStoreRemote({ client, storeId: store.id }),
     async files() {
       return { texts: new Map(all().map((memory) => [memory.path, memory.content])), binaries: new Map() };
@@ -116,8 +119,15 @@ export async function webdavStormRemote(dav: ApacheWebdav, limit: number): Promi
   return {
     name: 'WebDAV',
     limit,
+    lockLapseMs: 4 * LOOPBACK_TIMEOUT_MS,
     handle: (index) =>
-      webdavRemote({ url, username: dav.username, password: dav.password, ...(index === 0 ? {} : { maxFileBytes: limit }) }),
+      webdavRemote({
+        url,
+        username: dav.username,
+        password: dav.password,
+        timeoutMs: LOOPBACK_TIMEOUT_MS,
+        ...(index === 0 ? {} : { maxFileBytes: limit }),
+      }),
     async files() {
       const out: ServerFiles = { texts: new Map(), binaries: new Map() };
       await walk('', out);

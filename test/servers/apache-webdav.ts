@@ -12,6 +12,12 @@ import { join } from 'node:path';
 const APACHE_BIN = process.env.APACHE_BIN ?? '/usr/sbin/apache2';
 const MODULES = process.env.APACHE_MODULES ?? '/usr/lib/apache2/modules';
 
+/**
+ * A request deadline for this loopback server where a test needs locks to lapse soon: far beyond its answers, and a
+ * lock left behind (the adapter asks for four deadlines) is gone within a minute.
+ */
+export const LOOPBACK_TIMEOUT_MS = 15_000;
+
 export interface ApacheWebdavOptions {
   /** Basic auth user at /dav/ (default `alice`). */
   username?: string;
@@ -21,6 +27,12 @@ export interface ApacheWebdavOptions {
   limitRequestBody?: number;
   /** Serves /dav-token/, whose every request but a preflight needs `Authorization: Bearer <token>` (else 401). */
   token?: string;
+  /**
+   * Worker threads in each of its two processes (default 16). The event MPM closes its idle kept-alive connections
+   * when a process has no worker free, and Node then sends the next request on a closed one (no answer): a test that
+   * sends many requests at once gives it room.
+   */
+  threads?: number;
 }
 
 export interface ApacheWebdav {
@@ -112,8 +124,8 @@ function config(dir: string, port: number, user: boolean, options: ApacheWebdavO
     // Few workers: a test server, many of them side by side on a small machine.
     'StartServers 1',
     'ServerLimit 2',
-    'ThreadsPerChild 16',
-    'MaxRequestWorkers 32',
+    `ThreadsPerChild ${options.threads ?? 16}`,
+    `MaxRequestWorkers ${2 * (options.threads ?? 16)}`,
     ...modules,
     `DocumentRoot ${quoted(join(dir, 'htdocs'))}`,
     `DavLockDB ${quoted(join(dir, 'lock/DavLock'))}`,

@@ -26,7 +26,7 @@ describe.each([
     const sync = createMemorySync(tool, { remote: remote.handle(), interval: null });
     await create(tool, '/memories/mine.md', 'mine\n');
     const report = await sync.syncNow();
-    expect(report.skipped).toEqual([{ path: '/memories/.DS_Store', reason: expect.stringContaining('UTF-8'), refusedBy: 'local' }]);
+    expect(report.skipped).toEqual([{ path: '/memories/.DS_Store', reason: expect.stringContaining('UTF-8'), refusedBy: 'local', kind: 'unreadable' }]);
     expect(report.pulled).toEqual(['/memories/a.md']);
     expect(report.pushed).toEqual(['/memories/mine.md']);
     expect(await memoryFiles(tool)).toEqual({ '/a.md': 'a\n', '/mine.md': 'mine\n' });

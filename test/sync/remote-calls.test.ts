@@ -94,8 +94,8 @@ describe('refusals by the remote, through a pass', () => {
     const report = await sync.syncNow();
     expect(report.pushed).toEqual(['/memories/fine.md']);
     expect([...report.skipped].sort((x, y) => (x.path < y.path ? -1 : 1))).toEqual([
-      { path: '/memories/huge.md', reason: 'the store holds its limit', refusedBy: 'remote' },
-      { path: '/memories/refused.md', reason: 'the service refuses this path', refusedBy: 'remote' },
+      { path: '/memories/huge.md', reason: 'the store holds its limit', refusedBy: 'remote', kind: 'full' },
+      { path: '/memories/refused.md', reason: 'the service refuses this path', refusedBy: 'remote', kind: 'refused-path' },
     ]);
     remote.log.length = 0;
     expect((await sync.syncNow()).skipped).toHaveLength(2);
@@ -141,7 +141,12 @@ describe('a path something unseen stands in', () => {
     await create(tool, '/memories/other.md', 'other');
     const first = await sync.syncNow();
     expect(first.pushed).toEqual(['/memories/other.md']);
-    const listed = { path: '/memories/topic', reason: 'WebDAV: /topic cannot be written: a folder is there', refusedBy: 'remote' };
+    const listed = {
+      path: '/memories/topic',
+      reason: 'WebDAV: /topic cannot be written: a folder is there',
+      refusedBy: 'remote',
+      kind: 'path-conflict',
+    };
     expect(first.skipped).toEqual([listed]);
     expect(sync.status().skipped).toEqual([listed]);
     tried.length = 0;
@@ -151,6 +156,30 @@ describe('a path something unseen stands in', () => {
     const freed = await sync.syncNow();
     expect(freed).toMatchObject({ pushed: ['/memories/topic'], skipped: [] });
     expect(remote.snapshot()).toEqual({ '/other.md': 'other', '/topic': 'a file named topic' });
+  });
+
+  it('lists a file another client holds locked on every pass, with kind `locked`, and sends it once the lock goes', async () => {
+    const remote = new MemoryRemote();
+    let locked = false;
+    const tried: string[] = [];
+    const lockedError = (path: string) => new SyncRemoteError('locked', `WebDAV: ${path} is locked: another client is changing it`, { status: 423 });
+    const handle = refusing(remote.handle(), (path) => (locked ? lockedError(path) : undefined), tried);
+    const tool = await open();
+    const sync = createMemorySync(tool, { remote: handle, interval: null });
+    await create(tool, '/memories/a.md', 'one');
+    await sync.syncNow();
+    locked = true;
+    await tool.str_replace({ command: 'str_replace', path: '/memories/a.md', old_str: 'one', new_str: 'two' });
+    const listed = { path: '/memories/a.md', reason: 'WebDAV: /a.md is locked: another client is changing it', refusedBy: 'remote', kind: 'locked' };
+    for (let pass = 0; pass < 2; pass++) {
+      tried.length = 0;
+      expect(await sync.syncNow()).toMatchObject({ pushed: [], skipped: [listed] });
+      // Not remembered as refused: the same version is sent again on the next pass.
+      expect(tried).toEqual(['/a.md']);
+    }
+    locked = false;
+    expect(await sync.syncNow()).toMatchObject({ pushed: ['/memories/a.md'], skipped: [] });
+    expect(remote.snapshot()).toEqual({ '/a.md': 'two' });
   });
 
   it('holds back a rename into it, listed, with the file kept there under its old name until the way is free', async () => {

@@ -152,8 +152,9 @@ function kindOf(status: number): RemoteErrorKind {
   if (status === 401 || status === 403) return 'auth';
   if (status === 404 || status === 410) return 'not-found';
   if (status === 409) return 'path-conflict';
-  // 423 Locked: another client is changing it under a lock (./webdav-lock.ts); the next pass looks again.
-  if (status === 412 || status === 423) return 'precondition';
+  if (status === 412) return 'precondition';
+  // Another client is changing it under a lock (./webdav-lock.ts), or left one that lapses: the next pass tries again.
+  if (status === 423) return 'locked';
   if (status === 413) return 'too-large';
   if (status === 414) return 'refused-path';
   if (status === 429) return 'rate-limited';

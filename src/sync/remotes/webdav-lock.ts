@@ -2,7 +2,8 @@
 // body, not atomically with the write, so two clients that saw one version can both be told 204 and the text that
 // lands last was written without seeing the other (../README.md, WebDAV). A LOCK taken only if the file still has
 // the version we saw makes the check and the write one step for every client that locks: the other one's LOCK or PUT
-// is refused with 423 until we let go.
+// is refused with 423 until we let go. Apache 2.4's lock database can lose a change when two lock requests reach it
+// at once (a lock let go comes back until it lapses, a granted one goes), so one client sends one at a time.
 
 import { SyncRemoteError, isSyncRemoteError } from '../remote.js';
 import { shown } from './remote-bounds.js';
@@ -23,8 +24,8 @@ export type LockedWrite<T> = (lockHeaders: Record<string, string>) => Promise<T>
 export interface DavLocks {
   /**
    * Runs `write` holding an exclusive lock on the file at `path`, taken only if it still has `version` (else
-   * `precondition`, or `path-conflict` for a folder there); another client's lock on it is a `precondition` (it is
-   * being changed: the next pass looks again). Unlocked on a server without locks, when a page's LOCK gets no answer
+   * `precondition`, or `path-conflict` for a folder there); another client's lock on it is `locked` (it is being
+   * changed, or the lock was left behind: the next pass tries again). Unlocked on a server without locks, when a page's LOCK gets no answer
    * (its CORS may allow PUT but not LOCK), and for a version that is not an ETag.
    */
   around<T>(path: string, version: string, signal: AbortSignal | undefined, write: LockedWrite<T>): Promise<T>;
@@ -51,12 +52,23 @@ export function davLocks(dav: DavContext, timeoutMs: number): DavLocks {
   // Learned once: the server refused LOCK (400, 403, 405, 501) or locked without a token.
   let unsupported = false;
   const seconds = Math.ceil((4 * timeoutMs) / 1000);
+  // The LOCK and UNLOCK requests of this client, one at a time: each waits for the answer of the one before.
+  let queue: Promise<unknown> = Promise.resolve();
+  function inTurn(request: DavRequest, stop?: AbortSignal): Promise<Response> {
+    const sent = queue.then(() => {
+      // A LOCK whose pass stopped while it waited is not sent at all.
+      if (stop?.aborted) throw transportError(stop.reason, { ...request, signal: stop });
+      return dav.send(request);
+    });
+    queue = sent.catch(() => undefined);
+    return sent;
+  }
 
   async function unlock(path: string, token: string): Promise<void> {
     // Without the pass's signal: a stopped pass still lets go (else the lock lapses only at its timeout).
     const headers = { 'Lock-Token': `<${token}>` };
     const request: DavRequest = { method: 'UNLOCK', url: dav.url(path), path, headers, signal: undefined };
-    await dav.send(request).then(discard, () => undefined);
+    await inTurn(request).then(discard, () => undefined);
   }
 
   /** The lock a LOCK's answer grants, if any (the answer is let go). */
@@ -73,7 +85,7 @@ export function davLocks(dav: DavContext, timeoutMs: number): DavLocks {
    * after we stopped listening could not be let go): its late answer is read, and a lock it grants let go.
    */
   async function answer(request: DavRequest, signal: AbortSignal | undefined): Promise<Response> {
-    const sending = dav.send(request);
+    const sending = inTurn(request, signal);
     if (signal === undefined) return sending;
     let stop!: () => void;
     const stopped = new Promise<'stopped'>((done) => {
@@ -119,7 +131,7 @@ export function davLocks(dav: DavContext, timeoutMs: number): DavLocks {
       }
       if (response.status === 423) {
         await discard(response);
-        throw new SyncRemoteError('precondition', `WebDAV: ${shown(path)} is locked: another client is changing it`, {
+        throw new SyncRemoteError('locked', `WebDAV: ${shown(path)} is locked: another client is changing it`, {
           status: 423,
         });
       }

@@ -139,6 +139,15 @@ export function putText(
         await discard(response);
         throw folderInTheWay(path, 412);
       }
+      // Still the version we saw, so the lock's test failed: the server lost our lock (one client's lock requests
+      // can undo another's on Apache 2.4). Nothing was written; the next pass tries again.
+      const strong = now?.etag?.startsWith('"') === true;
+      if (conditions['If'] !== undefined && strong && etagVersion(now?.etag ?? '') === version) {
+        await discard(response);
+        throw new SyncRemoteError('locked', `WebDAV: the lock on ${shown(path)} was lost before our change`, {
+          status: 412,
+        });
+      }
     } else if (response.status === 400 || response.status === 405 || response.status === 409) {
       await throwIfBlocked(dav, response, path, signal);
     }

@@ -119,7 +119,7 @@ describe('the WebDAV adapter, on a scripted server', () => {
     [404, 'not-found'],
     [413, 'too-large'],
     [414, 'refused-path'],
-    [423, 'precondition'],
+    [423, 'locked'],
     [500, 'server'],
     [502, 'server'],
     [507, 'full'],
