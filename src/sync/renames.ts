@@ -14,6 +14,17 @@ export interface RemoteMove {
   expected: RemoteFile;
   bodyId?: number;
   base?: Baseline;
+  /** Edited there since agreed: the move carries the edit, and the next pass brings it here (`agreedAfter`). */
+  editedThere?: true;
+}
+
+/**
+ * What both sides agree on after a rename here was moved there: the body and the file moved; when the move carried an
+ * edit made there, under the version agreed before it, so the next pass sees the remote changed and brings it here.
+ */
+export function agreedAfter(move: RemoteMove, bodyId: number, base: Baseline, moved: RemoteFile): Baseline {
+  const remote: RemoteFile = move.editedThere ? { ...moved, version: base.remote.version } : moved;
+  return { local: bodyId, sha256: base.sha256, remote };
 }
 
 /** A remote file to bring here, with the body it must replace (null: the path must be free). */
@@ -46,12 +57,15 @@ export function findRenames(
   for (const [path, base] of local.synced) {
     if (local.files.has(path) && remoteFiles.has(path)) continue;
     const there = remoteFiles.get(path);
-    // Moved here, unchanged there: moved there too, keeping its identity (a Memory Stores id, a WebDAV resource).
+    // Moved here (a rename keeps the body, so its text is the agreed one): moved there too, keeping its identity (a
+    // Memory Stores id, a WebDAV resource). Edited there meanwhile, the edit goes with it: no copy at the old name.
     const to = newHere.get(base.local);
-    if (!local.files.has(path) && to !== undefined && remote.move && there?.version === base.remote.version && freeThere(to)) {
+    const same = there !== undefined && (there.id === undefined || there.id === base.remote.id);
+    if (!local.files.has(path) && to !== undefined && remote.move && same && freeThere(to)) {
       newHere.delete(base.local);
       handled.add(path).add(to);
-      remoteMoves.push({ from: path, to, expected: there, bodyId: base.local, base });
+      const edited = there.version === base.remote.version ? {} : { editedThere: true as const };
+      remoteMoves.push({ from: path, to, expected: there, bodyId: base.local, base, ...edited });
       continue;
     }
     // Moved there, unchanged here: moved here too, then brought up to date if its text changed as well.

@@ -22,7 +22,7 @@ import { movingRemote, refusable } from './remote-calls.js';
 import { remoteReads } from './remote-reads.js';
 import type { SkipFile } from './remote-calls.js';
 import { leaveAlone, splitListing } from './left-alone.js';
-import { aboveIsFile, findRenames, foldersAbove, foldersKept } from './renames.js';
+import { aboveIsFile, agreedAfter, findRenames, foldersAbove, foldersKept } from './renames.js';
 import type { Pull, RemoteMove } from './renames.js';
 import { remoteRefusal } from './remote-limits.js';
 import { emptyReport } from './sync-report.js';
@@ -142,7 +142,7 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
           freed.push(move.from);
           updates.push({ path: move.from, clear: true });
           if (move.bodyId !== undefined && move.base) {
-            updates.push({ path: move.to, base: { local: move.bodyId, sha256: move.base.sha256, remote: moved } });
+            updates.push({ path: move.to, base: agreedAfter(move, move.bodyId, move.base, moved) });
             report.pushed.push(shown(move.to));
           } else {
             movedAside.push({ path: move.to, remote: moved });

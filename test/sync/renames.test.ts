@@ -101,3 +101,27 @@ describe.each([
     expect(Object.values(await files(b.tool)).sort()).toEqual(['three\n', 'two\n']);
   });
 });
+
+describe.each([
+  { name: 'with ids and moves', ids: true },
+  { name: 'without ids nor listed hashes', ids: false },
+])('a file renamed here and edited there, $name', ({ ids }) => {
+  it('is moved there and takes the edit at its new name: no copy, nothing back at the old name', async () => {
+    const remote = new MemoryRemote({ ids });
+    const [a, b] = [await device(remote), await device(remote)];
+    await write(a.tool, '/x.md', 'one\n');
+    await a.sync.syncNow();
+    await b.sync.syncNow();
+    await write(a.tool, '/x.md', 'two\n');
+    await a.sync.syncNow();
+    await rename(b.tool, '/x.md', '/y.md');
+    expect((await b.sync.syncNow()).conflicts).toEqual([]);
+    expect(remote.snapshot()).toEqual({ '/y.md': 'two\n' });
+    // The edit comes here on the next pass (the move's answer is not the text).
+    expect(await b.sync.syncNow()).toMatchObject({ pulled: ['/memories/y.md'], pushed: [], conflicts: [] });
+    expect(await files(b.tool)).toEqual({ '/y.md': 'two\n' });
+    expect(await a.sync.syncNow()).toMatchObject({ conflicts: [] });
+    expect(await files(a.tool)).toEqual({ '/y.md': 'two\n' });
+    for (const { sync } of [a, b]) expect(await sync.syncNow()).toMatchObject({ pushed: [], pulled: [], conflicts: [] });
+  });
+});

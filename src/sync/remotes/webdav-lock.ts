@@ -25,8 +25,8 @@ export interface DavLocks {
   /**
    * Runs `write` holding an exclusive lock on the file at `path`, taken only if it still has `version` (else
    * `precondition`, or `path-conflict` for a folder there); another client's lock on it is `locked` (it is being
-   * changed, or the lock was left behind: the next pass tries again). Unlocked on a server without locks, when a page's LOCK gets no answer
-   * (its CORS may allow PUT but not LOCK), and for a version that is not an ETag.
+   * changed, or the lock was left behind: the next pass tries again). Unlocked on a server without locks, when a
+   * page's LOCK gets no answer (its CORS may allow PUT but not LOCK), and for a version that is not an ETag.
    */
   around<T>(path: string, version: string, signal: AbortSignal | undefined, write: LockedWrite<T>): Promise<T>;
 }
