@@ -197,7 +197,7 @@ describe('the demo page', () => {
         await page.getByLabel('Proxy URL').fill(api.url);
         await send(page, 'write something nasty');
         // It timed out once in CI (120 s, not reproduced): say what the page showed instead.
-        await orShowPage(page, page.getByText('Done <script>window.__pwned=5</script>').waitFor());
+        await orShowPage(page, page.getByText('Done <script>window.__pwned=5</script>').waitFor(), api);
         await turnOver(page);
 
         const tree = page.getByLabel('Memory files');

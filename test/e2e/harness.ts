@@ -295,7 +295,7 @@ export async function showConnection(page: Page): Promise<void> {
  * `waiting`, or, if it fails (a wait that timed out), its error with what the page showed then: a conversation that
  * never ended in CI says where it stopped.
  */
-export async function orShowPage<T>(page: Page, waiting: Promise<T>): Promise<T> {
+export async function orShowPage<T>(page: Page, waiting: Promise<T>, api?: { progress(): string }): Promise<T> {
   try {
     return await waiting;
   } catch (error) {
@@ -303,7 +303,8 @@ export async function orShowPage<T>(page: Page, waiting: Promise<T>): Promise<T>
     const state = await page
       .evaluate(() => `${document.visibilityState}, focus ${document.hasFocus()}, ${innerWidth}×${innerHeight}`)
       .catch(() => '(no state)');
-    throw new Error(`${String(error)}\nThe page (${state}) showed:\n${shown.slice(-3000)}`, { cause: error });
+    const served = api === undefined ? '' : `\nThe API server: ${api.progress()}`;
+    throw new Error(`${String(error)}${served}\nThe page (${state}) showed:\n${shown.slice(-3000)}`, { cause: error });
   }
 }
 

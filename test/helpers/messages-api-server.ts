@@ -37,6 +37,8 @@ export interface MessagesApiServer {
    * turn. 429 and 5xx carry `retry-after: 0` and `retry-after-ms: 1`, so the SDK's retries come at once.
    */
   failNext(status: FailureStatus, times?: number): void;
+  /** Each request (OPTIONS too) as `METHOD path: state`, the state one of received, answering, answered, failed. */
+  progress(): string;
   /** Stop listening and destroy every open socket. */
   close(): Promise<void>;
 }
@@ -154,12 +156,16 @@ export async function startMessagesApiServer(
   const sockets = new Set<Socket>();
   let url = '';
 
+  const states: string[] = [];
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const method = (req.method ?? 'GET').toUpperCase();
     const path = req.url ?? '/';
+    const at = states.push(`${method} ${path}: received`) - 1;
+    res.on('close', () => (states[at] = `${method} ${path}: ${res.writableFinished ? 'answered' : 'failed'}`));
     const headers = headersOf(req);
     const text = await readBody(req);
     requests.push({ method, url: path, headers, body: parseBody(text) });
+    states[at] = `${method} ${path}: answering`;
 
     if (method === 'OPTIONS') {
       res.writeHead(204, preflightHeaders(req));
@@ -231,6 +237,7 @@ export async function startMessagesApiServer(
     failNext(status, times = 1) {
       for (let i = 0; i < times; i++) failures.push(status);
     },
+    progress: () => states.join('; ') || 'no request',
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
         server.close((error) => (error ? reject(error) : resolve()));
