@@ -191,6 +191,8 @@ export interface SyncRecord {
   reason?: string;
   /** Skipped: which side refused (the remote refused our version, or we refused the remote's). */
   refusedBy?: 'remote' | 'local';
+  /** Skipped: the remote's error kind behind it, when there was one (a `RemoteErrorKind`). */
+  kind?: string;
   /**
    * forget: a path (the remote's; '' for the whole root) forgotten here, carried out on the remote by the next pass;
    * `carried`: its files there are deleted; `redact`: the remote ids of those whose versions are still to be redacted.

@@ -46,6 +46,7 @@ export async function readBaseline(
       const skip: Skip = { path: record.path, reason: record.reason, refusedBy: record.refusedBy ?? 'remote' };
       if (record.local !== undefined) skip.local = record.local;
       if (record.remote) skip.remoteVersion = record.remote.version;
+      if (record.kind !== undefined) skip.kind = record.kind as RemoteErrorKind;
       skipped.set(record.path, skip);
     }
   }
@@ -87,6 +88,7 @@ export function sendBaseline(tx: MemoryTx<'readwrite'>, mount: string, updates: 
         refusedBy: update.skip.refusedBy,
       };
       if (update.skip.local !== undefined) record.local = update.skip.local;
+      if (update.skip.kind !== undefined) record.kind = update.skip.kind;
       if (update.skip.remoteVersion !== undefined) record.remote = { path: update.path, version: update.skip.remoteVersion };
       return store.put(record);
     }),

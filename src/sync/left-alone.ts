@@ -57,7 +57,7 @@ export function leaveAlone(
   for (const [path, skip] of local.skipped) {
     if (alone.has(path) || !stillSkipped(skip, local.files.get(path), remoteFiles.get(path))) continue;
     alone.add(path);
-    list({ path, reason: skip.reason, refusedBy: skip.refusedBy });
+    list({ path, reason: skip.reason, refusedBy: skip.refusedBy, ...(skip.kind === undefined ? {} : { kind: skip.kind }) });
   }
   return { alone, listed };
 }

@@ -32,7 +32,7 @@ describe.each([
     expect(await memoryFiles(tool)).toEqual({ '/a.md': 'a\n', '/mine.md': 'mine\n' });
     // Remembered until its version changes: listed again, not read again.
     remote.log.length = 0;
-    expect((await sync.syncNow()).skipped).toEqual([expect.objectContaining({ path: '/memories/.DS_Store' })]);
+    expect((await sync.syncNow()).skipped).toEqual([expect.objectContaining({ path: '/memories/.DS_Store', kind: 'unreadable' })]);
     expect(remote.log).toEqual(['list']);
     // Once it is text, it comes.
     await remote.put('/.DS_Store', 'text now\n');
