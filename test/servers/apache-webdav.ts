@@ -28,9 +28,9 @@ export interface ApacheWebdavOptions {
   /** Serves /dav-token/, whose every request but a preflight needs `Authorization: Bearer <token>` (else 401). */
   token?: string;
   /**
-   * Worker threads in each of its two processes (default 16). The event MPM closes its idle kept-alive connections
-   * when a process has no worker free, and Node then sends the next request on a closed one (no answer): a test that
-   * sends many requests at once gives it room.
+   * Worker threads in each of its two processes (default 16). With 24 requests at once under load, Node was seen
+   * sending a PUT on a kept-alive connection Apache had just closed (no answer, and a PUT is not sent again), likely
+   * the event MPM closing idle connections while short of workers: a test that sends many at once gives it room.
    */
   threads?: number;
 }
