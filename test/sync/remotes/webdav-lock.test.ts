@@ -12,12 +12,23 @@ const lockBody = (token: string) =>
   `<D:locktoken><D:href>${token}</D:href></D:locktoken></D:activelock></D:lockdiscovery></D:prop>`;
 
 /** A server whose LOCK answers `lock()`, whose GET shows our text under a new tag, and which takes the rest (204). */
-const lockingServer = (lock: () => Response) =>
+const lockingServer = (lock: () => Response | Promise<Response>) =>
   fakeDav((request) => {
     if (request.method === 'LOCK') return lock();
     if (request.method === 'GET') return text('new', { ETag: '"v2"' });
     return status(204);
   });
+
+/** A LOCK answer held back until `grant()`, then granting `token`. */
+function heldLock(token: string): { grant: () => void; lock: () => Promise<Response> } {
+  let grant!: () => void;
+  const granted = new Promise<void>((done) => (grant = done));
+  const lock = async () => {
+    await granted;
+    return status(200, { 'Lock-Token': `<${token}>` });
+  };
+  return { grant, lock };
+}
 
 describe('the lock around a WebDAV update', () => {
   it('is taken on the version seen, proven on the PUT beside If-Match, and let go after the read-back', async () => {
@@ -82,18 +93,13 @@ describe('the lock around a WebDAV update', () => {
 
   it('answers a pass stopped during its LOCK at once, and lets go of the lock the server grants later', async () => {
     const stop = new AbortController();
-    let grant!: () => void;
-    const granted = new Promise<void>((done) => (grant = done));
-    const dav = fakeDav(async (request) => {
-      if (request.method !== 'LOCK') return status(204);
-      await granted;
-      return status(200, { 'Lock-Token': '<opaquelocktoken:late>' });
-    });
+    const held = heldLock('opaquelocktoken:late');
+    const dav = lockingServer(held.lock);
     const write = webdavRemote({ url: ROOT, fetch: dav.fetch }).write('/a.md', 'new', seen, { signal: stop.signal });
     await vi.waitFor(() => expect(dav.steps()).toEqual(['LOCK /a.md']));
     stop.abort();
     expect((await failure(write)).kind).toBe('aborted');
-    grant();
+    held.grant();
     await vi.waitFor(() => expect(dav.steps()).toEqual(['LOCK /a.md', 'UNLOCK /a.md']));
     expect(dav.seen[1]?.headers.get('Lock-Token')).toBe('<opaquelocktoken:late>');
   });
@@ -132,14 +138,8 @@ describe('the lock around a WebDAV update', () => {
   });
 
   it('sends no LOCK for a pass stopped while its LOCK waited its turn', async () => {
-    let grant!: () => void;
-    const granted = new Promise<void>((done) => (grant = done));
-    const slow = fakeDav(async (request) => {
-      if (request.method === 'GET') return text('new', { ETag: '"v2"' });
-      if (request.method !== 'LOCK') return status(204);
-      await granted;
-      return status(200, { 'Lock-Token': '<opaquelocktoken:first>' });
-    });
+    const held = heldLock('opaquelocktoken:first');
+    const slow = lockingServer(held.lock);
     const remote = webdavRemote({ url: ROOT, fetch: slow.fetch });
     const first = remote.write('/a.md', 'new', seen);
     await vi.waitFor(() => expect(slow.steps()).toEqual(['LOCK /a.md']));
@@ -147,7 +147,7 @@ describe('the lock around a WebDAV update', () => {
     const second = remote.write('/b.md', 'new', { path: '/b.md', version: '"v1"' }, { signal: stop.signal });
     stop.abort();
     expect((await failure(second)).kind).toBe('aborted');
-    grant();
+    held.grant();
     await first;
     expect(slow.steps()).toEqual(['LOCK /a.md', 'PUT /a.md', 'GET /a.md', 'UNLOCK /a.md']);
   });
