@@ -141,8 +141,8 @@ export function putText(
       }
       // Still the version we saw, so the lock's test failed: the server lost our lock (one client's lock requests
       // can undo another's on Apache 2.4). Nothing was written; the next pass tries again.
-      const strong = now?.etag?.startsWith('"') === true;
-      if (conditions['If'] !== undefined && strong && etagVersion(now?.etag ?? '') === version) {
+      const etag = now?.etag;
+      if (conditions['If'] !== undefined && etag?.startsWith('"') === true && etagVersion(etag) === version) {
         await discard(response);
         throw new SyncRemoteError('locked', `WebDAV: the lock on ${shown(path)} was lost before our change`, {
           status: 412,
