@@ -20,6 +20,14 @@ export function splitListing(listing: readonly RemoteFile[]): { files: Map<strin
   return { files, refused };
 }
 
+/** A skip as a report lists it, at `path` (as the report shows paths): its reason, the side and the remote's kind. */
+export const listedSkip = (path: string, skip: Skip): SkippedFile => ({
+  path,
+  reason: skip.reason,
+  refusedBy: skip.refusedBy,
+  ...(skip.kind === undefined ? {} : { kind: skip.kind }),
+});
+
 /**
  * Whether a refusal still holds. A version the remote refused holds while both sides are as they were. A remote version
  * refused here (unreadable, a secret, a path this memory refuses) holds while the remote keeps it, whatever happens
@@ -57,7 +65,7 @@ export function leaveAlone(
   for (const [path, skip] of local.skipped) {
     if (alone.has(path) || !stillSkipped(skip, local.files.get(path), remoteFiles.get(path))) continue;
     alone.add(path);
-    list({ path, reason: skip.reason, refusedBy: skip.refusedBy, ...(skip.kind === undefined ? {} : { kind: skip.kind }) });
+    list(listedSkip(path, skip));
   }
   return { alone, listed };
 }

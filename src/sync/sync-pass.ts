@@ -21,7 +21,7 @@ import type { RemoteFile, SyncRemote } from './remote.js';
 import { movingRemote, refusable } from './remote-calls.js';
 import { remoteReads } from './remote-reads.js';
 import type { SkipFile } from './remote-calls.js';
-import { leaveAlone, splitListing } from './left-alone.js';
+import { leaveAlone, listedSkip, splitListing } from './left-alone.js';
 import { aboveIsFile, agreedAfter, findRenames, foldersAbove, foldersKept } from './renames.js';
 import type { Pull, RemoteMove } from './renames.js';
 import { remoteRefusal } from './remote-limits.js';
@@ -55,8 +55,7 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
   const pushes: Push[] = [];
   const pulls: Pull[] = [];
   const skip: SkipFile = (path, why, everyPass = false) => {
-    const kind = why.kind === undefined ? {} : { kind: why.kind };
-    report.skipped.push({ path: shown(path), reason: why.reason, refusedBy: why.refusedBy, ...kind });
+    report.skipped.push(listedSkip(shown(path), why));
     if (!everyPass) updates.push({ path, skip: why });
   };
 
