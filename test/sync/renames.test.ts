@@ -33,6 +33,12 @@ async function files(tool: IndexedDBMemoryTool): Promise<Record<string, string>>
   return out;
 }
 
+/** The two kinds of remote: like Memory Stores, and like WebDAV (whose listing gives neither an id nor a hash). */
+const REMOTES = [
+  { name: 'with ids and moves', ids: true },
+  { name: 'without ids nor listed hashes', ids: false },
+];
+
 /** Two devices with `/x.md` synced, both renamed to `/y.md`, and A's rename carried there. */
 async function renamedOnBoth(remote: MemoryRemote): Promise<[Device, Device]> {
   const [a, b] = [await device(remote), await device(remote)];
@@ -45,10 +51,7 @@ async function renamedOnBoth(remote: MemoryRemote): Promise<[Device, Device]> {
   return [a, b];
 }
 
-describe.each([
-  { name: 'with ids and moves', ids: true },
-  { name: 'without ids nor listed hashes', ids: false },
-])('two devices rename a file to the same name, $name', ({ ids }) => {
+describe.each(REMOTES)('two devices rename a file to the same name, $name', ({ ids }) => {
   it('the one that edits it before its next pass pushes the edit, with no conflict copy, and both converge on it', async () => {
     const remote = new MemoryRemote({ ids });
     const [a, b] = await renamedOnBoth(remote);
@@ -102,10 +105,7 @@ describe.each([
   });
 });
 
-describe.each([
-  { name: 'with ids and moves', ids: true },
-  { name: 'without ids nor listed hashes', ids: false },
-])('a file renamed here and edited there, $name', ({ ids }) => {
+describe.each(REMOTES)('a file renamed here and edited there, $name', ({ ids }) => {
   it('is moved there and takes the edit at its new name: no copy, nothing back at the old name', async () => {
     const remote = new MemoryRemote({ ids });
     const [a, b] = [await device(remote), await device(remote)];
