@@ -40,12 +40,16 @@ const PROPFIND_BODY =
 
 const okStatus = (status: number | undefined) => status === undefined || (status >= 200 && status <= 299);
 
-/** PROPFIND with an explicit Depth (none means infinity, which Apache refuses); null when nothing is there. */
+/**
+ * PROPFIND with an explicit Depth (none means infinity, which Apache refuses); null when nothing is there, also when
+ * a file stands where one of the path's folders (or, Depth 1, the folder itself) must be: Apache answers that 400.
+ */
 export async function propfind(
   dav: DavContext,
   path: string,
   depth: 0 | 1,
   signal: AbortSignal | undefined,
+  explain400 = true,
 ): Promise<DavEntry[] | null> {
   const request: DavRequest = {
     method: 'PROPFIND',
@@ -56,7 +60,7 @@ export async function propfind(
     signal,
   };
   const response = await dav.send(request);
-  if (response.status === 404) {
+  if (response.status === 404 || (explain400 && (await goneBelowFile(dav, response, path, depth === 1, signal)))) {
     await discard(response);
     return null;
   }
@@ -186,6 +190,42 @@ export const folderInTheWay = (path: string, status: number): SyncRemoteError =>
   });
 
 /**
+ * The file standing where one of `path`'s folders (and, `asFolder`, `path` itself) must be, looked for from the top
+ * down; undefined when none does, or a folder on the way is missing.
+ */
+async function fileAbove(
+  dav: DavContext,
+  path: string,
+  asFolder: boolean,
+  signal: AbortSignal | undefined,
+): Promise<string | undefined> {
+  if (path === '/') return undefined;
+  for (const folder of asFolder ? [...parentFolders(path), path] : parentFolders(path)) {
+    // Not explained again: top down, a folder's own look cannot be below a file unless the tree changed meanwhile.
+    const entry = (await propfind(dav, folder, 0, signal, false))?.[0];
+    if (entry === undefined || !okStatus(entry.status)) return undefined;
+    if (!entry.collection) return folder;
+  }
+  return undefined;
+}
+
+/**
+ * Whether `response` is Apache's 400 to a request below a file ("extraneous path components"), told by looking: the
+ * path is then gone, not the request malformed. The answer is let go when it is.
+ */
+export async function goneBelowFile(
+  dav: DavContext,
+  response: Response,
+  path: string,
+  asFolder: boolean,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
+  if (response.status !== 400 || (await fileAbove(dav, path, asFolder, signal)) === undefined) return false;
+  await discard(response);
+  return true;
+}
+
+/**
  * Looks, from the top down, for a file standing where one of `path`'s folders must be (and, unless `path` is to be a
  * folder itself, for a folder standing at `path`): the cause when a server refuses a write with 400, 405 or 409.
  */
@@ -195,15 +235,24 @@ export async function findConflict(
   asFolder: boolean,
   signal: AbortSignal | undefined,
 ): Promise<SyncRemoteError | undefined> {
-  if (path === '/') return undefined;
-  for (const folder of asFolder ? [...parentFolders(path), path] : parentFolders(path)) {
-    const entry = await stat(dav, folder, signal);
-    if (entry === null) return undefined;
-    if (!entry.collection) return conflict(folder, path, `${folder} is a file`);
-  }
-  if (asFolder) return undefined;
+  const file = await fileAbove(dav, path, asFolder, signal);
+  if (file !== undefined) return conflict(file, path, `${file} is a file`);
+  if (path === '/' || asFolder) return undefined;
   const entry = await stat(dav, path, signal);
   return entry?.collection === true ? conflict(path, path, 'a folder is there') : undefined;
+}
+
+/** Throws the conflict when the tree stands in `path`'s way (a file above it, a folder at it); lets `response` go. */
+export async function throwIfBlocked(
+  dav: DavContext,
+  response: Response,
+  path: string,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const blocker = await findConflict(dav, path, false, signal);
+  if (blocker === undefined) return;
+  await discard(response);
+  throw blocker;
 }
 
 /**

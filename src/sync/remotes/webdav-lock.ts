@@ -8,7 +8,7 @@
 import { SyncRemoteError, isSyncRemoteError } from '../remote.js';
 import { shown } from './remote-bounds.js';
 import { bodyText, discard, statusError, transportError, type DavRequest } from './webdav-http.js';
-import { folderInTheWay, stat, type DavContext } from './webdav-folders.js';
+import { folderInTheWay, stat, throwIfBlocked, type DavContext } from './webdav-folders.js';
 
 const LOCKINFO =
   '<?xml version="1.0" encoding="utf-8"?>' +
@@ -135,6 +135,8 @@ export function davLocks(dav: DavContext, timeoutMs: number): DavLocks {
           status: 423,
         });
       }
+      // Apache answers 400 to a LOCK below a file: another client made a file of one of its folders.
+      if (response.status === 400) await throwIfBlocked(dav, response, path, signal);
       if (response.status === 412 || response.status === 404) {
         await discard(response);
         const now = await stat(dav, path, signal);

@@ -5,7 +5,7 @@ import { sleep } from '../../offline/abortable-sleep.js';
 import { SyncRemoteError, isSyncRemoteError } from '../remote.js';
 import type { RemoteFile } from '../remote.js';
 import { shown } from './remote-bounds.js';
-import { findConflict, folderInTheWay, makeParents, stat, type DavContext } from './webdav-folders.js';
+import { folderInTheWay, makeParents, stat, throwIfBlocked, type DavContext } from './webdav-folders.js';
 import { discard, statusError, transportError, type DavRequest } from './webdav-http.js';
 import type { DavLocks } from './webdav-lock.js';
 import { raceError } from './webdav-races.js';
@@ -18,19 +18,6 @@ import type { DavEntry } from './webdav-xml.js';
 export interface Sent {
   response: Response;
   now?: DavEntry | null;
-}
-
-/** Throws the conflict when the tree stands in `path`'s way (a file above it, a folder at it); lets `response` go. */
-export async function throwIfBlocked(
-  dav: DavContext,
-  response: Response,
-  path: string,
-  signal: AbortSignal | undefined,
-): Promise<void> {
-  const blocker = await findConflict(dav, path, false, signal);
-  if (blocker === undefined) return;
-  await discard(response);
-  throw blocker;
 }
 
 export const changedAgain = (path: string) =>

@@ -7,7 +7,15 @@ import { sleep } from '../../offline/abortable-sleep.js';
 import { utf8Length } from '../../core/utf8.js';
 import { SyncRemoteError } from '../remote.js';
 import type { RemoteCallOptions, RemoteFile, SyncRemote } from '../remote.js';
-import { listTree, makeParents, remoteFile, stat, type DavContext } from './webdav-folders.js';
+import {
+  goneBelowFile,
+  listTree,
+  makeParents,
+  remoteFile,
+  stat,
+  throwIfBlocked,
+  type DavContext,
+} from './webdav-folders.js';
 import { removeEmptyFolder } from './webdav-empty-folders.js';
 import { davSender, discard, statusError, transportError, type DavRequest } from './webdav-http.js';
 import { authorization, davBounds, refuseUnknownKeys, type WebdavRemoteOptions } from './webdav-options.js';
@@ -17,7 +25,7 @@ import { raceError } from './webdav-races.js';
 import { readText } from './webdav-read.js';
 import { weakWrites } from './webdav-weak-writes.js';
 import { davLocks } from './webdav-lock.js';
-import { changedAgain, guarded, putText, throwIfBlocked, type PutContext } from './webdav-write.js';
+import { changedAgain, guarded, putText, type PutContext } from './webdav-write.js';
 import { shown } from './remote-bounds.js';
 import { WEAK_ETAG_WAIT_MS, conditionHeaders, etagVersion, weakTwin } from './webdav-versions.js';
 
@@ -119,8 +127,13 @@ function plainRemote(options: WebdavRemoteOptions, sealed: boolean): SyncRemote 
         headers: conditionHeaders(expected.version),
       };
       const { response, now } = await guarded(dav, request, expected.path, expected.version);
-      // Gone already (before, or between the 412 and our look) is what was asked.
-      if (response.ok || response.status === 404 || (response.status === 412 && now === null)) {
+      // Gone already (before, or between the 412 and our look, or a file now where its folder was) is what was asked.
+      if (
+        response.ok ||
+        response.status === 404 ||
+        (response.status === 412 && now === null) ||
+        (await goneBelowFile(dav, response, expected.path, false, signal))
+      ) {
         await discard(response);
         return;
       }
@@ -170,8 +183,12 @@ function plainRemote(options: WebdavRemoteOptions, sealed: boolean): SyncRemote 
         response = await dav.send(request);
       }
       if (response.ok) return settled(to, response, expected.size, signal);
-      // Apache answers 500 ("Could not rename resource") to a MOVE whose source another client deleted meanwhile.
-      if (response.status === 500 && (await stat(dav, from, signal)) === null) {
+      // Apache answers 500 ("Could not rename resource") to a MOVE whose source another client deleted meanwhile, and
+      // 400 to one whose source's folder another client replaced with a file.
+      if (
+        (response.status === 500 && (await stat(dav, from, signal)) === null) ||
+        (await goneBelowFile(dav, response, from, false, signal))
+      ) {
         await discard(response);
         throw new SyncRemoteError('not-found', `WebDAV: ${shown(from)} is gone`, { status: 500 });
       }
