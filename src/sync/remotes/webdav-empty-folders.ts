@@ -7,7 +7,7 @@
 import { sleep } from '../../offline/abortable-sleep.js';
 import { SyncRemoteError } from '../remote.js';
 import { shown } from './remote-bounds.js';
-import { propfind, type DavContext } from './webdav-folders.js';
+import { goneBelowFile, propfind, type DavContext } from './webdav-folders.js';
 import { discard, statusError, transportError, type DavRequest } from './webdav-http.js';
 import { hrefPath } from './webdav-paths.js';
 import { WEAK_ETAG_WAIT_MS } from './webdav-versions.js';
@@ -51,7 +51,8 @@ export async function removeEmptyFolder(dav: DavContext, path: string, signal: A
     }
     if (self.etag !== undefined) request.headers = { 'If-Match': self.etag };
     const response = await dav.send(request);
-    if (response.ok || response.status === 404) {
+    // Gone already: removed, or a file put where it (or a folder above it) was since our look.
+    if (response.ok || response.status === 404 || (await goneBelowFile(dav, response, path, true, signal))) {
       await discard(response);
       return;
     }

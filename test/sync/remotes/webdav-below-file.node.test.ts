@@ -83,12 +83,23 @@ describe('the WebDAV adapter on Apache, below a file another client put where a 
     ]);
   });
 
-  it('counts an empty folder there as removed', async () => {
-    const { remote, replaceNotes } = await setup();
-    await remote.delete((await remote.list()).find((file) => file.path === '/notes/deep/d.md') ?? fail());
-    await replaceNotes();
-    await expect(remote.removeEmptyFolder?.('/notes/deep')).resolves.toBeUndefined();
-  });
+  it.each(['before its look', 'between its look and its DELETE'])(
+    'counts an empty folder there as removed, the file put %s',
+    async (when) => {
+      let replace: (() => Promise<void>) | undefined;
+      const { remote, replaceNotes } = await setup(async (method, path) => {
+        if (method !== 'DELETE' || path !== '/notes/deep/' || replace === undefined) return;
+        const now = replace;
+        replace = undefined;
+        await now();
+      });
+      await remote.delete((await remote.list()).find((file) => file.path === '/notes/deep/d.md') ?? fail());
+      if (when === 'before its look') await replaceNotes();
+      else replace = replaceNotes;
+      await expect(remote.removeEmptyFolder?.('/notes/deep')).resolves.toBeUndefined();
+      expect(replace).toBeUndefined();
+    },
+  );
 
   it.each([
     { folder: '/notes/', listed: ['/g.md'] },
