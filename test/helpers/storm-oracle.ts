@@ -9,6 +9,8 @@ import type { ServerFiles } from './storm-remotes.js';
 
 const MOUNT = '/memories';
 const TAG = /^(v\d{6}) /u;
+/** Whether two paths cannot both be files: the same path, or one a folder of the other. */
+const clash = (a: string, b: string) => a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
 
 /** The version tag of a storm text (`v000042`), or undefined for a text the storm did not write. */
 export const tagOf = (text: string): string | undefined => TAG.exec(text)?.[1];
@@ -238,10 +240,13 @@ export class StormOracle {
     const fits = (map: Map<string, string>) =>
       new Map([...map].filter(([, text]) => new TextEncoder().encode(text).length <= limit).sort(([a], [b]) => (a < b ? -1 : 1)));
     texts.forEach((mine, device) => {
-      // A path where this device keeps a version the remote refused is this device's own until that version changes.
-      const refused = new Set([...mine.keys()].filter((path) => !fits(mine).has(path)));
-      const there = new Map([...fits(server.texts)].filter(([path]) => !refused.has(path)));
-      const here = fits(mine);
+      // A path where this device keeps a version the remote refused is this device's own until that version changes,
+      // and so is the tree around it: a remote file at that path, below it or where one of its folders is cannot come
+      // here, nor can what stands here in that file's way go there.
+      const refused = [...mine.keys()].filter((path) => !fits(mine).has(path));
+      const kept = [...fits(server.texts).keys()].filter((path) => refused.some((own) => clash(path, own)));
+      const there = new Map([...fits(server.texts)].filter(([path]) => !kept.includes(path)));
+      const here = new Map([...fits(mine)].filter(([path]) => !kept.some((theirs) => clash(path, theirs))));
       const differ = [...new Set([...here.keys(), ...there.keys()])].filter((path) => here.get(path) !== there.get(path));
       if (differ.length === 0) return;
       const shown = differ.slice(0, 6).map((path) => {

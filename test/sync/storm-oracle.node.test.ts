@@ -77,3 +77,28 @@ describe('the storm oracle on conflict copies', () => {
     expect(failures.map((failure) => failure.invariant)).toEqual(['no unexplained conflict copy']);
   });
 });
+
+describe('the storm oracle at the end, around a text over the remote’s limit', () => {
+  const LIMIT = 100;
+  const big = (tag: string) => `${tag} ${'x'.repeat(LIMIT)}\n`;
+  const small = (tag: string) => `${tag} storm\n`;
+  /** One device holding `here`, the remote `there` (texts by path); the oracle knows every tag named. */
+  function ended(here: Record<string, string>, there: Record<string, string>) {
+    const oracle = new StormOracle([view({})]);
+    for (const _ of [...Object.values(here), ...Object.values(there)]) oracle.newTag();
+    const remote: ServerFiles = { texts: new Map(Object.entries(there)), binaries: new Map() };
+    oracle.finalChecks(9, [new Map(Object.entries(here))], remote, LIMIT, new Map());
+    return oracle.failures.filter((failure) => failure.invariant === 'converged');
+  }
+
+  it('takes a remote file below, or where a folder is of, the path this device keeps over the limit', () => {
+    expect(ended({ '/p/q': big('v000001') }, { '/p/q/r.md': small('v000002') })).toEqual([]);
+    expect(ended({ '/p/q/r.md': big('v000001'), '/p/q/s.md': small('v000003') }, { '/p/q': small('v000002') })).toEqual(
+      [],
+    );
+  });
+
+  it('still fails a remote file beside that path that this device lacks', () => {
+    expect(ended({ '/p/q': big('v000001') }, { '/p/r.md': small('v000002') })).toHaveLength(1);
+  });
+});
