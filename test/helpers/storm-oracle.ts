@@ -84,6 +84,8 @@ export class StormOracle {
   readonly #deleted = new Map<string, DeletedForAll>();
   readonly #copiesSeen = new Set<string>();
   readonly #lastPass: (DeviceView | undefined)[] = [];
+  /** Each device's view at the pass before its last: the last may have run beside another's and not seen its push. */
+  readonly #passBefore: (DeviceView | undefined)[] = [];
   #next = 0;
 
   /** `tolerateCopyBesideNothing`: a new conflict copy with nothing at its path after the pass is not a failure. */
@@ -191,9 +193,13 @@ export class StormOracle {
         [...server.binaries.keys()].some(below) ||
         [...server.texts].some(([path, text]) => below(path) && this.#killedBy.get(tagOf(text) ?? '?') !== device);
       const there = after.files.get(original);
-      // A copy of a version older than the one at its path is explained by a rename into the path since this
-      // device's last pass (another device changed the file the rename brought).
-      const movedIn = [...(this.#lastPass[device]?.files ?? [])].some(([path, old]) => path !== original && this.isAncestor(old, tag));
+      // A copy of a version older than the one at its path is explained by a rename into the path since one of this
+      // device's last two passes (another device changed the file the rename brought). Two: the last may have run
+      // beside another device's, whose push it did not see.
+      const movedFrom = [this.#lastPass[device], this.#passBefore[device]].find((view) =>
+        [...(view?.files ?? [])].some(([path, old]) => path !== original && this.isAncestor(old, tag)),
+      );
+      const movedIn = movedFrom !== undefined;
       const concurrent =
         there !== undefined &&
         there !== tag &&
@@ -201,16 +207,16 @@ export class StormOracle {
         (!this.isAncestor(tag, there) || movedIn);
       // A copy of a version newer than the one at its path: this device renamed its version into the path while another
       // device, still holding an older one this device had since superseded, renamed that into the same path and pushed
-      // it (since this device's last pass, which did not see it there). That rename is the concurrent change: with no
-      // baseline at the path, the pass cannot tell an ancestor from any other text, so the remote's keeps the path.
+      // it (since the pass that saw this device's version elsewhere, which did not see it there). That rename is the
+      // concurrent change: with no baseline at the path, the pass cannot tell an ancestor from any other text, so the
+      // remote's keeps the path.
       const staleRenamedIn =
         there !== undefined &&
         there !== tag &&
         this.isAncestor(there, tag) &&
         this.dead.has(there) &&
-        movedIn &&
-        this.#lastPass[device] !== undefined &&
-        !this.isAncestor(this.#lastPass[device]?.files.get(original) ?? '', tag);
+        movedFrom !== undefined &&
+        !this.isAncestor(movedFrom.files.get(original) ?? '', tag);
       if (folder || concurrent || staleRenamedIn) continue;
       if (there === undefined && !after.folders.has(original) && this.tolerateCopyBesideNothing) continue;
       const what =
@@ -223,6 +229,7 @@ export class StormOracle {
     }
     this.#checkTags(device, after, step);
     this.views[device] = after;
+    this.#passBefore[device] = this.#lastPass[device];
     this.#lastPass[device] = after;
   }
 

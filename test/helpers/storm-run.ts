@@ -204,7 +204,7 @@ export async function runStorm(options: StormOptions): Promise<StormResult> {
       const did = (['pulled', 'pushed', 'deleted', 'conflicts'] as const)
         .filter((key) => report[key].length > 0)
         .map((key) => `${key} ${report[key].map((path) => path.slice(MOUNT.length)).join(' ')}`);
-      const skipped = report.skipped.map((file) => `${file.path.slice(MOUNT.length)} (${file.refusedBy}${file.kind === 'locked' ? ', locked' : ''})`);
+      const skipped = report.skipped.map((file) => `${file.path.slice(MOUNT.length)} (${file.refusedBy}${file.kind === undefined ? '' : `, ${file.kind}`})`);
       trace.push(`${step} d${device}: sync${did.length ? `: ${did.join('; ')}` : ''}${skipped.length ? `; skipped ${skipped.join(' ')}` : ''}`);
       return report;
     } catch (error) {
@@ -215,12 +215,18 @@ export async function runStorm(options: StormOptions): Promise<StormResult> {
       return undefined;
     }
   };
+  // What each side holds after a pass, for the trace: a lost version is followed from one side to the next.
+  const holds = (who: string, files: Iterable<[string, string]>) =>
+    `${step} ${who} holds ${[...files].map(([path, tag]) => `${path}=${tag}`).sort().join(' ')}`;
   const afterPasses = async (list: number[], before: ServerFiles): Promise<void> => {
     server = await remote.files();
+    trace.push(holds('server', [...server.texts].map(([path, text]) => [path, tagOf(text) ?? '?'])));
     for (const device of list) {
       const { tool } = devices[device] as Device;
       if (plan.tidyEmptyFolders) await tidy(tool);
-      oracle.afterPass(device, await viewOf(tool), step, before);
+      const view = await viewOf(tool);
+      trace.push(holds(`d${device}`, view.files));
+      oracle.afterPass(device, view, step, before);
     }
     if (plan.tidyEmptyFolders) await remote.removeEmptyFolders();
   };

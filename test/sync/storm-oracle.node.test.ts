@@ -44,6 +44,18 @@ describe('the storm oracle on conflict copies', () => {
     expect(oracle.failures).toEqual([]);
   });
 
+  it('takes a newer copy beside the older version another device renamed into the path during this device’s last pass', () => {
+    const oracle = editedAndPushed('/a.md');
+    oracle.afterPass(1, view({ '/a.md': 'v000001' }), 6, server({ '/a.md': 'v000002' }));
+    oracle.afterCommand(0, view({ '/c.md': 'v000002' }), 7, false, () => undefined);
+    // d1 renames its stale v000001 to the same name; d0's pass beside d1's does not see it and keeps v000002 at /c.md.
+    oracle.afterCommand(1, view({ '/c.md': 'v000001' }), 8, false, () => undefined);
+    oracle.afterPass(0, view({ '/c.md': 'v000002' }), 9, server({ '/a.md': 'v000002' }));
+    oracle.afterPass(1, view({ '/c.md': 'v000001' }), 9, server({ '/a.md': 'v000002' }));
+    oracle.afterPass(0, view({ '/c.md': 'v000001', [COPY]: 'v000002' }), 10, server({ '/c.md': 'v000001' }));
+    expect(oracle.failures).toEqual([]);
+  });
+
   it('fails a newer copy beside its ancestor where this device had that ancestor at the path itself', () => {
     const oracle = editedAndPushed('/c.md');
     oracle.afterPass(0, view({ '/c.md': 'v000001', [COPY]: 'v000002' }), 6, server({ '/c.md': 'v000002' }));
