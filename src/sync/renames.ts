@@ -49,7 +49,7 @@ export function findRenames(
   pulls: Pull[],
   freeThere: (path: string) => boolean,
   freeHere: (path: string) => boolean,
-): (hereBody: number, thereSha: string) => Baseline | undefined {
+): RenamedAlike {
   const newHere = new Map<number, string>();
   for (const [path, file] of local.files) if (!local.synced.has(path) && !remoteFiles.has(path)) newHere.set(file.bodyId, path);
   const newThere = new Map<string, RemoteFile>();
@@ -88,15 +88,26 @@ export function findRenames(
 }
 
 /**
+ * The baseline a path new on both sides borrows, if any: `there` is the remote file at `path`, `thereSha` the hash of
+ * its text, `textThere(sha)` the paths where the remote holds a text of that hash, as far as the pass knows.
+ */
+export type RenamedAlike = (
+  path: string,
+  hereBody: number,
+  there: RemoteFile,
+  thereSha: string,
+  textThere: (sha256: string) => Iterable<string>,
+) => Baseline | undefined;
+
+/**
  * The same rename made on both sides: a path new on both, compared without a baseline, borrows the baseline of a synced
  * path that holds its agreed file on neither side any more (moved, deleted or replaced) when one side of the new path
  * is still that file: here its body (a rename keeps it), there its agreed text (WebDAV lists no id, and an id says
  * nothing of an edit). That side is unchanged since, so the other side's edit is carried over it, not made a copy.
+ * Not where the other side shows that file elsewhere (its body, its id or its agreed text at another path): the two
+ * sides renamed it to two names, and what stands at this one over there is another file, kept beside it.
  */
-function sameRenames(
-  local: LocalSnapshot,
-  remoteFiles: ReadonlyMap<string, RemoteFile>,
-): (hereBody: number, thereSha: string) => Baseline | undefined {
+function sameRenames(local: LocalSnapshot, remoteFiles: ReadonlyMap<string, RemoteFile>): RenamedAlike {
   const byBody = new Map<number, Baseline>();
   const byText = new Map<string, Baseline>();
   for (const [path, base] of local.synced) {
@@ -104,11 +115,26 @@ function sameRenames(
     byBody.set(base.local, base);
     byText.set(base.sha256, base);
   }
-  return (hereBody, thereSha) => {
+  // Body 0 is every empty file's: it says nothing of where one file went.
+  const bodyAt = new Map<number, string>();
+  for (const [path, file] of local.files) if (file.bodyId !== 0) bodyAt.set(file.bodyId, path);
+  const idAt = new Map<string, string>();
+  for (const [path, file] of remoteFiles) if (file.id !== undefined) idAt.set(file.id, path);
+  const elsewhere = (at: string | undefined, path: string) => at !== undefined && at !== path;
+  return (path, hereBody, there, thereSha, textThere) => {
     const here = byBody.get(hereBody);
-    const there = byText.get(thereSha);
+    const agreedThere = byText.get(thereSha);
     // Each side still the agreed file of another path: two renames onto one name, both versions kept.
-    return here && there && here !== there ? undefined : (here ?? there);
+    if (here && agreedThere) return here === agreedThere ? here : undefined;
+    if (here) {
+      const id = here.remote.id;
+      if (id !== undefined && there.id !== undefined && there.id !== id) return undefined;
+      if (id !== undefined && elsewhere(idAt.get(id), path)) return undefined;
+      for (const at of textThere(here.sha256)) if (at !== path) return undefined;
+      return here;
+    }
+    if (agreedThere && !elsewhere(bodyAt.get(agreedThere.local), path)) return agreedThere;
+    return undefined;
   };
 }
 

@@ -60,6 +60,22 @@ describe.each(REMOTES)('$name', ({ fresh }) => {
     expect((await remote.files()).texts).toEqual(new Map([['/y.md', 'two\n']]));
   }, 30_000);
 
+  it('two devices rename a file to two names, each writes a file at the other name: no text is lost', async () => {
+    const remote = await fresh();
+    const [a, b] = [await device(remote), await device(remote)];
+    await write(a.tool, '/x.md', 'one\n');
+    await a.sync.syncNow();
+    await b.sync.syncNow();
+    await rename(a.tool, '/x.md', '/y.md');
+    await write(a.tool, '/z.md', 'a new\n');
+    await rename(b.tool, '/x.md', '/z.md');
+    await write(b.tool, '/y.md', 'b new\n');
+    await b.sync.syncNow();
+    expect((await a.sync.syncNow()).conflicts.sort()).toEqual(['/memories/y.md', '/memories/z.md']);
+    const there = [...(await remote.files()).texts.values()].sort();
+    expect(there).toEqual(['a new\n', 'b new\n', 'one\n', 'one\n']);
+  }, 30_000);
+
   it('a file written where this device deleted a synced folder is pushed at its name, not put aside', async () => {
     const remote = await fresh();
     const a = await device(remote);
