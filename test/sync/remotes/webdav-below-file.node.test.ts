@@ -27,12 +27,22 @@ interface Setup {
   b: RemoteFile;
   /** Another client's change: the folder /notes, with all it holds, becomes a file. */
   replaceNotes: () => Promise<void>;
+  /** Makes that change happen once, right before the request `before` names is sent. */
+  arm: () => void;
+  /** Whether the armed change happened. */
+  fired: () => boolean;
 }
 
 /** A root holding /notes/b.md, /notes/deep/d.md and /g.md, and a remote on it whose requests are recorded. */
-async function setup(beforeEach?: (method: string, path: string) => Promise<void>): Promise<Setup> {
+async function setup(before?: { method: string; path: string }): Promise<Setup> {
   const root = `below${++roots}`;
   const sent: string[] = [];
+  let armed = false;
+  let fired = false;
+  const replaceNotes = async () => {
+    await rm(join(server.root, root, 'notes'), { recursive: true });
+    await writeFile(join(server.root, root, 'notes'), 'now a file\n');
+  };
   const remote = webdavRemote({
     url: `${server.url}${root}/`,
     username: server.username,
@@ -40,7 +50,11 @@ async function setup(beforeEach?: (method: string, path: string) => Promise<void
     fetch: async (input, init) => {
       const method = init?.method ?? 'GET';
       const path = decodeURIComponent(new URL(String(input)).pathname).slice(`/dav/${root}`.length);
-      await beforeEach?.(method, path);
+      if (armed && method === before?.method && path === before.path) {
+        armed = false;
+        fired = true;
+        await replaceNotes();
+      }
       sent.push(`${method} ${path}`);
       return fetch(input, init);
     },
@@ -48,11 +62,7 @@ async function setup(beforeEach?: (method: string, path: string) => Promise<void
   const b = await remote.write('/notes/b.md', 'b\n', null);
   await remote.write('/notes/deep/d.md', 'd\n', null);
   await remote.write('/g.md', 'g\n', null);
-  const replaceNotes = async () => {
-    await rm(join(server.root, root, 'notes'), { recursive: true });
-    await writeFile(join(server.root, root, 'notes'), 'now a file\n');
-  };
-  return { remote, sent, b, replaceNotes };
+  return { remote, sent, b, replaceNotes, arm: () => (armed = true), fired: () => fired };
 }
 
 describe('the WebDAV adapter on Apache, below a file another client put where a folder was', () => {
@@ -86,18 +96,12 @@ describe('the WebDAV adapter on Apache, below a file another client put where a 
   it.each(['before its look', 'between its look and its DELETE'])(
     'counts an empty folder there as removed, the file put %s',
     async (when) => {
-      let replace: (() => Promise<void>) | undefined;
-      const { remote, replaceNotes } = await setup(async (method, path) => {
-        if (method !== 'DELETE' || path !== '/notes/deep/' || replace === undefined) return;
-        const now = replace;
-        replace = undefined;
-        await now();
-      });
+      const { remote, replaceNotes, arm, fired } = await setup({ method: 'DELETE', path: '/notes/deep/' });
       await remote.delete((await remote.list()).find((file) => file.path === '/notes/deep/d.md') ?? fail());
       if (when === 'before its look') await replaceNotes();
-      else replace = replaceNotes;
+      else arm();
       await expect(remote.removeEmptyFolder?.('/notes/deep')).resolves.toBeUndefined();
-      expect(replace).toBeUndefined();
+      expect(fired()).toBe(when !== 'before its look');
     },
   );
 
@@ -105,16 +109,10 @@ describe('the WebDAV adapter on Apache, below a file another client put where a 
     { folder: '/notes/', listed: ['/g.md'] },
     { folder: '/notes/deep/', listed: ['/g.md', '/notes/b.md'] },
   ])('lists as holding nothing a folder whose walk finds a file at $folder or above', async ({ folder, listed }) => {
-    let replace: (() => Promise<void>) | undefined;
-    const { remote, replaceNotes } = await setup(async (method, path) => {
-      if (method !== 'PROPFIND' || path !== folder || replace === undefined) return;
-      const now = replace;
-      replace = undefined;
-      await now();
-    });
-    replace = replaceNotes;
+    const { remote, arm, fired } = await setup({ method: 'PROPFIND', path: folder });
+    arm();
     expect((await remote.list()).map((file) => file.path).sort()).toEqual(listed);
-    expect(replace).toBeUndefined();
+    expect(fired()).toBe(true);
   });
 });
 
