@@ -7,6 +7,7 @@ import { createMemorySync } from '../../src/sync/memory-sync.js';
 import type { MemorySync } from '../../src/sync/memory-sync.js';
 import { toolsClosedAfterEach } from '../helpers/fresh-tool.js';
 import { MemoryRemote } from '../helpers/memory-remote.js';
+import { renamedApart } from '../helpers/sync-devices.js';
 
 const open = toolsClosedAfterEach('sync-renames');
 
@@ -130,17 +131,9 @@ describe.each(REMOTES)('two devices rename a file to two names, each then writin
   it('keeps every text: each new file beside the renamed one, as a conflict copy, and both devices converge', async () => {
     const remote = new MemoryRemote({ ids });
     const [a, b] = [await device(remote), await device(remote)];
-    await write(a.tool, '/x.md', 'one\n');
-    await a.sync.syncNow();
-    await b.sync.syncNow();
-    await rename(a.tool, '/x.md', '/y.md');
-    await write(a.tool, '/z.md', 'a new\n');
-    await rename(b.tool, '/x.md', '/z.md');
-    await write(b.tool, '/y.md', 'b new\n');
-    await b.sync.syncNow();
     // Neither /y.md there nor /z.md here is the renamed file: its text is at the other name. Borrowing its baseline
     // took each for an edit of it, and the pass pulled 'b new' over it here and pushed 'a new' over it there.
-    expect((await a.sync.syncNow()).conflicts.sort()).toEqual(['/memories/y.md', '/memories/z.md']);
+    expect((await renamedApart(a, b)).conflicts.sort()).toEqual(['/memories/y.md', '/memories/z.md']);
     await b.sync.syncNow();
     const texts = Object.values(await files(a.tool)).sort();
     expect(texts).toEqual(['a new\n', 'b new\n', 'one\n', 'one\n']);

@@ -8,6 +8,7 @@ import { createMemorySync } from '../../src/sync/memory-sync.js';
 import type { MemorySync } from '../../src/sync/memory-sync.js';
 import { toolsClosedAfterEach } from '../helpers/fresh-tool.js';
 import { memoryStoresStormRemote, webdavStormRemote } from '../helpers/storm-remotes.js';
+import { renamedApart } from '../helpers/sync-devices.js';
 import type { StormRemote } from '../helpers/storm-remotes.js';
 import { startApacheWebdav } from '../servers/apache-webdav.js';
 import type { ApacheWebdav } from '../servers/apache-webdav.js';
@@ -63,15 +64,7 @@ describe.each(REMOTES)('$name', ({ fresh }) => {
   it('two devices rename a file to two names, each writes a file at the other name: no text is lost', async () => {
     const remote = await fresh();
     const [a, b] = [await device(remote), await device(remote)];
-    await write(a.tool, '/x.md', 'one\n');
-    await a.sync.syncNow();
-    await b.sync.syncNow();
-    await rename(a.tool, '/x.md', '/y.md');
-    await write(a.tool, '/z.md', 'a new\n');
-    await rename(b.tool, '/x.md', '/z.md');
-    await write(b.tool, '/y.md', 'b new\n');
-    await b.sync.syncNow();
-    expect((await a.sync.syncNow()).conflicts.sort()).toEqual(['/memories/y.md', '/memories/z.md']);
+    expect((await renamedApart(a, b)).conflicts.sort()).toEqual(['/memories/y.md', '/memories/z.md']);
     const there = [...(await remote.files()).texts.values()].sort();
     expect(there).toEqual(['a new\n', 'b new\n', 'one\n', 'one\n']);
   }, 30_000);
