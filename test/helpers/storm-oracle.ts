@@ -83,6 +83,9 @@ export class StormOracle {
   readonly failures: StormFailure[] = [];
   readonly #deleted = new Map<string, DeletedForAll>();
   readonly #copiesSeen = new Set<string>();
+  /** Every path each version was held at on a device, and the paths a command (or a pass's move) took it from. */
+  readonly #heldAt = new Map<string, Set<string>>();
+  readonly #leftAt = new Map<string, Set<string>>();
   readonly #lastPass: (DeviceView | undefined)[] = [];
   /** Each device's view at the pass before its last: the last may have run beside another's and not seen its push. */
   readonly #passBefore: (DeviceView | undefined)[] = [];
@@ -100,6 +103,19 @@ export class StormOracle {
 
   fail(invariant: Invariant, step: number, detail: string): void {
     this.failures.push({ invariant, step, detail });
+  }
+
+  /**
+   * Notes where `after` holds each version, and where it no longer holds one that `before` did: a command took it from
+   * there knowingly; a pass only when the device still holds it elsewhere (moved).
+   */
+  #notePaths(before: DeviceView, after: DeviceView, command: boolean): void {
+    const still = new Set(after.files.values());
+    for (const [path, tag] of after.files) this.#heldAt.set(tag, (this.#heldAt.get(tag) ?? new Set()).add(path));
+    for (const [path, tag] of before.files) {
+      if (after.files.get(path) === tag || !(command || still.has(tag))) continue;
+      this.#leftAt.set(tag, (this.#leftAt.get(tag) ?? new Set()).add(path));
+    }
   }
 
   register(version: Version): void {
@@ -152,6 +168,7 @@ export class StormOracle {
     }
     for (const [path, tag] of after.files) if (before.files.get(path) !== tag) this.#deleted.delete(path);
     for (const [path, deleted] of this.#deleted) if (!after.files.has(path)) deleted.gone.add(device);
+    this.#notePaths(before, after, true);
     this.#checkTags(device, after, step);
     this.views[device] = after;
   }
@@ -227,6 +244,7 @@ export class StormOracle {
           : `${this.lineage(there)} at ${original}`;
       this.fail('no unexplained conflict copy', step, `d${device}: copy ${copy} holds ${this.lineage(tag)}, beside ${what}: no concurrent change`);
     }
+    this.#notePaths(before, after, false);
     this.#checkTags(device, after, step);
     this.views[device] = after;
     this.#passBefore[device] = this.#lastPass[device];
@@ -267,6 +285,10 @@ export class StormOracle {
     for (const map of [...texts, server.texts]) for (const text of map.values()) present.add(tagOf(text) ?? '?');
     for (const version of this.versions.values()) {
       if (this.dead.has(version.tag) || present.has(version.tag)) continue;
+      // Held at two paths (a rename and a move-aside at once), each instance ended by a command on its own: an edit
+      // of one is not a death while the other lives, but once every path it was held at was left knowingly, it was.
+      const [held, left] = [this.#heldAt.get(version.tag), this.#leftAt.get(version.tag)];
+      if (held !== undefined && [...held].every((path) => left?.has(path))) continue;
       this.fail('nothing lost', step, `${this.lineage(version.tag)} was never superseded or deleted knowingly, and is nowhere`);
     }
     for (const [path, deleted] of this.#deleted) {

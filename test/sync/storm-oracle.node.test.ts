@@ -114,3 +114,39 @@ describe('the storm oracle at the end, around a text over the remote’s limit',
     expect(ended({ '/p/q': big('v000001') }, { '/p/r.md': small('v000002') })).toHaveLength(1);
   });
 });
+
+describe('the storm oracle at the end, on a version held at two paths', () => {
+  /** d0 and d1 both hold v000001 at /a.md and /b.md; d0 edits /a.md to v000002; then `d1Ends` ends /b.md on d1. */
+  function twoInstances(d1Ends: (oracle: StormOracle) => void): string[] {
+    const oracle = new StormOracle([view({}), view({})]);
+    const v1 = oracle.newTag();
+    oracle.register({ tag: v1, writer: 'd0', parent: undefined, step: 1, path: '/a.md', bytes: 10 });
+    for (const device of [0, 1]) oracle.afterPass(device, view({ '/a.md': v1, '/b.md': v1 }), 2, server({}));
+    const v2 = oracle.newTag();
+    oracle.register({ tag: v2, writer: 'd0', parent: v1, step: 3, path: '/a.md', bytes: 10 });
+    oracle.afterCommand(0, view({ '/a.md': v2, '/b.md': v1 }), 3, false, () => undefined);
+    d1Ends(oracle);
+    return oracle.failures.filter((failure) => failure.invariant === 'nothing lost').map((failure) => failure.detail);
+  }
+  const end = (oracle: StormOracle, device: number, files: Record<string, string>) => {
+    for (const d of [0, 1]) if (d !== device) oracle.afterPass(d, view(files), 6, server(files));
+    oracle.afterPass(device, view(files), 6, server(files));
+    oracle.finalChecks(7, [0, 1].map(() => new Map(Object.entries(files).map(([p, t]) => [p, `${t} storm\n`]))), server(files), 1000, new Map());
+  };
+
+  it('takes it as superseded once a command on each device ended it at each path', () => {
+    const failures = twoInstances((oracle) => {
+      const v3 = oracle.newTag();
+      oracle.register({ tag: v3, writer: 'd1', parent: 'v000001', step: 4, path: '/b.md', bytes: 10 });
+      // d1 still holds v000001 at /a.md (not pulled yet) when it edits /b.md.
+      oracle.afterCommand(1, view({ '/a.md': 'v000001', '/b.md': v3 }), 4, false, () => undefined);
+      end(oracle, 1, { '/a.md': 'v000002', '/b.md': v3 });
+    });
+    expect(failures).toEqual([]);
+  });
+
+  it('fails it when a pass alone took it from one of its paths', () => {
+    const failures = twoInstances((oracle) => end(oracle, 1, { '/a.md': 'v000002' }));
+    expect(failures).toHaveLength(1);
+  });
+});
