@@ -164,7 +164,10 @@ export class StormOracle {
     for (const [path, tag] of before.files) {
       if (!deleting || after.files.has(path)) continue;
       const everywhere = this.views.every((view, index) => index === device || view.files.get(path) === tag) && remoteTag(path) === tag;
-      if (everywhere) this.#deleted.set(path, { tag, step, device, gone: new Set([device]) });
+      // Only a path this device's last pass saw it hold: one its own rename or write made since has no baseline, and
+      // a memory without a baseline never deletes (src/sync/README.md).
+      const synced = this.#lastPass[device]?.files.get(path) === tag;
+      if (everywhere && synced) this.#deleted.set(path, { tag, step, device, gone: new Set([device]) });
     }
     for (const [path, tag] of after.files) if (before.files.get(path) !== tag) this.#deleted.delete(path);
     for (const [path, deleted] of this.#deleted) if (!after.files.has(path)) deleted.gone.add(device);

@@ -150,3 +150,28 @@ describe('the storm oracle at the end, on a version held at two paths', () => {
     expect(failures).toHaveLength(1);
   });
 });
+
+describe('the storm oracle on deletes', () => {
+  /** d0 and d1 hold v000001 at /a.md, and so does the remote; d1 then `gets` it at /b.md and deletes it there. */
+  function deletedAtB(gets: 'by a pass' | 'by its own rename'): string[] {
+    const oracle = new StormOracle([view({}), view({})]);
+    const v1 = oracle.newTag();
+    oracle.register({ tag: v1, writer: 'd0', parent: undefined, step: 1, path: '/a.md', bytes: 10 });
+    const at = gets === 'by a pass' ? '/b.md' : '/a.md';
+    oracle.afterPass(0, view({ '/b.md': v1 }), 2, server({ '/b.md': v1 }));
+    oracle.afterPass(1, view({ [at]: v1 }), 2, server({ '/b.md': v1 }));
+    if (gets === 'by its own rename') oracle.afterCommand(1, view({ '/b.md': v1 }), 3, false, () => v1);
+    oracle.afterCommand(1, view({}), 4, true, () => v1);
+    // Its next pass brings /b.md back.
+    oracle.afterPass(1, view({ '/b.md': v1 }), 5, server({ '/b.md': v1 }));
+    return oracle.failures.map((failure) => failure.invariant);
+  }
+
+  it('fails a delete undone where the deleting device had synced the path', () => {
+    expect(deletedAtB('by a pass')).toEqual(['no delete undone']);
+  });
+
+  it('takes a path back where the deleting device had renamed the file in since its last pass (no baseline there)', () => {
+    expect(deletedAtB('by its own rename')).toEqual([]);
+  });
+});
