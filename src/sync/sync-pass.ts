@@ -199,8 +199,8 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
         const here = localSha.get(c.path);
         const there = theirs[i];
         if (here === undefined || there === undefined) continue; // changed, gone or unreadable: next pass
-        const elsewhere = (sha: string) => textsThere.get(sha) ?? [];
-        const base = c.base ?? renamedAlike(c.path, c.local.bodyId, c.remote, there, elsewhere);
+        const pathsOf = (sha: string) => textsThere.get(sha) ?? [];
+        const base = c.base ?? renamedAlike(c.path, c.local.bodyId, c.remote, there, pathsOf);
         const outcome = settle(base, here, there);
         if ((outcome === 'pull' || outcome === 'conflict') && read[i] === undefined) {
           unsure.push(c);
