@@ -211,7 +211,7 @@ async function fileAbove(
 
 /**
  * Whether `response` is Apache's 400 to a request below a file ("extraneous path components"), told by looking: the
- * path is then gone, not the request malformed. The answer is let go when it is.
+ * path is then gone, not the request malformed. The caller lets the answer go.
  */
 export async function goneBelowFile(
   dav: DavContext,
@@ -220,9 +220,7 @@ export async function goneBelowFile(
   asFolder: boolean,
   signal: AbortSignal | undefined,
 ): Promise<boolean> {
-  if (response.status !== 400 || (await fileAbove(dav, path, asFolder, signal)) === undefined) return false;
-  await discard(response);
-  return true;
+  return response.status === 400 && (await fileAbove(dav, path, asFolder, signal)) !== undefined;
 }
 
 /**
