@@ -89,14 +89,15 @@ export function findRenames(
 
 /**
  * The baseline a path new on both sides borrows, if any: `there` is the remote file at `path`, `thereSha` the hash of
- * its text, `textThere(sha)` the paths where the remote holds a text of that hash, as far as the pass knows.
+ * its text, `readThere(sha)` the paths whose texts the pass read there and found of that hash (the listing's hashes
+ * are known already).
  */
 export type RenamedAlike = (
   path: string,
   hereBody: number,
   there: RemoteFile,
   thereSha: string,
-  textThere: (sha256: string) => Iterable<string>,
+  readThere: (sha256: string) => Iterable<string>,
 ) => Baseline | undefined;
 
 /**
@@ -115,13 +116,19 @@ function sameRenames(local: LocalSnapshot, remoteFiles: ReadonlyMap<string, Remo
     byBody.set(base.local, base);
     byText.set(base.sha256, base);
   }
+  // Most passes have no such baseline: they index nothing.
+  if (byBody.size === 0) return () => undefined;
   // Body 0 is every empty file's: it says nothing of where one file went.
   const bodyAt = new Map<number, string>();
   for (const [path, file] of local.files) if (file.bodyId !== 0) bodyAt.set(file.bodyId, path);
   const idAt = new Map<string, string>();
-  for (const [path, file] of remoteFiles) if (file.id !== undefined) idAt.set(file.id, path);
+  const listedAt = new Map<string, string[]>();
+  for (const [path, file] of remoteFiles) {
+    if (file.id !== undefined) idAt.set(file.id, path);
+    if (file.sha256 !== undefined) listedAt.set(file.sha256, [...(listedAt.get(file.sha256) ?? []), path]);
+  }
   const elsewhere = (at: string | undefined, path: string) => at !== undefined && at !== path;
-  return (path, hereBody, there, thereSha, textThere) => {
+  return (path, hereBody, there, thereSha, readThere) => {
     const here = byBody.get(hereBody);
     const agreedThere = byText.get(thereSha);
     // Each side still the agreed file of another path: two renames onto one name, both versions kept.
@@ -130,7 +137,9 @@ function sameRenames(local: LocalSnapshot, remoteFiles: ReadonlyMap<string, Remo
       const id = here.remote.id;
       if (id !== undefined && there.id !== undefined && there.id !== id) return undefined;
       if (id !== undefined && elsewhere(idAt.get(id), path)) return undefined;
-      for (const at of textThere(here.sha256)) if (at !== path) return undefined;
+      for (const at of [...(listedAt.get(here.sha256) ?? []), ...readThere(here.sha256)]) {
+        if (at !== path) return undefined;
+      }
       return here;
     }
     if (agreedThere && !elsewhere(bodyAt.get(agreedThere.local), path)) return agreedThere;

@@ -182,24 +182,23 @@ export async function runPass(settings: PassSettings): Promise<SyncReport> {
     // Conflict copies land with the pulls they stand beside, and only with them (both or neither).
     const asides = new Map<string, { path: string; text: string }>();
     const localSha = new Map(compares.map((c, i) => [c.path, localShas[i]]));
-    // Where the remote holds each text, as far as this pass knows (listed hashes, texts read): a rename's borrowed
-    // baseline needs to know its file is not elsewhere there (./renames.ts).
-    const textsThere = new Map<string, Set<string>>();
-    const textThere = (sha256: string, path: string) =>
-      textsThere.set(sha256, (textsThere.get(sha256) ?? new Set()).add(path));
-    for (const [path, file] of remoteFiles) if (file.sha256 !== undefined) textThere(file.sha256, path);
+    // Where the texts this pass read there are, by hash: a rename's borrowed baseline needs to know its file is not
+    // elsewhere there (./renames.ts).
+    const readThere = new Map<string, string[]>();
+    const pathsOf = (sha: string) => readThere.get(sha) ?? [];
     // A listed hash settles a compare when it says the texts agree or only this side changed; a pull or a conflict
     // is settled again from the text itself, so a hash a remote lists wrongly never makes a copy or a write here.
     const settleCompares = async (list: readonly Compare[], listed: boolean): Promise<Compare[]> => {
       const read = await hashes(list.map((c) => fetched.get(c.path)?.text));
-      const theirs = list.map((c, i) => read[i] ?? (listed ? c.remote.sha256 : undefined));
-      for (const [i, c] of list.entries()) if (theirs[i] !== undefined) textThere(theirs[i], c.path);
+      for (const [i, c] of list.entries()) {
+        const sha = read[i];
+        if (sha !== undefined) readThere.set(sha, [...pathsOf(sha), c.path]);
+      }
       const unsure: Compare[] = [];
       for (const [i, c] of list.entries()) {
         const here = localSha.get(c.path);
-        const there = theirs[i];
+        const there = read[i] ?? (listed ? c.remote.sha256 : undefined);
         if (here === undefined || there === undefined) continue; // changed, gone or unreadable: next pass
-        const pathsOf = (sha: string) => textsThere.get(sha) ?? [];
         const base = c.base ?? renamedAlike(c.path, c.local.bodyId, c.remote, there, pathsOf);
         const outcome = settle(base, here, there);
         if ((outcome === 'pull' || outcome === 'conflict') && read[i] === undefined) {
